@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv bench clean package
+.PHONY: demo test test-python test-vscode venv bench clean package
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,17 @@ demo: $(STAMP)
 	@rm -rf $(VENV)/demo && cp -r fixtures/demo $(VENV)/demo
 	-cd $(VENV)/demo && ../bin/cairn check
 
-test: $(STAMP)
+test: test-python test-vscode
+
+test-python: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# The VS Code extension: unit tests, lint and the real-VS-Code end-to-end test.
+test-vscode: $(STAMP)
+	@if [ -x client-vscode/scripts/test.sh ]; then CAIRN_PYTHON=$(CURDIR)/$(BIN)/python client-vscode/scripts/test.sh; else echo "client-vscode: no tests yet"; fi
+
+package:
+	client-vscode/scripts/package.sh
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py

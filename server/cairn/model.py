@@ -1,0 +1,251 @@
+"""Core types shared by every part of the engine.
+
+Positions inside drafts are 0-based lines and code-point columns; the JSON
+report turns lines 1-based and the language server converts columns to the
+client's position encoding. Offsets inside sources are code points of the
+parsed text (SPEC section 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning", "information", "hint"]
+
+# code -> (severity, fails the claim), SPEC section 4.
+CODES: dict[str, tuple[Severity, bool]] = {
+    "block-syntax": ("error", True),
+    "no-citations": ("error", True),
+    "source-denied": ("error", True),
+    "unknown-chunk": ("error", True),
+    "version-mismatch": ("warning", False),
+    "quote-not-found": ("error", True),
+    "span-shifted": ("warning", False),
+    "source-changed": ("error", True),
+    "number-mismatch": ("error", True),
+    "unsupported-claim": ("warning", True),
+    "encoding": ("warning", False),
+    "judge-fallback": ("information", False),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    line: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    start: Pos
+    end: Pos
+
+    @staticmethod
+    def lines(first: int, last: int, last_len: int, first_col: int = 0) -> "Range":
+        return Range(Pos(first, first_col), Pos(last, last_len))
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace `range` of a draft with `new_text` (code-point columns)."""
+
+    range: Range
+    new_text: str
+
+
+# --------------------------------------------------------------------------
+# Sources
+
+
+@dataclass(slots=True)
+class ParsedDocument:
+    """A source file's parsed text, as SPEC section 2 defines it."""
+
+    text: str
+    pages: list[int] | None  # start offset of each page, or None
+    parser: str
+    parser_version: str
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def lineage(self) -> str:
+        return f"{self.parser}/{self.parser_version}"
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    chunk_id: str
+    source: str
+    version: str
+    start: int
+    end: int
+    page: int | None
+    text: str
+    current: bool = True
+
+
+# --------------------------------------------------------------------------
+# Drafts
+
+
+@dataclass(slots=True)
+class Problem:
+    """A defect found while reading a draft (block-syntax, no-citations)."""
+
+    code: str
+    message: str
+    line: int  # 0-based line for the JSON report
+    range: Range  # LSP range
+
+
+@dataclass(slots=True)
+class Citation:
+    chunk_id: str | None = None
+    start: int | None = None
+    end: int | None = None
+    quote: str | None = None
+    source: str | None = None
+    version: str | None = None
+    ignore: tuple[str, ...] = ()
+    # field name -> range of its line in the draft ("key: value"), for diagnostics
+    field_ranges: dict[str, Range] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)  # block-syntax for this citation
+    block: "CiteBlock | None" = None
+    index: int = 0  # position inside its block
+    # private layout data used by drafts.field_edits to rewrite fields in place
+    layout: object = None
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def line_of(self, *names: str) -> Range | None:
+        for name in names:
+            if name in self.field_ranges:
+                return self.field_ranges[name]
+        return None
+
+
+@dataclass(slots=True)
+class CiteBlock:
+    open_line: int  # 0-based line of the opening fence
+    close_line: int  # 0-based line of the closing fence (last line when unterminated)
+    fence_range: Range  # the opening fence line
+    body: str
+    kind: Literal["json", "yaml"]
+    citations: list[Citation] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # whole-block problems
+    claim_text: str | None = None  # set when the body is a claim object {text, citations}
+
+
+@dataclass(slots=True)
+class Claim:
+    text: str
+    line: int  # 0-based first line (the claim's block, or the fence of a claim object)
+    range: Range  # the claim's Markdown block (or the fence line of a claim object)
+    blocks: list[CiteBlock] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def citations(self) -> list[Citation]:
+        return [c for b in self.blocks for c in b.citations]
+
+    @property
+    def ignored(self) -> set[str]:
+        return {code for c in self.citations for code in c.ignore}
+
+    @property
+    def key(self) -> tuple:
+        """A cache key: equal keys verify the same way against the same store."""
+        return (
+            self.text,
+            tuple(
+                (c.chunk_id, c.start, c.end, c.quote, c.source, c.version, c.ignore, bool(c.problems))
+                for c in self.citations
+            ),
+            tuple(p.message for p in self.problems),
+        )
+
+
+@dataclass(slots=True)
+class DraftDoc:
+    text: str
+    claims: list[Claim]
+    uncited_paragraphs: int
+    line_count: int
+
+
+# --------------------------------------------------------------------------
+# Verdicts
+
+
+@dataclass(slots=True)
+class Fix:
+    """New values for a citation's fields; `safe` fixes are applied by --fix."""
+
+    title: str
+    values: dict[str, str | int]
+    safe: bool = False
+
+
+@dataclass(slots=True)
+class SpanRef:
+    source: str
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    code: str
+    message: str
+    line: int  # 0-based; the JSON report adds 1
+    range: Range
+    ignored: bool = False
+    citation: Citation | None = None
+    fixes: list[Fix] = field(default_factory=list)
+    related: SpanRef | None = None
+
+    @property
+    def severity(self) -> Severity:
+        return "hint" if self.ignored else CODES[self.code][0]
+
+    @property
+    def fails(self) -> bool:
+        return CODES[self.code][1] and not self.ignored
+
+
+@dataclass(slots=True)
+class CitationResult:
+    citation: Citation
+    resolved: bool = False
+    chunk: Chunk | None = None  # the chunk the citation names (possibly superseded)
+    current_span: SpanRef | None = None  # where the quote sits in the current source, when known
+
+
+@dataclass(slots=True)
+class ClaimResult:
+    claim: Claim
+    supported: bool
+    support_score: float | None
+    judge: str
+    missing: list[str]
+    citations: list[CitationResult]
+    diagnostics: list[Diagnostic]
+
+
+@dataclass(slots=True)
+class DraftResult:
+    path: str
+    claims: list[ClaimResult]
+    diagnostics: list[Diagnostic]  # draft-level (encoding)
+    uncited_paragraphs: int
+
+    @property
+    def faithful(self) -> bool:
+        return bool(self.claims) and all(c.supported for c in self.claims)
+
+    @property
+    def all_diagnostics(self) -> list[Diagnostic]:
+        return self.diagnostics + [d for c in self.claims for d in c.diagnostics]
