@@ -1,0 +1,289 @@
+"""The `cairn` command line (SPEC section 6)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .config import ConfigError, find_root, load_settings
+from .store import StoreError
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _err(msg: str) -> None:
+    click.echo(f"cairn: {msg}", err=True)
+
+
+class _Progress:
+    """A tqdm bar on a terminal; nothing when stderr is piped."""
+
+    def __init__(self, desc: str, unit: str):
+        self.bar = None
+        self.desc, self.unit = desc, unit
+
+    def __call__(self, done: int, total: int, current: str) -> None:
+        if not sys.stderr.isatty():
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, leave=False)
+        self.bar.n = done
+        self.bar.set_postfix_str(current[-40:], refresh=False)
+        self.bar.refresh()
+        if done >= total:
+            self.bar.close()
+
+
+def _workspace(judge_url: str | None = None):
+    from .workspace import Workspace
+
+    root = find_root(Path.cwd())
+    settings = load_settings(root, judge_url_override=judge_url)
+    for w in settings.warnings:
+        _err(f"warning: {w}")
+    return Workspace(root, settings)
+
+
+def _report_index(res, quiet: bool = False) -> None:
+    for src, msg in sorted(res.errors.items()):
+        _err(f"warning: {src}: skipped: {msg}")
+    for src, msgs in sorted(res.warnings.items()):
+        for m in msgs:
+            _err(f"warning: {src}: {m}")
+    for src in res.denied:
+        _err(f"warning: {src}: not read: it leaves the source roots (symbolic link)")
+    if not quiet:
+        click.echo(
+            f"indexed {len(res.indexed)} source(s), {res.unchanged} unchanged, {len(res.removed)} removed,"
+            f" {len(res.errors)} skipped",
+            err=True,
+        )
+
+
+def _guard(fn):
+    """Turn configuration and store errors into exit 2 with a clear message."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except ConfigError as exc:
+            _err(f"configuration error: {exc}")
+            sys.exit(EXIT_USAGE)
+        except StoreError as exc:
+            _err(str(exc))
+            sys.exit(EXIT_USAGE)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cairn")
+def main() -> None:
+    """Cairn checks span-level citations in Markdown drafts."""
+
+
+@main.command("index")
+@_guard
+def index_cmd() -> None:
+    """Parse, chunk and store every source (incremental)."""
+    from . import engine
+
+    ws = _workspace()
+    res = engine.index(ws, _Progress("indexing", "file"))
+    _report_index(res)
+
+
+@main.command("chunks")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.argument("sources", nargs=-1)
+@_guard
+def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
+    """List the current chunks (of the named sources)."""
+    from . import engine
+
+    ws = _workspace()
+    names = []
+    for s in sources:
+        ident = ws.identity(Path(s)) if Path(s).exists() else s.replace("\\", "/")
+        if ident is None or not ws.allowed(ident):
+            _err(f"{s}: not a source: it is outside the source roots ({', '.join(ws.roots)})")
+            sys.exit(EXIT_USAGE)
+        names.append(ident)
+    res = engine.index(ws, _Progress("indexing", "file"))
+    _report_index(res, quiet=True)
+    rows = ws.store.current_chunks(names or None)
+    for ch in rows:
+        if not ws.allowed(ch.source):
+            continue
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {
+                        "chunk_id": ch.chunk_id,
+                        "source": ch.source,
+                        "version": ch.version,
+                        "start": ch.start,
+                        "end": ch.end,
+                        "page": ch.page,
+                        "text": ch.text,
+                    },
+                    ensure_ascii=False,
+                )
+            )
+        else:
+            page = f" p.{ch.page}" if ch.page else ""
+            preview = ch.text.replace("\n", " ")
+            preview = preview if len(preview) <= 80 else preview[:77] + "..."
+            click.echo(f"{ch.chunk_id}  {ch.source}{page} [{ch.start}, {ch.end})  {preview}")
+
+
+def _git_root(path: Path) -> Path | None:
+    try:
+        out = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel"], capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return Path(out.stdout.decode().strip()) if out.returncode == 0 else None
+
+
+@main.command("check")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
+@click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False), help="A JSON report of an earlier run.")
+@click.option("--strict", is_flag=True, help="Also fail on any warning.")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes to the drafts.")
+@click.option("--judge-url", help="Allow this judge URL (overrides the workspace's).")
+@_guard
+def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: bool, fix: bool,
+              judge_url: str | None) -> None:
+    """Index, then verify the answers."""
+    from . import engine
+    from .report import BaselineError, build_report, compare_baseline, load_baseline, render_sarif, render_text
+
+    ws = _workspace(judge_url)
+    for p in paths:
+        if not p.exists():
+            _err(f"{p}: no such file or folder")
+            sys.exit(EXIT_USAGE)
+        if ws.is_under_source_root(p):
+            _err(f"{p}: is under a source root ({', '.join(ws.roots)}); sources are never drafts")
+            sys.exit(EXIT_USAGE)
+    old = None
+    if baseline is not None:
+        try:
+            old = load_baseline(baseline)
+        except BaselineError as exc:
+            _err(str(exc))
+            sys.exit(EXIT_USAGE)
+    res = engine.index(ws, _Progress("indexing", "file"))
+    _report_index(res, quiet=True)
+    if ws.store.rebuilt_reason:
+        _err(f"warning: the index was damaged ({ws.store.rebuilt_reason}) and has been rebuilt")
+    from .judge import make_judge
+
+    judge = make_judge(ws, progress=sys.stderr.isatty())
+    from .verify import Verifier
+
+    verifier = Verifier(ws, judge=judge)
+    checked = engine.check(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
+    if fix:
+        changed = 0
+        for cd in checked:
+            new = engine.fixed_text(cd)
+            if new is not None:
+                engine.write_atomic(cd.path, new)
+                changed += 1
+        if changed:
+            _err(f"fixed {changed} draft(s)")
+            verifier.invalidate()
+            checked = engine.check(ws, list(paths) or None, verifier)
+    results = [cd.result for cd in checked]
+    report = build_report(results)
+    if fmt == "json":
+        click.echo(report.model_dump_json(indent=2))
+    elif fmt == "sarif":
+        base = _git_root(ws.root) or ws.root
+        click.echo(render_sarif(report, results, base=base, root=ws.root))
+    else:
+        click.echo(render_text(report, color=sys.stdout.isatty()))
+    failed = any(not c.supported for d in results for c in d.claims) or any(not d.faithful for d in results)
+    if strict and any(d.severity == "warning" for r in results for d in r.all_diagnostics):
+        failed = True
+    if old is not None:
+        reasons, warnings = compare_baseline(old, report)
+        for w in warnings:
+            _err(f"warning: {w}")
+        for r in reasons:
+            _err(f"regression against the baseline: {r}")
+        if reasons:
+            failed = True
+    sys.exit(EXIT_FAIL if failed else EXIT_OK)
+
+
+@main.command("calibrate")
+@click.argument("data", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--judge-url", help="Allow this judge URL (overrides the workspace's).")
+@_guard
+def calibrate_cmd(data: Path, fmt: str, judge_url: str | None) -> None:
+    """Agreement of the support check with human labels."""
+    from . import calibrate as cal
+
+    if not data.is_file():
+        _err(f"{data}: no such file")
+        sys.exit(EXIT_USAGE)
+    root = find_root(Path.cwd())
+    settings = load_settings(root, judge_url_override=judge_url)
+    try:
+        rows = cal.load_rows(data)
+    except cal.DataError as exc:
+        _err(str(exc))
+        sys.exit(EXIT_USAGE)
+    judge = None
+    if settings.config.judge.provider != "stub":
+        from .judge import make_calibration_judge
+
+        judge = make_calibration_judge(root, settings)
+    report = cal.calibrate(rows, mode=settings.config.support.mode, threshold=settings.config.threshold, judge=judge)
+    if fmt == "json":
+        click.echo(report.model_dump_json(indent=2))
+    else:
+        click.echo(cal.render_text(report))
+
+
+@main.command("gc")
+@_guard
+def gc_cmd() -> None:
+    """Drop stored versions that no draft cites."""
+    from . import drafts as drafts_mod
+    from . import engine
+
+    ws = _workspace()
+    engine.index(ws)
+    keep: set[str] = set()
+    for p in ws.answers(None):
+        text, _ = drafts_mod.read_draft(p)
+        for claim in drafts_mod.parse_draft(text).claims:
+            keep |= {c.chunk_id for c in claim.citations if c.chunk_id}
+    dropped = ws.store.gc(keep)
+    click.echo(f"dropped {dropped} stored version(s) no draft cites", err=True)
+
+
+@main.command("serve")
+def serve_cmd() -> None:
+    """The language server on stdin/stdout."""
+    from .lsp.server import serve
+
+    serve()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,102 @@
+"""Finding a chunk id in the committed history of the sources (SPEC section 2):
+a fresh clone resolves an old citation the way the writer's machine did.
+
+The source the citation names is searched first, then every source root,
+newest commit first, within a bound; each version read is indexed as
+superseded, so the next lookup needs no git at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+from pathlib import Path
+
+from .sources import is_source_name
+
+log = logging.getLogger(__name__)
+
+MAX_COMMITS = 200
+MAX_BLOBS = 2000
+MAX_BLOB_BYTES = 64 * 1024 * 1024
+
+
+def _git(root: Path, *args: str, timeout: float = 30) -> bytes | None:
+    try:
+        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
+class History:
+    def __init__(self, workspace):
+        self.ws = workspace
+        self._toplevel: Path | None | bool = False  # False: not looked up yet
+        self._missing: set[str] = set()  # ids already searched for in vain this run
+
+    def toplevel(self) -> Path | None:
+        if self._toplevel is False:
+            out = _git(self.ws.root, "rev-parse", "--show-toplevel", timeout=10)
+            self._toplevel = Path(out.decode().strip()).resolve() if out else None
+        return self._toplevel  # type: ignore[return-value]
+
+    def _prefix(self) -> str:
+        top = self.toplevel()
+        if top is None:
+            return ""
+        rel = self.ws.root.relative_to(top).as_posix()
+        return "" if rel == "." else rel + "/"
+
+    def find(self, chunk_id: str, source_hint: str | None = None) -> bool:
+        """Index the first committed version that holds `chunk_id`; True when found."""
+        if chunk_id in self._missing or self.toplevel() is None:
+            return False
+        prefix = self._prefix()
+        paths: list[str] = []
+        if source_hint and self.ws.under_roots(source_hint):
+            paths.append(source_hint)
+        paths += [r for r in self.ws.roots]
+        blobs_read = 0
+        for scope in paths:
+            commits = _git(self.ws.root, "log", f"-n{MAX_COMMITS}", "--format=%H", "--", prefix + scope if prefix else scope)
+            if not commits:
+                continue
+            for commit in commits.decode().split():
+                listing = _git(self.ws.root, "ls-tree", "-r", "-z", commit, "--", f"{prefix}{scope}")
+                if not listing:
+                    continue
+                for entry in listing.split(b"\0"):
+                    if not entry:
+                        continue
+                    meta, _, name = entry.partition(b"\t")
+                    parts = meta.split()
+                    if len(parts) < 3 or parts[1] != b"blob":
+                        continue
+                    blob = parts[2].decode()
+                    path = name.decode("utf-8", "replace")
+                    if prefix and not path.startswith(prefix):
+                        continue
+                    ident = path[len(prefix):]
+                    if not is_source_name(ident) or not self.ws.under_roots(ident):
+                        continue
+                    if self.ws.store.git_seen(f"{blob}:{ident}"):
+                        continue
+                    blobs_read += 1
+                    if blobs_read > MAX_BLOBS:
+                        self._missing.add(chunk_id)
+                        return False
+                    size = _git(self.ws.root, "cat-file", "-s", blob)
+                    if size is None or int(size.strip() or 0) > MAX_BLOB_BYTES:
+                        self.ws.store.mark_git_seen(f"{blob}:{ident}")
+                        continue
+                    data = _git(self.ws.root, "cat-file", "blob", blob, timeout=60)
+                    if data is None:
+                        continue
+                    self.ws.index_bytes(ident, data)
+                    self.ws.store.mark_git_seen(f"{blob}:{ident}")
+                    if self.ws.store.lookup(chunk_id):
+                        log.info("found chunk %s in %s at commit %s", chunk_id, ident, commit[:10])
+                        return True
+        self._missing.add(chunk_id)
+        return False

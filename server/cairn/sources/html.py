@@ -1,0 +1,109 @@
+"""`.html`: the visible text, block elements separated by a blank line, no
+script or style text. lxml parses; the walk is iterative so deeply nested
+pages cannot exhaust the stack."""
+
+from __future__ import annotations
+
+import re
+
+from ..model import ParsedDocument
+from . import SourceError
+
+PARSER = "html-lxml"
+VERSION = "1"
+
+BLOCK = frozenset(
+    """address article aside blockquote body caption center dd details dialog dir div dl dt
+    fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main
+    menu nav ol p pre section summary table tbody td tfoot th thead tr ul legend option""".split()
+)
+HIDDEN = frozenset("script style noscript template head title meta link iframe object svg math".split())
+DEEP = 1000
+_WS = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def _lineage() -> str:
+    import lxml
+
+    return f"{VERSION}+lxml{lxml.__version__}"
+
+
+def parse_html(data: bytes) -> ParsedDocument:
+    try:
+        import lxml.html
+        from lxml import etree
+    except ImportError as exc:  # pragma: no cover - a dependency
+        raise SourceError(f"HTML support is missing: {exc}") from exc
+    if not data.strip():
+        return ParsedDocument(text="", pages=None, parser=PARSER, parser_version=_lineage())
+    try:
+        parser = lxml.html.HTMLParser(encoding=None, remove_comments=True, huge_tree=True)
+        root = lxml.html.document_fromstring(data, parser=parser)
+    except (etree.ParserError, ValueError, etree.XMLSyntaxError) as exc:
+        raise SourceError(f"cannot parse HTML: {exc}") from exc
+
+    blocks: list[str] = []
+    current: list[str] = []
+    pre_depth = 0
+
+    def flush() -> None:
+        if not current:
+            return
+        raw = "".join(current)
+        current.clear()
+        if pre_depth:
+            text = raw.strip("\n")
+            lines = [ln.rstrip() for ln in text.split("\n")]
+            text = "\n".join(ln for ln in lines)
+        else:
+            lines = [_WS.sub(" ", ln).strip() for ln in raw.split("\n")]
+            text = "\n".join(ln for ln in lines if ln)
+        if text.strip():
+            # a blank line inside a block would split a chunk in two: close it
+            blocks.append(re.sub(r"\n\s*\n", "\n", text))
+
+    def add_text(s: str | None) -> None:
+        if not s:
+            return
+        if pre_depth:
+            current.append(s)
+        else:
+            current.append(s.replace("\n", " ").replace("\r", " "))
+
+    # iterative walk over ("start", el) / ("end", el) events
+    hidden = 0
+    depth = max_depth = 0
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        tag = el.tag.lower() if isinstance(el.tag, str) else ""
+        depth += 1 if event == "start" else -1
+        max_depth = max(max_depth, depth)
+        if event == "start":
+            if hidden or tag in HIDDEN:
+                hidden += tag in HIDDEN
+                continue
+            if tag in BLOCK:
+                flush()
+            if tag == "pre":
+                pre_depth += 1
+            if tag == "br":
+                current.append("\n")
+            add_text(el.text)
+            continue
+        if tag in HIDDEN:
+            hidden -= 1
+        elif hidden:
+            continue
+        else:
+            if tag in BLOCK:
+                flush()
+            if tag == "pre":
+                pre_depth = max(0, pre_depth - 1)
+        if not hidden:
+            add_text(el.tail)
+    flush()
+    text = "\n\n".join(blocks)
+    warnings = []
+    if max_depth >= DEEP:
+        warnings.append(f"HTML nested {max_depth} levels deep: text below the parser's depth limit may be missing")
+    return ParsedDocument(text=text, pages=None, parser=PARSER, parser_version=_lineage(), warnings=warnings)
+

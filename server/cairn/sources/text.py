@@ -1,0 +1,46 @@
+"""`.md` and `.txt`: UTF-8, leading BOM removed, nothing else changed."""
+
+from __future__ import annotations
+
+from ..model import ParsedDocument
+from . import SourceError
+
+PARSER = "text"
+VERSION = "1"
+
+
+def decode_utf8(data: bytes) -> tuple[str, int]:
+    """Decode as UTF-8 without a leading BOM; returns the text and how many
+    invalid byte sequences were replaced by U+FFFD."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), 0
+    except UnicodeDecodeError:
+        pass
+    bad = 0
+
+    def count(err: UnicodeDecodeError):
+        nonlocal bad
+        bad += 1
+        return "\ufffd", err.end
+
+    import codecs
+
+    codecs.register_error("cairn-count", count)
+    return data.decode("utf-8", errors="cairn-count"), bad
+
+
+def looks_binary(data: bytes) -> bool:
+    """A NUL byte in the first 8 KiB: no text file of ours holds one."""
+    return b"\x00" in data[:8192]
+
+
+def parse_text(data: bytes) -> ParsedDocument:
+    if looks_binary(data):
+        raise SourceError("looks like a binary file (NUL bytes), not UTF-8 text")
+    text, bad = decode_utf8(data)
+    warnings = []
+    if bad:
+        warnings.append(f"not valid UTF-8: {bad} invalid byte sequence(s) replaced by U+FFFD")
+    return ParsedDocument(text=text, pages=None, parser=PARSER, parser_version=VERSION, warnings=warnings)

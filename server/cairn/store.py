@@ -1,0 +1,461 @@
+"""The chunk store: SQLite at `.cairn/index.db`.
+
+Every indexed version of every source is kept (until `cairn gc`), so an old
+chunk id still resolves to the text it named; `current` says which version of
+each source is on disk now. A damaged database is moved aside and rebuilt.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sqlite3
+import threading
+import time
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .chunking import RawChunk
+from .model import Chunk
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = "1"
+STORE_DIR = ".cairn"
+STORE_FILE = "index.db"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS versions (
+  id INTEGER PRIMARY KEY,
+  source TEXT NOT NULL,
+  version TEXT NOT NULL,
+  lineage TEXT NOT NULL,
+  chunk_chars INTEGER NOT NULL,
+  pages TEXT,
+  text BLOB NOT NULL,
+  indexed_at REAL NOT NULL,
+  UNIQUE (source, version, lineage, chunk_chars)
+);
+CREATE TABLE IF NOT EXISTS current (
+  source TEXT PRIMARY KEY,
+  version_id INTEGER NOT NULL REFERENCES versions(id)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+  version_id INTEGER NOT NULL,
+  chunk_id TEXT NOT NULL,
+  start INTEGER NOT NULL,
+  end INTEGER NOT NULL,
+  page INTEGER,
+  text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks (chunk_id);
+CREATE INDEX IF NOT EXISTS chunks_by_version ON chunks (version_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
+  text, content='chunks', content_rowid='rowid', tokenize='unicode61 remove_diacritics 0'
+);
+CREATE TABLE IF NOT EXISTS source_errors (source TEXT PRIMARY KEY, version TEXT, message TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS source_warnings (source TEXT NOT NULL, version TEXT NOT NULL, message TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS git_seen (blob TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS kv_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL);
+"""
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+class StoreError(Exception):
+    pass
+
+
+@dataclass(slots=True)
+class VersionInfo:
+    id: int
+    source: str
+    version: str
+    lineage: str
+    chunk_chars: int
+    pages: list[int] | None
+
+
+class Store:
+    """One workspace's chunk store. Thread-safe: one connection, one lock."""
+
+    def __init__(self, root: Path, *, path: Path | None = None):
+        self.root = root
+        self.path = path or root / STORE_DIR / STORE_FILE
+        self._lock = threading.RLock()
+        self.rebuilt_reason: str | None = None
+        self._conn = self._open()
+
+    # -- opening, damage and rebuilding ---------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        ignore = self.path.parent / ".gitignore"
+        if self.path.parent.name == STORE_DIR and not ignore.exists():
+            try:
+                ignore.write_text("*\n", encoding="utf-8")
+            except OSError:  # read-only workspace: the store still works
+                pass
+        conn = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA busy_timeout = 30000")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            conn = self._connect()
+            self._check(conn)
+            return conn
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreError(f"the index {self.path} is locked by another process: {exc}") from exc
+            return self._rebuild(f"{exc}")
+        except (sqlite3.DatabaseError, StoreError) as exc:
+            return self._rebuild(f"{exc}")
+
+    def _check(self, conn: sqlite3.Connection) -> None:
+        conn.executescript(_SCHEMA)
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is None:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        elif row[0] != SCHEMA_VERSION:
+            raise StoreError(f"index schema {row[0]} is not {SCHEMA_VERSION}")
+        ok = conn.execute("PRAGMA quick_check(1)").fetchone()
+        if not ok or ok[0] != "ok":
+            raise StoreError(f"index failed its integrity check: {ok[0] if ok else '?'}")
+
+    def _rebuild(self, reason: str) -> sqlite3.Connection:
+        log.warning("index %s is damaged (%s); rebuilding it", self.path, reason)
+        self.rebuilt_reason = reason
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            p = Path(str(self.path) + suffix)
+            try:
+                if p.exists():
+                    p.unlink()
+            except OSError:
+                pass
+        conn = self._connect()
+        self._check(conn)
+        return conn
+
+    def recover(self, exc: Exception) -> None:
+        """Rebuild after a damage found mid-run (the caller re-indexes)."""
+        with self._lock:
+            try:
+                self._conn.close()
+            except sqlite3.Error:
+                pass
+            self._conn = self._rebuild(str(exc))
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # -- writing ------------------------------------------------------------------
+
+    def find_version(self, source: str, version: str, lineage: str, chunk_chars: int) -> int | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT id FROM versions WHERE source=? AND version=? AND lineage=? AND chunk_chars=?",
+                (source, version, lineage, chunk_chars),
+            ).fetchone()
+        return row[0] if row else None
+
+    def add_version(
+        self,
+        source: str,
+        version: str,
+        lineage: str,
+        chunk_chars: int,
+        text: str,
+        pages: list[int] | None,
+        chunks: Iterable[RawChunk],
+        *,
+        make_current: bool,
+    ) -> int:
+        """Store one parsed version and its chunks in one transaction."""
+        blob = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
+        with self._lock:
+            c = self._conn
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                row = c.execute(
+                    "SELECT id FROM versions WHERE source=? AND version=? AND lineage=? AND chunk_chars=?",
+                    (source, version, lineage, chunk_chars),
+                ).fetchone()
+                if row:
+                    vid = row[0]
+                else:
+                    cur = c.execute(
+                        "INSERT INTO versions (source, version, lineage, chunk_chars, pages, text, indexed_at)"
+                        " VALUES (?,?,?,?,?,?,?)",
+                        (source, version, lineage, chunk_chars, json.dumps(pages) if pages else None, blob, time.time()),
+                    )
+                    vid = cur.lastrowid
+                    rows = [(vid, ch.chunk_id, ch.start, ch.end, ch.page, ch.text) for ch in chunks]
+                    first = c.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]
+                    c.executemany("INSERT INTO chunks (version_id, chunk_id, start, end, page, text) VALUES (?,?,?,?,?,?)", rows)
+                    c.execute(
+                        "INSERT INTO chunks_fts (rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ?", (first,)
+                    )
+                if make_current:
+                    c.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (source, vid))
+                    c.execute("DELETE FROM source_errors WHERE source = ?", (source,))
+                c.execute("COMMIT")
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+        return vid
+
+    def set_current(self, source: str, version_id: int) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (source, version_id))
+            self._conn.execute("DELETE FROM source_errors WHERE source = ?", (source,))
+
+    def drop_current(self, source: str) -> None:
+        """The source is gone from disk (or from the roots): its versions stay, superseded."""
+        with self._lock:
+            self._conn.execute("DELETE FROM current WHERE source = ?", (source,))
+            self._conn.execute("DELETE FROM source_errors WHERE source = ?", (source,))
+
+    def record_error(self, source: str, version: str | None, message: str) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO source_errors VALUES (?, ?, ?)", (source, version, message))
+
+    def record_warnings(self, source: str, version: str, messages: list[str]) -> None:
+        with self._lock:
+            self._conn.execute("DELETE FROM source_warnings WHERE source = ? AND version = ?", (source, version))
+            self._conn.executemany(
+                "INSERT INTO source_warnings VALUES (?, ?, ?)", [(source, version, m) for m in messages]
+            )
+
+    def warnings_for(self, source: str, version: str) -> list[str]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT message FROM source_warnings WHERE source = ? AND version = ?", (source, version)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def source_errors(self) -> dict[str, str]:
+        with self._lock:
+            return dict(self._conn.execute("SELECT source, message FROM source_errors").fetchall())
+
+    # -- reading ------------------------------------------------------------------
+
+    def current_versions(self) -> dict[str, VersionInfo]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT v.id, v.source, v.version, v.lineage, v.chunk_chars, v.pages"
+                " FROM current c JOIN versions v ON v.id = c.version_id"
+            ).fetchall()
+        return {r[1]: VersionInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None) for r in rows}
+
+    def current_version(self, source: str) -> VersionInfo | None:
+        with self._lock:
+            r = self._conn.execute(
+                "SELECT v.id, v.source, v.version, v.lineage, v.chunk_chars, v.pages"
+                " FROM current c JOIN versions v ON v.id = c.version_id WHERE c.source = ?",
+                (source,),
+            ).fetchone()
+        return VersionInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None) if r else None
+
+    def version_text(self, version_id: int) -> str:
+        with self._lock:
+            row = self._conn.execute("SELECT text FROM versions WHERE id = ?", (version_id,)).fetchone()
+        if row is None:
+            raise KeyError(version_id)
+        return zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
+
+    _CHUNK_SQL = (
+        "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text,"
+        " (SELECT 1 FROM current c WHERE c.source = v.source AND c.version_id = v.id) IS NOT NULL AS cur,"
+        " v.id"
+        " FROM chunks ch JOIN versions v ON v.id = ch.version_id"
+    )
+
+    @staticmethod
+    def _chunk(row) -> Chunk:
+        return Chunk(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bool(row[7]))
+
+    def lookup(self, chunk_id: str) -> list[Chunk]:
+        """Every stored occurrence of a chunk id, current ones first, newest first."""
+        with self._lock:
+            rows = self._conn.execute(
+                self._CHUNK_SQL + " WHERE ch.chunk_id = ? ORDER BY cur DESC, v.indexed_at DESC, v.id DESC",
+                (chunk_id,),
+            ).fetchall()
+        return [self._chunk(r) for r in rows]
+
+    def current_chunks(self, sources: Iterable[str] | None = None) -> list[Chunk]:
+        with self._lock:
+            if sources is None:
+                rows = self._conn.execute(
+                    self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id ORDER BY v.source, ch.start"
+                ).fetchall()
+            else:
+                rows = []
+                for s in sources:
+                    rows += self._conn.execute(
+                        self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id WHERE v.source = ? ORDER BY ch.start",
+                        (s,),
+                    ).fetchall()
+        return [self._chunk(r) for r in rows]
+
+    def current_chunk_count(self) -> int:
+        with self._lock:
+            return self._conn.execute(
+                "SELECT count(*) FROM chunks ch JOIN current c ON c.version_id = ch.version_id"
+            ).fetchone()[0]
+
+    def find_quote(self, quote: str, *, sources: Iterable[str] | None = None, limit: int = 50) -> list[tuple[Chunk, int]]:
+        """Where `quote` occurs verbatim in the current sources: (chunk, offset in chunk).
+
+        Full-text search finds candidate chunks; an exact substring test
+        decides. When the quote has no whole word to search for, or the search
+        finds nothing, a plain scan of the current chunks decides instead.
+        """
+        if not quote:
+            return []
+        only = set(sources) if sources is not None else None
+        words = _WORD.findall(quote)
+        # the first and last words may be cut by the quote's ends
+        if words and quote[:1].isalnum():
+            words = words[1:]
+        if words and quote[-1:].isalnum():
+            words = words[:-1]
+        found: list[tuple[Chunk, int]] = []
+        with self._lock:
+            rows = []
+            if words:
+                phrase = '"' + " ".join(words[:12]) + '"'
+                try:
+                    rows = self._conn.execute(
+                        self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id"
+                        " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)"
+                        " ORDER BY v.source, ch.start",
+                        (phrase,),
+                    ).fetchall()
+                except sqlite3.OperationalError:
+                    rows = []
+            hits = [r for r in rows if quote in r[6]]
+            if not hits:
+                hits = self._conn.execute(
+                    self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id"
+                    " WHERE instr(ch.text, ?) > 0 ORDER BY v.source, ch.start",
+                    (quote,),
+                ).fetchall()
+        for r in hits:
+            ch = self._chunk(r)
+            if only is not None and ch.source not in only:
+                continue
+            pos = ch.text.find(quote)
+            while pos >= 0 and len(found) < limit:
+                found.append((ch, pos))
+                pos = ch.text.find(quote, pos + 1)
+        return found
+
+    def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
+        """Current chunks holding all these words (prefix match on the last)."""
+        clean = [w for w in (_WORD.findall(" ".join(words))) if w]
+        if not clean:
+            return []
+        q = " ".join(f'"{w}"' for w in clean[:-1]) + f' "{clean[-1]}"*'
+        with self._lock:
+            try:
+                rows = self._conn.execute(
+                    self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id"
+                    " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
+                    (q.strip(), limit * 4),
+                ).fetchall()
+            except sqlite3.OperationalError:
+                return []
+        return [self._chunk(r) for r in rows][:limit]
+
+    def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
+        with self._lock:
+            rows = self._conn.execute(
+                self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id WHERE ch.chunk_id LIKE ? LIMIT ?",
+                (prefix.lower() + "%", limit),
+            ).fetchall()
+        return [self._chunk(r) for r in rows]
+
+    def versions_of(self, chunk_id: str) -> list[str]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT DISTINCT v.version FROM chunks ch JOIN versions v ON v.id = ch.version_id WHERE ch.chunk_id = ?",
+                (chunk_id,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    # -- small key-value cache (judge verdicts) -------------------------------------
+
+    def cache_get(self, key: str) -> str | None:
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM kv_cache WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def cache_put(self, key: str, value: str) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO kv_cache VALUES (?, ?, ?)", (key, value, time.time()))
+
+    # -- git history bookkeeping ---------------------------------------------------
+
+    def git_seen(self, blob: str) -> bool:
+        with self._lock:
+            return self._conn.execute("SELECT 1 FROM git_seen WHERE blob = ?", (blob,)).fetchone() is not None
+
+    def mark_git_seen(self, blob: str) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR IGNORE INTO git_seen VALUES (?)", (blob,))
+
+    # -- gc -------------------------------------------------------------------------
+
+    def gc(self, keep_chunk_ids: set[str]) -> int:
+        """Drop versions that are not current and hold no chunk id in `keep_chunk_ids`."""
+        with self._lock:
+            c = self._conn
+            rows = c.execute("SELECT id FROM versions WHERE id NOT IN (SELECT version_id FROM current)").fetchall()
+            drop = []
+            for (vid,) in rows:
+                ids = {r[0] for r in c.execute("SELECT chunk_id FROM chunks WHERE version_id = ?", (vid,))}
+                if not ids & keep_chunk_ids:
+                    drop.append(vid)
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                for vid in drop:
+                    for rowid, text in c.execute("SELECT rowid, text FROM chunks WHERE version_id = ?", (vid,)).fetchall():
+                        c.execute("INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', ?, ?)", (rowid, text))
+                    c.execute("DELETE FROM chunks WHERE version_id = ?", (vid,))
+                    c.execute("DELETE FROM versions WHERE id = ?", (vid,))
+                c.execute("COMMIT")
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            c.execute("DELETE FROM git_seen")
+        try:
+            with self._lock:
+                self._conn.execute("VACUUM")
+        except sqlite3.OperationalError:
+            pass
+        return len(drop)
+
+    def stats(self) -> dict[str, int]:
+        with self._lock:
+            c = self._conn
+            return {
+                "versions": c.execute("SELECT count(*) FROM versions").fetchone()[0],
+                "current_sources": c.execute("SELECT count(*) FROM current").fetchone()[0],
+                "chunks": c.execute("SELECT count(*) FROM chunks").fetchone()[0],
+            }
+
+
+def store_size(root: Path) -> int:
+    p = root / STORE_DIR / STORE_FILE
+    return p.stat().st_size if p.exists() else 0
+
+

@@ -1,0 +1,423 @@
+"""The verifier (SPEC section 4): every citation resolved against the store,
+then each claim's support judged over its resolved quotes.
+
+Checks run in the SPEC's order and the first failing step gives the code. A
+superseded chunk is never presented as current evidence: it is judged against
+the current version of its source (span-shifted or source-changed).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import anchor
+from .history import History
+from .model import (
+    Chunk,
+    Citation,
+    CitationResult,
+    Claim,
+    ClaimResult,
+    Diagnostic,
+    DraftDoc,
+    DraftResult,
+    Fix,
+    Pos,
+    Range,
+    SpanRef,
+)
+from .support import check_support
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class JudgeVerdict:
+    supported: bool
+    score: float | None
+    judge: str  # "openai", "fallback"
+    note: str = ""  # why the judge fell back
+
+
+# A judge gets the claim text and the resolved quotes; returns None to let
+# the lexical check decide.
+Judge = Callable[[str, list[str]], JudgeVerdict | None]
+
+
+def _span(*ranges: Range | None) -> Range | None:
+    rs = [r for r in ranges if r is not None]
+    if not rs:
+        return None
+    start = min((r.start for r in rs), key=lambda p: (p.line, p.col))
+    end = max((r.end for r in rs), key=lambda p: (p.line, p.col))
+    return Range(start, end)
+
+
+def _fence(cit: Citation) -> Range:
+    if cit.block is not None:
+        return cit.block.fence_range
+    return Range(Pos(0, 0), Pos(0, 0))
+
+
+def short(version: str) -> str:
+    return version[:8]
+
+
+class Verifier:
+    def __init__(self, workspace, *, judge: Judge | None = None):
+        self.ws = workspace
+        self.store = workspace.store
+        self.history = History(workspace)
+        self.judge = judge
+        self._lookups: dict[str, list[Chunk]] = {}
+        self._current: dict[str, object] = {}
+
+    def invalidate(self) -> None:
+        """Forget what was read from the store (after re-indexing)."""
+        self._lookups.clear()
+        self._current.clear()
+        self.history = History(self.ws)
+
+    # -- lookups --------------------------------------------------------------------
+
+    def lookup(self, chunk_id: str, source_hint: str | None) -> list[Chunk]:
+        got = self._lookups.get(chunk_id)
+        if got is None:
+            got = self.store.lookup(chunk_id)
+            if not got and self.history.find(chunk_id, source_hint):
+                got = self.store.lookup(chunk_id)
+            self._lookups[chunk_id] = got
+        return got
+
+    def current_version(self, source: str):
+        if source not in self._current:
+            self._current[source] = self.store.current_version(source)
+        return self._current[source]
+
+    # -- one citation ---------------------------------------------------------------
+
+    def verify_citation(self, cit: Citation) -> tuple[CitationResult, list[Diagnostic]]:
+        res = CitationResult(citation=cit)
+        diags: list[Diagnostic] = []
+
+        def diag(code: str, message: str, line_range: Range | None, lsp_range: Range | None = None, **kw) -> Diagnostic:
+            line_range = line_range or _fence(cit)
+            d = Diagnostic(code, message, line_range.start.line, lsp_range or line_range, citation=cit, **kw)
+            diags.append(d)
+            return d
+
+        # 1. body and fields
+        if cit.problems:
+            for p in cit.problems:
+                diags.append(Diagnostic(p.code, p.message, p.line, p.range, citation=cit))
+            return res, diags
+        assert cit.chunk_id is not None and cit.quote is not None and cit.start is not None and cit.end is not None
+
+        # 2. a named source outside the roots: nothing is read
+        if cit.source is not None and not self.ws.allowed(cit.source):
+            diag(
+                "source-denied",
+                f"source {cit.source!r} is outside the source roots ({', '.join(self.ws.roots)}): it is not read",
+                cit.line_of("source"),
+            )
+            return res, diags
+
+        # 3. the chunk id, in the store or the git history
+        chunks = self.lookup(cit.chunk_id, cit.source)
+        if not chunks:
+            d = diag(
+                "unknown-chunk",
+                f"chunk {cit.chunk_id} is in no indexed version of any source",
+                cit.line_of("chunk_id"),
+            )
+            hits = [(ch, pos) for ch, pos in self.store.find_quote(cit.quote) if self.ws.allowed(ch.source)]
+            if len(hits) == 1:
+                ch, pos = hits[0]
+                d.message += f"; the quote is found in {ch.source}"
+                d.fixes.append(self._reanchor_fix(ch, pos, cit.quote, f"Re-anchor to {ch.source} (quote found there)"))
+            elif len(hits) > 1:
+                d.message += f"; the quote is found in {len(hits)} places"
+            return res, diags
+
+        chunk = self._pick(chunks, cit)
+        res.chunk = chunk
+
+        # 4. the chunk's source must still be allowed
+        if not self.ws.allowed(chunk.source):
+            diag(
+                "source-denied",
+                f"chunk {cit.chunk_id} belongs to {chunk.source}, which is outside the source roots",
+                cit.line_of("source", "chunk_id"),
+            )
+            return res, diags
+
+        # 5. source and version
+        best_version = self._best_version(chunk)
+        mismatch_fix = Fix(
+            f"Set source and version ({chunk.source} @ {short(best_version)})",
+            {"source": chunk.source, "version": best_version},
+            safe=True,
+        )
+        if cit.source is not None and cit.source != chunk.source:
+            diag(
+                "version-mismatch",
+                f"source says {cit.source} but chunk {cit.chunk_id} belongs to {chunk.source}",
+                cit.line_of("source"),
+                fixes=[mismatch_fix],
+            )
+        elif cit.version is not None and not any(v.startswith(cit.version) for v in self.store.versions_of(cit.chunk_id)):
+            diag(
+                "version-mismatch",
+                f"version {cit.version} matches no stored version of {chunk.source} holding chunk {cit.chunk_id}"
+                f" (it is in {short(best_version)})",
+                cit.line_of("version"),
+                fixes=[mismatch_fix],
+            )
+
+        # 6. the quote
+        quote = cit.quote
+        text = chunk.text
+        if quote not in text:
+            d = diag("quote-not-found", f"the quote is not in chunk {cit.chunk_id} of {chunk.source}", cit.line_of("quote"))
+            loose = anchor.loose_find(quote, text)
+            if loose:
+                s, e = loose[0]
+                d.message += "; it differs from the source only in white space, quote marks or dashes"
+                d.fixes.append(
+                    Fix(
+                        "Replace the quote with the source's exact text",
+                        {"quote": text[s:e], "start": s, "end": e},
+                        safe=len(loose) == 1,
+                    )
+                )
+            else:
+                near = anchor.fuzzy_find(quote, text)
+                if near:
+                    s, e, score = near
+                    d.message += f"; closest source text is {score:.0f}% similar"
+                    d.fixes.append(
+                        Fix(
+                            f"Replace the quote with the closest source text ({score:.0f}% similar)",
+                            {"quote": text[s:e], "start": s, "end": e},
+                            safe=False,
+                        )
+                    )
+            return res, diags
+
+        if chunk.current:
+            res.resolved = True
+            if text[cit.start:cit.end] == quote:
+                res.current_span = SpanRef(chunk.source, chunk.start + cit.start, chunk.start + cit.end)
+                return res, diags
+            occ = anchor.all_occurrences(text, quote)
+            pos = anchor.nearest(occ, cit.start)
+            res.current_span = SpanRef(chunk.source, chunk.start + pos, chunk.start + pos + len(quote))
+            fix = Fix(
+                f"Re-anchor to [{pos}, {pos + len(quote)})",
+                {"start": pos, "end": pos + len(quote), "version": chunk.version},
+                safe=len(occ) == 1,
+            )
+            diag(
+                "span-shifted",
+                f"the quote is at [{pos}, {pos + len(quote)}) of chunk {cit.chunk_id}, not at [{cit.start}, {cit.end})",
+                cit.line_of("start", "chunk_id"),
+                _span(cit.line_of("chunk_id"), cit.line_of("start"), cit.line_of("end")),
+                fixes=[fix],
+            )
+            return res, diags
+
+        # a superseded chunk: judged against the current version of its source
+        hits = self.store.find_quote(quote, sources=[chunk.source]) if self.current_version(chunk.source) else []
+        if hits:
+            res.resolved = True
+            ch, pos = min(hits, key=lambda h: (abs(h[0].start + h[1] - (chunk.start + cit.start)), h[0].start))
+            res.current_span = SpanRef(ch.source, ch.start + pos, ch.start + pos + len(quote))
+            fix = self._reanchor_fix(ch, pos, quote, f"Re-anchor to the current version of {ch.source}")
+            fix.safe = len(hits) == 1
+            diag(
+                "span-shifted",
+                f"{chunk.source} changed since version {short(chunk.version)}; the quote is still there,"
+                f" now in chunk {ch.chunk_id} at [{pos}, {pos + len(quote)})",
+                cit.line_of("start", "chunk_id"),
+                _span(cit.line_of("chunk_id"), cit.line_of("start"), cit.line_of("end")),
+                fixes=[fix],
+            )
+            return res, diags
+
+        gone = self.current_version(chunk.source) is None
+        d = diag(
+            "source-changed",
+            (f"{chunk.source} was deleted" if gone else f"{chunk.source} changed since version {short(chunk.version)}")
+            + "; the quote is not in its current version",
+            cit.line_of("chunk_id"),
+        )
+        elsewhere = [
+            (ch, pos) for ch, pos in self.store.find_quote(quote) if self.ws.allowed(ch.source) and ch.source != chunk.source
+        ]
+        if len(elsewhere) == 1:
+            ch, pos = elsewhere[0]
+            d.message += f"; it is found in {ch.source}"
+            d.fixes.append(self._reanchor_fix(ch, pos, quote, f"Re-anchor to {ch.source} (quote found there)"))
+        if not gone:
+            closest = self._closest_current(chunk.source, quote)
+            if closest:
+                ch, s, e, score = closest
+                d.fixes.append(
+                    Fix(
+                        f"Cite the closest current text ({score:.0f}% similar)",
+                        {
+                            "chunk_id": ch.chunk_id,
+                            "start": s,
+                            "end": e,
+                            "quote": ch.text[s:e],
+                            "source": ch.source,
+                            "version": ch.version,
+                        },
+                        safe=False,
+                    )
+                )
+        return res, diags
+
+    def _pick(self, chunks: list[Chunk], cit: Citation) -> Chunk:
+        """The occurrence a citation names: its version if it gives one, else current, else newest."""
+        if cit.version:
+            for ch in chunks:
+                if ch.version.startswith(cit.version):
+                    if ch.current or not any(c.current for c in chunks):
+                        return ch
+        return chunks[0]  # lookup() orders current first, then newest
+
+    def _best_version(self, chunk: Chunk) -> str:
+        if chunk.current:
+            return chunk.version
+        cur = self.current_version(chunk.source)
+        return chunk.version if cur is None else chunk.version
+
+    @staticmethod
+    def _reanchor_fix(ch: Chunk, pos: int, quote: str, title: str) -> Fix:
+        return Fix(
+            title,
+            {
+                "chunk_id": ch.chunk_id,
+                "start": pos,
+                "end": pos + len(quote),
+                "source": ch.source,
+                "version": ch.version,
+            },
+            safe=True,
+        )
+
+    def _closest_current(self, source: str, quote: str) -> tuple[Chunk, int, int, float] | None:
+        best = None
+        for ch in self.store.current_chunks([source]):
+            got = anchor.fuzzy_find(quote, ch.text, anchor.CLOSEST_MIN_SIMILARITY)
+            if got and (best is None or got[2] > best[3]):
+                best = (ch, got[0], got[1], got[2])
+        return best
+
+    # -- one claim --------------------------------------------------------------------
+
+    def verify_claim(self, claim: Claim) -> ClaimResult:
+        cfg = self.ws.settings.config
+        diags: list[Diagnostic] = []
+        for p in claim.problems:
+            diags.append(Diagnostic(p.code, p.message, p.line, p.range))
+        for block in claim.blocks:
+            for p in block.problems:
+                diags.append(Diagnostic(p.code, p.message, p.line, p.range))
+        results: list[CitationResult] = []
+        for cit in claim.citations:
+            r, ds = self.verify_citation(cit)
+            results.append(r)
+            diags += ds
+        quotes = [r.citation.quote for r in results if r.resolved and r.citation.quote]
+        score: float | None = None
+        missing: list[str] = []
+        judge_name = "lexical"
+        if quotes:
+            lex = check_support(claim.text, quotes, threshold=cfg.threshold, mode=cfg.support.mode)
+            score = lex.score
+            missing = list(lex.missing)
+            passed = lex.passed or (lex.score is not None and lex.score >= cfg.threshold)
+            verdict = self.judge(claim.text, quotes) if self.judge else None
+            if verdict is not None:
+                judge_name = verdict.judge
+                if verdict.judge == "fallback":
+                    diags.append(
+                        Diagnostic("judge-fallback", f"the judge failed ({verdict.note}); the lexical check decided",
+                                   claim.line, claim.range)
+                    )
+                else:
+                    passed = verdict.supported
+                    score = verdict.score
+            if lex.numbers_missing:
+                said = ", ".join(lex.quote_numbers) if lex.quote_numbers else "no number"
+                diags.append(
+                    Diagnostic(
+                        "number-mismatch",
+                        f"claim says {', '.join(lex.numbers_missing)}; quotes say {said}",
+                        claim.line,
+                        claim.range,
+                    )
+                )
+            if not passed:
+                shown = ", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
+                if judge_name == "openai":
+                    msg = f"the judge finds the quotes do not support the claim (score {_fmt(score)})"
+                else:
+                    msg = f"support {_fmt(score)} is below the threshold {cfg.threshold:g}" + (
+                        f"; missing: {shown}" if missing else ""
+                    )
+                diags.append(Diagnostic("unsupported-claim", msg, claim.line, claim.range))
+        ignored = claim.ignored
+        for d in diags:
+            if d.code in ignored:
+                d.ignored = True
+        supported = bool(claim.citations) and not any(d.fails for d in diags)
+        return ClaimResult(
+            claim=claim,
+            supported=supported,
+            support_score=score,
+            judge=judge_name,
+            missing=missing,
+            citations=results,
+            diagnostics=diags,
+        )
+
+    def verify_draft(self, path: str, doc: DraftDoc, *, encoding_problem: bool = False,
+                     cache: dict | None = None) -> DraftResult:
+        """Verify every claim; `cache` (claim key -> ClaimResult) skips unchanged claims."""
+        claims = []
+        for claim in doc.claims:
+            if cache is not None:
+                key = claim.key
+                hit = cache.get(key)
+                if hit is None or hit.claim.line != claim.line:
+                    hit = self.verify_claim(claim)
+                    cache[key] = hit
+                claims.append(hit)
+            else:
+                claims.append(self.verify_claim(claim))
+        diags = []
+        if encoding_problem:
+            diags.append(
+                Diagnostic("encoding", "the draft is not valid UTF-8: invalid bytes were replaced by U+FFFD", 0,
+                           Range(Pos(0, 0), Pos(0, 0)))
+            )
+        seen: set[str] = set()
+        for cr in claims:
+            for r in cr.citations:
+                if r.chunk is None or r.chunk.source in seen:
+                    continue
+                seen.add(r.chunk.source)
+                for w in self.store.warnings_for(r.chunk.source, r.chunk.version):
+                    diags.append(
+                        Diagnostic("encoding", f"source {r.chunk.source}: {w}", 0, Range(Pos(0, 0), Pos(0, 0)))
+                    )
+        return DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs)
+
+
+def _fmt(score: float | None) -> str:
+    return "n/a" if score is None else f"{score:.2f}"

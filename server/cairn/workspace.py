@@ -1,0 +1,350 @@
+"""A workspace: its configuration, its sources, its store and its answers.
+
+This is where access is decided: only regular files under the source roots
+are ever read as sources (SPEC section 2).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import logging
+import os
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from . import chunking
+from .config import Settings, load_settings
+from .sources import SourceError, is_source_name, parse_bytes
+from .store import STORE_DIR, Store
+
+log = logging.getLogger(__name__)
+
+MAX_SOURCE_BYTES = 256 * 1024 * 1024
+SKIP_DIRS = {"node_modules", "__pycache__"}
+
+
+@dataclass(slots=True)
+class IndexResult:
+    indexed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    removed: list[str] = field(default_factory=list)
+    errors: dict[str, str] = field(default_factory=dict)  # source -> message
+    warnings: dict[str, list[str]] = field(default_factory=dict)  # source -> messages (e.g. encoding)
+    denied: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return len(self.indexed) + self.unchanged
+
+
+ProgressFn = Callable[[int, int, str], None]  # done, total, current source
+
+
+def lineage_for(name: str) -> str:
+    """The parser lineage a file of this name gets, without parsing it."""
+    lower = name.lower()
+    if lower.endswith((".md", ".txt")):
+        from .sources import text
+
+        return f"{text.PARSER}/{text.VERSION}"
+    if lower.endswith((".html", ".htm")):
+        from .sources import html
+
+        return f"{html.PARSER}/{html._lineage()}"
+    from .sources import pdf
+
+    import pypdf
+
+    return f"{pdf.PARSER}/{pdf.VERSION}+pypdf{pypdf.__version__}"
+
+
+class Workspace:
+    def __init__(self, root: Path, settings: Settings | None = None, *, store: Store | None = None):
+        self.root = root.resolve()
+        self.settings = settings or load_settings(self.root)
+        self.store = store or Store(self.root)
+        self._real_roots: list[Path] | None = None
+
+    # -- access -------------------------------------------------------------------
+
+    @property
+    def roots(self) -> list[str]:
+        return self.settings.source_roots()
+
+    def real_roots(self) -> list[Path]:
+        if self._real_roots is None:
+            self._real_roots = [(self.root / r).resolve() for r in self.roots]
+        return self._real_roots
+
+    def identity(self, path: Path) -> str | None:
+        """The source identity of a path, or None when it is not under the roots."""
+        try:
+            rel = path.absolute().relative_to(self.root)
+        except ValueError:
+            try:
+                rel = path.resolve().relative_to(self.root)
+            except ValueError:
+                return None
+        ident = rel.as_posix()
+        return ident if self.under_roots(ident) else None
+
+    def under_roots(self, identity: str) -> bool:
+        """Lexical check: a relative path with `/`, no `..`, inside a root."""
+        if not identity or "\\" in identity or "\x00" in identity:
+            return False
+        p = PurePosixPath(identity)
+        if p.is_absolute() or any(part in ("..", "") for part in identity.split("/")):
+            return False
+        if len(identity) > 1 and identity[1] == ":":
+            return False
+        for root in self.roots:
+            if root == "." or identity.startswith(root + "/"):
+                return True
+        return False
+
+    def allowed(self, identity: str) -> bool:
+        """May this source be read? Lexically under a root, and its real path
+        (symbolic links followed) under a root's real path."""
+        if not self.under_roots(identity):
+            return False
+        path = self.root / identity
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError):
+            return False
+        if not any(real == r or r in real.parents for r in self.real_roots()):
+            return False
+        # inside the store's own folder never counts
+        return STORE_DIR not in PurePosixPath(identity).parts
+
+    def readable_source(self, identity: str) -> Path | None:
+        if not self.allowed(identity):
+            return None
+        path = self.root / identity
+        return path if path.is_file() else None
+
+    # -- sources ------------------------------------------------------------------
+
+    def list_sources(self) -> tuple[list[str], list[str]]:
+        """(allowed source identities, denied ones) under the roots."""
+        found: list[str] = []
+        denied: list[str] = []
+        seen: set[str] = set()
+        for root in self.roots:
+            base = self.root / root
+            if not base.is_dir():
+                continue
+            for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
+                for name in sorted(filenames):
+                    if not is_source_name(name) or name.startswith("."):
+                        continue
+                    ident = (Path(dirpath) / name).relative_to(self.root).as_posix()
+                    if ident in seen:
+                        continue
+                    seen.add(ident)
+                    if self.allowed(ident) and (self.root / ident).is_file():
+                        found.append(ident)
+                    else:
+                        denied.append(ident)
+        return found, denied
+
+    def index(self, progress: ProgressFn | None = None, only: list[str] | None = None) -> IndexResult:
+        """Bring the store up to date with the sources on disk (incremental).
+
+        With `only`, just those source identities are looked at (a file
+        watcher's report); sources missing from disk are dropped.
+        """
+        res = IndexResult()
+        if only is None:
+            sources, res.denied = self.list_sources()
+            stale = set(self.store.current_versions()) - set(sources)
+        else:
+            sources = [s for s in only if self.readable_source(s)]
+            stale = {s for s in only if s not in sources}
+        chunk_chars = self.settings.config.chunk_chars
+        total = len(sources)
+        for i, ident in enumerate(sources):
+            if progress:
+                progress(i, total, ident)
+            try:
+                self._index_one(ident, chunk_chars, res)
+            except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
+                if _is_db_damage(exc):
+                    raise
+                log.exception("indexing %s failed", ident)
+                res.errors[ident] = f"{exc.__class__.__name__}: {exc}"
+                self.store.record_error(ident, None, res.errors[ident])
+        for ident in sorted(stale):
+            self.store.drop_current(ident)
+            res.removed.append(ident)
+        if progress:
+            progress(total, total, "")
+        return res
+
+    def _index_one(self, ident: str, chunk_chars: int, res: IndexResult) -> None:
+        path = self.root / ident
+        try:
+            size = path.stat().st_size
+            if size > MAX_SOURCE_BYTES:
+                raise SourceError(f"larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MB")
+            data = path.read_bytes()
+        except (OSError, SourceError) as exc:
+            msg = str(exc) if isinstance(exc, SourceError) else f"cannot read: {exc.strerror or exc}"
+            res.errors[ident] = msg
+            self.store.record_error(ident, None, msg)
+            self.store.drop_current(ident)
+            return
+        version = hashlib.sha256(data).hexdigest()
+        lineage = lineage_for(ident)
+        cur = self.store.current_version(ident)
+        if cur and cur.version == version and cur.lineage == lineage and cur.chunk_chars == chunk_chars:
+            res.unchanged += 1
+            return
+        existing = self.store.find_version(ident, version, lineage, chunk_chars)
+        if existing is not None:
+            self.store.set_current(ident, existing)
+            res.indexed.append(ident)
+            return
+        try:
+            doc = parse_bytes(ident, data)
+        except SourceError as exc:
+            res.errors[ident] = str(exc)
+            self.store.record_error(ident, version, str(exc))
+            self.store.drop_current(ident)
+            return
+        chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
+        self.store.add_version(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, make_current=True)
+        if doc.warnings:
+            res.warnings[ident] = doc.warnings
+            self.store.record_warnings(ident, version, doc.warnings)
+        res.indexed.append(ident)
+
+    def index_bytes(self, ident: str, data: bytes, *, current: bool = False) -> int | None:
+        """Index a version given as bytes (from git history) as superseded."""
+        version = hashlib.sha256(data).hexdigest()
+        chunk_chars = self.settings.config.chunk_chars
+        lineage = lineage_for(ident)
+        existing = self.store.find_version(ident, version, lineage, chunk_chars)
+        if existing is not None:
+            return existing
+        try:
+            doc = parse_bytes(ident, data)
+        except SourceError:
+            return None
+        chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
+        return self.store.add_version(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, make_current=current)
+
+    # -- answers (SPEC section 5) ---------------------------------------------------
+
+    def is_under_source_root(self, path: Path) -> bool:
+        try:
+            rel = path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return False
+        return any(root == "." or rel == root or rel.startswith(root + "/") for root in self.roots)
+
+    def relpath(self, path: Path) -> str:
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def _excluded(self, rel: str) -> bool:
+        return any(fnmatch.fnmatch(rel, pat) or PurePosixPath(rel).match(pat) for pat in self.settings.config.exclude)
+
+    def answers(self, paths: list[Path] | None = None) -> list[Path]:
+        """The drafts to check: named paths, else `drafts` globs, else discovery."""
+        if paths:
+            out: list[Path] = []
+            for p in paths:
+                if p.is_dir():
+                    out += sorted(x for x in p.rglob("*.md") if x.is_file() and not self._hidden(x, p))
+                else:
+                    out.append(p)
+            return [p for p in out if not self.is_under_source_root(p)]
+        cfg = self.settings.config
+        if cfg.drafts:
+            found: set[Path] = set()
+            for pat in cfg.drafts:
+                for p in self.root.glob(pat):
+                    if p.is_file() and p.suffix.lower() == ".md":
+                        found.add(p)
+            return sorted(
+                p for p in found if not self.is_under_source_root(p) and not self._excluded(self.relpath(p))
+            )
+        candidates = []
+        ignored = self._git_ignored()
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
+            for name in sorted(filenames):
+                if not name.lower().endswith(".md"):
+                    continue
+                p = Path(dirpath) / name
+                rel = self.relpath(p)
+                if rel in ignored or self.is_under_source_root(p) or self._excluded(rel):
+                    continue
+                candidates.append(p)
+        return [p for p in candidates if _has_cite_block(p)]
+
+    @staticmethod
+    def _hidden(p: Path, base: Path) -> bool:
+        try:
+            parts = p.relative_to(base).parts
+        except ValueError:
+            return False
+        return any(x.startswith(".") or x in SKIP_DIRS for x in parts[:-1])
+
+    def _git_ignored(self) -> set[str]:
+        try:
+            out = subprocess.run(
+                ["git", "-C", str(self.root), "ls-files", "--others", "--ignored", "--exclude-standard", "-z"],
+                capture_output=True,
+                timeout=20,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return set()
+        if out.returncode != 0:
+            return set()
+        prefix = self._git_prefix()
+        names = set()
+        for raw in out.stdout.split(b"\0"):
+            if raw:
+                name = raw.decode("utf-8", "replace")
+                names.add(name)
+                if prefix and name.startswith(prefix):
+                    names.add(name[len(prefix):])
+        return names
+
+    def _git_prefix(self) -> str:
+        try:
+            out = subprocess.run(
+                ["git", "-C", str(self.root), "rev-parse", "--show-prefix"], capture_output=True, timeout=10
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        return out.stdout.decode().strip() if out.returncode == 0 else ""
+
+
+def _has_cite_block(path: Path) -> bool:
+    """Cheap pre-filter for discovery; the real parser decides the rest."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(16 * 1024 * 1024)
+    except OSError:
+        return False
+    if b"cite" not in data:
+        return False
+    from .drafts import parse_draft
+
+    text = data.decode("utf-8", "replace")
+    return bool(parse_draft(text).claims)
+
+
+def _is_db_damage(exc: Exception) -> bool:
+    import sqlite3
+
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
