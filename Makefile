@@ -15,9 +15,11 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 demo: $(STAMP)
-	@echo "== cairn check on fixtures/demo (a copy, so the demo never changes) =="
-	@rm -rf $(VENV)/demo && cp -r fixtures/demo $(VENV)/demo
-	-cd $(VENV)/demo && ../bin/cairn check
+	@echo "== cairn check on a fresh copy of fixtures/demo (the fixture itself never changes) =="
+	@$(BIN)/python fixtures/make_demo.py $(VENV)/demo >/dev/null
+	@cd $(VENV)/demo && ../bin/cairn check; status=$$?; \
+	  echo "== cairn check exited $$status (1 = some claims failed, as the demo intends) =="; \
+	  test $$status -le 1
 
 test: test-python test-vscode
 

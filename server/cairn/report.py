@@ -171,7 +171,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
                 ver = f" @{cit.version[:8]}" if cit.version else ""
                 state = "resolved" if cit.resolved else "unresolved"
                 out.append(f"      {cit.source or '?'}{page}{ver} [{cit.start}, {cit.end}) {state}")
-                out.append(f"        \u201c{cit.quote}\u201d")
+                quote = (cit.quote or "").replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\n         ")
+                out.append(f"        \u201c{quote}\u201d")
             for diag in c.diagnostics:
                 sev = diag.severity
                 tag = paint(sev, "31" if sev == "error" else "33" if sev == "warning" else "36")
