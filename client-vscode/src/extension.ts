@@ -1,0 +1,114 @@
+// Cairn for VS Code: starts the Cairn language server and adds the status
+// bar, the report and the commands around it. The checking itself is the
+// server's; see README.md for what a writer sees.
+import * as vscode from 'vscode';
+import type { Report } from './core/report';
+import { ReportView } from './reportView';
+import { CairnServer } from './server';
+import { CitationStatus } from './statusBar';
+
+let server: CairnServer | undefined;
+
+/** The source formats `cairn.citeSelection` accepts: their parsed text is the file's text. */
+const CITABLE_EXTENSIONS = ['.md', '.txt'];
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('Cairn', { log: true });
+  const status = new CitationStatus();
+  const cairn = new CairnServer(output);
+  server = cairn;
+  const report = new ReportView(() => cairn.executeCommand<Report>('cairn.report'));
+
+  context.subscriptions.push(
+    output,
+    status,
+    cairn,
+    report,
+    cairn.onDidChangeState(({ state, detail }) => {
+      void vscode.commands.executeCommand('setContext', 'cairn.serverRunning', state === 'running');
+      status.showState(state, detail);
+    }),
+    cairn.onDidCheck((metrics) => {
+      status.showMetrics(metrics);
+      report.refresh().catch((error: unknown) => output.warn(`Refreshing the report: ${String(error)}`));
+    }),
+    vscode.commands.registerCommand('cairn.restartServer', () => cairn.restart()),
+    vscode.commands.registerCommand('cairn.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand('cairn.showReport', () => showErrors(output, () => report.show())),
+    vscode.commands.registerCommand('cairn.showProblems', showProblems),
+    vscode.commands.registerCommand('cairn.copySelectionAsCitation', () =>
+      showErrors(output, () => copySelectionAsCitation(cairn)),
+    ),
+  );
+
+  await cairn.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await server?.stop();
+  server = undefined;
+}
+
+/** Runs a command and turns its failure into an error message instead of a silent rejection. */
+async function showErrors(output: vscode.LogOutputChannel, action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    output.error(message);
+    void vscode.window.showErrorMessage(`Cairn: ${message}`);
+  }
+}
+
+/**
+ * Opens the Problems view and puts the cursor in its filter box. VS Code has
+ * no command that sets the filter's text, so the box is focused for the
+ * writer to type `cairn` when other tools report problems too.
+ */
+async function showProblems(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.actions.view.problems');
+  const others = vscode.languages
+    .getDiagnostics()
+    .some(([, diagnostics]) => diagnostics.some((d) => d.source !== undefined && d.source !== 'cairn'));
+  if (others) {
+    await vscode.commands.executeCommand('problems.action.focusFilter');
+  }
+}
+
+/** Selection in a .md or .txt source → the server's `cite` block, on the clipboard. */
+async function copySelectionAsCitation(cairn: CairnServer): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.selection.isEmpty) {
+    void vscode.window.showWarningMessage('Cairn: select the passage of a source to cite first.');
+    return;
+  }
+  const document = editor.document;
+  const extension = document.uri.path.slice(document.uri.path.lastIndexOf('.')).toLowerCase();
+  if (document.uri.scheme !== 'file' || !CITABLE_EXTENSIONS.includes(extension)) {
+    void vscode.window.showWarningMessage('Cairn: citations can be copied from .md and .txt sources only.');
+    return;
+  }
+  if (document.isDirty) {
+    // The server cites what is on disk (and indexed), so unsaved text could not be found there.
+    const save = 'Save and Copy';
+    const choice = await vscode.window.showWarningMessage(
+      'Cairn cites the saved source. Save this file first?',
+      save,
+    );
+    if (choice !== save || !(await document.save())) {
+      return;
+    }
+  }
+  const result = await cairn.executeCommand<{ text?: unknown; citations?: unknown[] } | null>('cairn.citeSelection', [
+    document.uri.toString(),
+    cairn.protocolRange(editor.selection),
+  ]);
+  if (typeof result?.text !== 'string' || result.text.length === 0) {
+    throw new Error('the server returned no citation for this selection.');
+  }
+  await vscode.env.clipboard.writeText(result.text);
+  const count = Array.isArray(result.citations) ? result.citations.length : 1;
+  void vscode.window.showInformationMessage(
+    `Cairn: copied a cite block with ${count} citation${count === 1 ? '' : 's'}. Paste it after the claim in your draft.`,
+  );
+}

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { escapeHtml, parseMetrics, percent, reportHtmlBody, statusView, type Metrics, type Report } from '../../src/core/report';
+
+const metrics: Metrics = {
+  claims: 10,
+  verified_claims: 8,
+  citation_validity: 0.8,
+  answers: 3,
+  faithful_answers: 1,
+  faithfulness: 1 / 3,
+  citations: 12,
+  resolved_citations: 11,
+  resolution: 11 / 12,
+  uncited_paragraphs: 2,
+  coverage: 10 / 12,
+};
+
+describe('percent', () => {
+  it('rounds to whole percent and shows null as a dash', () => {
+    assert.equal(percent(0.8), '80%');
+    assert.equal(percent(1 / 3), '33%');
+    assert.equal(percent(null), '—');
+    assert.equal(percent(undefined), '—');
+  });
+
+  it('never rounds an incomplete share up to 100% or a non-empty one down to 0%', () => {
+    assert.equal(percent(0.999), '99%');
+    assert.equal(percent(1), '100%');
+    assert.equal(percent(0.001), '1%');
+    assert.equal(percent(0), '0%');
+  });
+});
+
+describe('parseMetrics', () => {
+  it('reads the metrics object of the report and of cairn/checked', () => {
+    assert.deepEqual(parseMetrics({ ...metrics }), metrics);
+  });
+
+  it('keeps null figures as null and fills missing counts with 0', () => {
+    const parsed = parseMetrics({ claims: 0, citation_validity: null });
+    assert.equal(parsed?.citation_validity, null);
+    assert.equal(parsed?.faithfulness, null);
+    assert.equal(parsed?.answers, 0);
+  });
+
+  it('rejects what is not a metrics object', () => {
+    assert.equal(parseMetrics(null), undefined);
+    assert.equal(parseMetrics('0.8'), undefined);
+    assert.equal(parseMetrics({ drafts: [] }), undefined);
+  });
+});
+
+describe('statusView', () => {
+  it('shows validity and faithfulness, with the counts in the tooltip', () => {
+    const view = statusView(metrics);
+    assert.equal(view.text, '$(warning) Cairn 80% valid · 33% faithful');
+    assert.equal(view.level, 'warning');
+    assert.match(view.tooltip, /8 of 10 claims verified/);
+    assert.match(view.tooltip, /1 of 3 drafts fully verified/);
+    assert.match(view.tooltip, /11 of 12 citations/);
+  });
+
+  it('is ok only when every claim is verified and every draft faithful', () => {
+    const all = { ...metrics, verified_claims: 10, citation_validity: 1, faithful_answers: 3, faithfulness: 1 };
+    assert.equal(statusView(all).level, 'ok');
+    assert.match(statusView(all).text, /^\$\(check\) Cairn 100% valid · 100% faithful$/);
+  });
+
+  it('is an error when no claim is verified', () => {
+    assert.equal(statusView({ ...metrics, verified_claims: 0, citation_validity: 0 }).level, 'error');
+  });
+
+  it('says so when there are no drafts, rather than showing dashes', () => {
+    const none = parseMetrics({ claims: 0, answers: 0, citation_validity: null, faithfulness: null });
+    assert.ok(none);
+    const view = statusView(none);
+    assert.equal(view.level, 'empty');
+    assert.match(view.text, /no drafts/);
+  });
+});
+
+describe('reportHtmlBody', () => {
+  const report: Report = {
+    metrics,
+    drafts: [
+      {
+        path: 'drafts/q3 <draft>.md',
+        faithful: false,
+        claims: [
+          {
+            text: 'A customer has <b>14</b> days.',
+            line: 4,
+            supported: false,
+            support_score: 0.43,
+            citations: [
+              {
+                chunk_id: '7c1f2a9b4e6d8035',
+                start: 0,
+                end: 10,
+                quote: 'says "30" days',
+                resolved: true,
+                source: 'sources/policy.md',
+                page: 2,
+                version: '9f2c41d0',
+              },
+            ],
+            diagnostics: [
+              { code: 'number-mismatch', severity: 'error', message: 'claim says 14; quotes say 30', line: 4 },
+            ],
+          },
+        ],
+      },
+      { path: 'drafts/empty.md', faithful: false, claims: [] },
+    ],
+  };
+  const html = reportHtmlBody(report);
+
+  it('escapes every text from the drafts and sources', () => {
+    assert.ok(!html.includes('<b>14</b>'));
+    assert.ok(html.includes('&lt;b&gt;14&lt;/b&gt;'));
+    assert.ok(html.includes('q3 &lt;draft&gt;.md'));
+    assert.ok(html.includes('title="says &quot;30&quot; days"'));
+  });
+
+  it('lists the metrics, the verdict, the score, the source with its page and the problem', () => {
+    assert.match(html, /Citation validity<\/th><td class="num">80%/);
+    assert.match(html, /not verified/);
+    assert.match(html, /0\.43/);
+    assert.match(html, /sources\/policy\.md, p\. 2/);
+    assert.match(html, /<code>number-mismatch<\/code> claim says 14; quotes say 30/);
+  });
+
+  it('links each claim row to its draft and line', () => {
+    assert.match(html, /<tr class="claim" data-path="drafts\/q3 &lt;draft&gt;\.md" data-line="4"/);
+  });
+
+  it('says when a draft has no claims', () => {
+    assert.match(html, /drafts\/empty\.md<\/h2>\n<p>No claims\.<\/p>/);
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five HTML characters', () => {
+    assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+});
