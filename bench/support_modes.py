@@ -1,0 +1,72 @@
+"""Measure each support rule on WiCE dev: alone on top of seed, cumulatively,
+and left out of the calibrated mode. Balanced accuracy at threshold 0.5 (the
+default) and at the best threshold of the 0.30..0.80 sweep.
+
+    .venv/bin/python bench/support_modes.py [DATA.jsonl] [--markdown]
+
+The data is read in place from ../shared/data/wice/dev.jsonl (never copied).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from cairn import support
+from cairn.calibrate import calibrate, load_rows
+
+ORDER = ["dates", "ordinal", "percent", "fold", "negation", "stem", "compound", "weight"]
+NOT_ADOPTED = ["light_stem"]
+DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/wice/dev.jsonl"
+
+
+def measure(rows, rules) -> tuple[float, float, float]:
+    name = "bench:" + "+".join(sorted(rules))
+    support._register_mode(name, rules)
+    r = calibrate(rows, mode=name, threshold=0.5)
+    return r.balanced_accuracy, r.best_balanced_accuracy, r.best_threshold
+
+
+def main(argv: list[str]) -> None:
+    md = "--markdown" in argv
+    args = [a for a in argv if not a.startswith("--")]
+    rows = load_rows(args[0] if args else DEFAULT_DATA)
+    adopted = set(support._MODE_RULES["calibrated"])
+    assert set(ORDER) == adopted and set(ORDER + NOT_ADOPTED) == set(support.RULES), "bench ORDER out of date"
+    seed = measure(rows, [])
+    full = measure(rows, adopted)
+    if md:
+        row = lambda *c: "| " + " | ".join(c) + " |"  # noqa: E731
+    else:
+        row = lambda *c: "".join(f"{x:<26}" for x in c).rstrip()  # noqa: E731
+    lines = [row("rule", "seed + this rule", "cumulative (this order)", "calibrated without it")]
+    if md:
+        lines.append("| --- | ---: | ---: | ---: |")
+    lines.append(row("(seed)", f"{seed[0]:.4f}", f"{seed[0]:.4f}", ""))
+    done: list[str] = []
+    for rule in ORDER:
+        alone = measure(rows, [rule])
+        done.append(rule)
+        cum = measure(rows, done)
+        without = measure(rows, adopted - {rule})
+        lines.append(
+            row(
+                f"`{rule}`" if md else rule,
+                f"{alone[0]:.4f} ({alone[0] - seed[0]:+.4f})",
+                f"{cum[0]:.4f} ({cum[0] - seed[0]:+.4f})",
+                f"{without[0]:.4f} ({without[0] - full[0]:+.4f})",
+            )
+        )
+    print("\n".join(lines))
+    print()
+    print("not adopted:")
+    alone = measure(rows, ["light_stem"])
+    swapped = measure(rows, (adopted - {"stem"}) | {"light_stem"})
+    print(f"  light_stem instead of stem: seed + light_stem {alone[0]:.4f}; calibrated with it {swapped[0]:.4f}")
+    print()
+    print(f"seed:       {seed[0]:.4f} at threshold 0.5; best {seed[1]:.4f} at {seed[2]:.2f}")
+    print(f"calibrated: {full[0]:.4f} at threshold 0.5; best {full[1]:.4f} at {full[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
