@@ -1,0 +1,165 @@
+"""`cairn check` on the demo workspace, claim by claim, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import check_json, run_cairn
+
+
+def _claims(report: dict, path: str) -> list[dict]:
+    (draft,) = [d for d in report["drafts"] if d["path"] == path]
+    return draft["claims"]
+
+
+def _codes(claim: dict) -> list[str]:
+    return [d["code"] for d in claim["diagnostics"]]
+
+
+def test_demo_verdicts_claim_by_claim(demo: Path):
+    code, report = check_json(demo)
+    assert code == 1
+    good = _claims(report, "drafts/credits-answer.md")
+    assert [c["supported"] for c in good] == [True] * 5
+    assert all(c["judge"] == "lexical" for c in good)
+    assert all(not c["diagnostics"] for c in good)
+    # the PDF citation knows its page
+    pdf = [c for c in good if c["citations"][0]["source"] == "sources/shipping.pdf"][0]
+    assert pdf["citations"][0]["page"] == 2
+    assert pdf["citations"][0]["resolved"] is True
+    assert len(pdf["citations"][0]["version"]) == 64
+
+    notes = _claims(report, "drafts/review-notes.md")
+    by_line = {c["line"]: c for c in notes}
+    expect = {
+        6: (True, ["span-shifted"]),
+        17: (False, ["quote-not-found"]),
+        28: (False, ["quote-not-found"]),
+        39: (False, ["unknown-chunk"]),
+        50: (True, ["version-mismatch"]),
+        61: (False, ["source-denied"]),
+        71: (False, ["block-syntax"]),
+        80: (False, ["no-citations"]),
+        84: (False, ["number-mismatch"]),
+        95: (False, ["unsupported-claim"]),
+        106: (False, ["source-changed"]),
+        117: (True, ["span-shifted"]),
+        128: (True, ["unsupported-claim"]),
+        140: (True, []),
+    }
+    assert sorted(by_line) == sorted(expect)
+    for line, (supported, codes) in expect.items():
+        assert by_line[line]["supported"] is supported, (line, by_line[line])
+        assert _codes(by_line[line]) == codes, (line, by_line[line]["diagnostics"])
+    # diagnostics sit on the lines the SPEC names
+    diag_line = {line: by_line[line]["diagnostics"][0]["line"] for line in expect if expect[line][1]}
+    assert diag_line[6] == 10  # span-shifted: the start: line
+    assert diag_line[17] == 23  # quote-not-found: the quote: line
+    assert diag_line[39] == 42  # unknown-chunk: the chunk_id: line
+    assert diag_line[50] == 58  # version-mismatch: the version: line
+    assert diag_line[61] == 68  # source-denied: the source: line
+    assert diag_line[71] == 75  # block-syntax: the faulty field's line
+    assert diag_line[80] == 80  # no-citations: the fence
+    assert diag_line[84] == 84  # number-mismatch: the claim's first line
+    assert diag_line[106] == 109  # source-changed: the chunk_id: line
+    # severities, the number message, the ignored code
+    nm = by_line[84]["diagnostics"][0]
+    assert nm["severity"] == "error" and nm["message"] == "claim says 30; quotes say 14"
+    assert by_line[95]["diagnostics"][0]["severity"] == "warning"
+    assert by_line[128]["diagnostics"][0]["severity"] == "hint"
+    assert by_line[6]["diagnostics"][0]["severity"] == "warning"
+    # scores: null without a resolved citation
+    assert by_line[17]["support_score"] is None
+    assert 0 < by_line[95]["support_score"] < 0.5
+    # the superseded citation still names its old version
+    assert by_line[106]["citations"][0]["resolved"] is False
+    assert by_line[117]["citations"][0]["resolved"] is True
+
+    legacy = [d for d in report["drafts"] if d["path"] == "drafts/legacy-import.md"][0]
+    assert [d["code"] for d in legacy["diagnostics"]] == ["encoding"]
+    assert legacy["diagnostics"][0]["line"] == 1 and legacy["faithful"] is True
+
+    m = report["metrics"]
+    assert m["claims"] == 20 and m["verified_claims"] == 11
+    assert m["citation_validity"] == 11 / 20
+    assert m["answers"] == 3 and m["faithful_answers"] == 2 and m["faithfulness"] == 2 / 3
+    assert m["citations"] == 20 and m["resolved_citations"] == 14
+    assert m["resolution"] == 14 / 20
+    assert m["coverage"] == 20 / (20 + m["uncited_paragraphs"])
+
+
+def test_text_output_shows_verdict_source_page_and_quote(demo: Path):
+    proc = run_cairn(demo, "check", "drafts/credits-answer.md")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "VERIFIED" in out
+    assert "sources/shipping.pdf p.2" in out
+    assert "\u201cA missed delivery can be rebooked once at no charge within 3 days.\u201d" in out
+    assert "citation_validity 100.0%" in out
+
+
+def test_exit_codes_and_usage_errors(demo: Path):
+    assert run_cairn(demo, "check", "drafts/credits-answer.md").returncode == 0
+    assert run_cairn(demo, "check", "drafts/review-notes.md").returncode == 1
+    proc = run_cairn(demo, "check", "sources/faq.txt")
+    assert proc.returncode == 2 and "source root" in proc.stderr
+    proc = run_cairn(demo, "check", "drafts/nope.md")
+    assert proc.returncode == 2 and "no such file" in proc.stderr
+    (demo / "cairn.toml").write_text("threshold = 'high'\n")
+    proc = run_cairn(demo, "check")
+    assert proc.returncode == 2 and "threshold" in proc.stderr
+    (demo / "cairn.toml").write_text('sources = ["../elsewhere"]\n')
+    proc = run_cairn(demo, "check")
+    assert proc.returncode == 2 and "leaves the workspace" in proc.stderr
+
+
+def test_strict_fails_on_warnings(demo: Path):
+    # credits-answer has no warning; legacy-import has an encoding warning
+    assert run_cairn(demo, "check", "--strict", "drafts/credits-answer.md").returncode == 0
+    assert run_cairn(demo, "check", "drafts/legacy-import.md").returncode == 0
+    assert run_cairn(demo, "check", "--strict", "drafts/legacy-import.md").returncode == 1
+
+
+def test_sarif_output(demo: Path):
+    proc = run_cairn(demo, "check", "--format", "sarif")
+    assert proc.returncode == 1
+    sarif = json.loads(proc.stdout)
+    assert sarif["version"] == "2.1.0"
+    results = sarif["runs"][0]["results"]
+    rules = {r["ruleId"] for r in results}
+    assert {"number-mismatch", "span-shifted", "encoding", "unknown-chunk"} <= rules
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert "drafts/review-notes.md" in uris  # the demo copy is its own git repo root
+    nm = [r for r in results if r["ruleId"] == "number-mismatch"][0]
+    assert nm["level"] == "error"
+    assert nm["locations"][0]["physicalLocation"]["region"]["startLine"] == 84
+
+
+def test_answers_discovery_without_drafts_setting(demo: Path):
+    (demo / "cairn.toml").write_text('sources = ["sources"]\n')
+    (demo / "notes.md").write_text("# Just notes\n\nNo citations here.\n")
+    (demo / ".hidden").mkdir()
+    (demo / ".hidden" / "x.md").write_text((demo / "drafts" / "credits-answer.md").read_text())
+    (demo / ".gitignore").write_text("ignored.md\n")
+    (demo / "ignored.md").write_text((demo / "drafts" / "credits-answer.md").read_text())
+    _, report = check_json(demo)
+    paths = sorted(d["path"] for d in report["drafts"])
+    assert paths == ["drafts/credits-answer.md", "drafts/legacy-import.md", "drafts/review-notes.md"]
+
+
+def test_drafts_glob_counts_answers_without_claims(demo: Path):
+    (demo / "drafts" / "empty.md").write_text("# Empty answer\n\nNothing cited yet.\n")
+    _, report = check_json(demo)
+    empty = [d for d in report["drafts"] if d["path"] == "drafts/empty.md"][0]
+    assert empty["claims"] == [] and empty["faithful"] is False
+    assert report["metrics"]["answers"] == 4
+
+
+def test_empty_workspace_reports_null_figures(tmp_path: Path):
+    (tmp_path / "cairn.toml").write_text("")
+    code, report = check_json(tmp_path)
+    assert code == 0
+    m = report["metrics"]
+    assert m["claims"] == 0 and m["citation_validity"] is None and m["faithfulness"] is None
+    assert m["resolution"] is None and m["coverage"] is None
