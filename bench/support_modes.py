@@ -1,6 +1,11 @@
-"""Measure each support rule on WiCE dev: alone on top of seed, cumulatively,
-and left out of the calibrated mode. Balanced accuracy at threshold 0.5 (the
-default) and at the best threshold of the 0.30..0.80 sweep.
+"""Measure each rule of the calibrated support mode on WiCE dev.
+
+For every rule: seed plus that rule alone, the rules added one by one in a
+fixed order, and the calibrated mode without that rule; balanced accuracy at
+the default threshold 0.5, and how many rows' scores the rule alone changes.
+Then the alternatives that were measured and not adopted, and the weight's
+sensitivity. Everything runs through cairn.calibrate, the code behind
+`cairn calibrate`, so the figures are those of the shipped check.
 
     .venv/bin/python bench/support_modes.py [DATA.jsonl] [--markdown]
 
@@ -20,11 +25,20 @@ NOT_ADOPTED = ["light_stem"]
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/wice/dev.jsonl"
 
 
-def measure(rows, rules) -> tuple[float, float, float]:
+def mode(rules) -> str:
     name = "bench:" + "+".join(sorted(rules))
     support._register_mode(name, rules)
-    r = calibrate(rows, mode=name, threshold=0.5)
+    return name
+
+
+def measure(rows, rules) -> tuple[float, float, float]:
+    r = calibrate(rows, mode=mode(rules), threshold=0.5)
     return r.balanced_accuracy, r.best_balanced_accuracy, r.best_threshold
+
+
+def scores(rows, rules) -> list[float | None]:
+    m = mode(rules)
+    return [support.check_support(r.claim, r.quotes, mode=m).score for r in rows]
 
 
 def main(argv: list[str]) -> None:
@@ -34,18 +48,20 @@ def main(argv: list[str]) -> None:
     adopted = set(support._MODE_RULES["calibrated"])
     assert set(ORDER) == adopted and set(ORDER + NOT_ADOPTED) == set(support.RULES), "bench ORDER out of date"
     seed = measure(rows, [])
+    seed_scores = scores(rows, [])
     full = measure(rows, adopted)
     if md:
         row = lambda *c: "| " + " | ".join(c) + " |"  # noqa: E731
     else:
         row = lambda *c: "".join(f"{x:<26}" for x in c).rstrip()  # noqa: E731
-    lines = [row("rule", "seed + this rule", "cumulative (this order)", "calibrated without it")]
+    lines = [row("rule", "seed + this rule", "rows rescored", "cumulative (this order)", "calibrated without it")]
     if md:
-        lines.append("| --- | ---: | ---: | ---: |")
-    lines.append(row("(seed)", f"{seed[0]:.4f}", f"{seed[0]:.4f}", ""))
+        lines.append("| --- | ---: | ---: | ---: | ---: |")
+    lines.append(row("(seed)", f"{seed[0]:.4f}", "", f"{seed[0]:.4f}", ""))
     done: list[str] = []
     for rule in ORDER:
         alone = measure(rows, [rule])
+        changed = sum(a != b for a, b in zip(seed_scores, scores(rows, [rule])))
         done.append(rule)
         cum = measure(rows, done)
         without = measure(rows, adopted - {rule})
@@ -53,16 +69,25 @@ def main(argv: list[str]) -> None:
             row(
                 f"`{rule}`" if md else rule,
                 f"{alone[0]:.4f} ({alone[0] - seed[0]:+.4f})",
+                str(changed),
                 f"{cum[0]:.4f} ({cum[0] - seed[0]:+.4f})",
                 f"{without[0]:.4f} ({without[0] - full[0]:+.4f})",
             )
         )
     print("\n".join(lines))
     print()
-    print("not adopted:")
     alone = measure(rows, ["light_stem"])
     swapped = measure(rows, (adopted - {"stem"}) | {"light_stem"})
-    print(f"  light_stem instead of stem: seed + light_stem {alone[0]:.4f}; calibrated with it {swapped[0]:.4f}")
+    print(f"light_stem instead of stem: seed + light_stem {alone[0]:.4f}; calibrated with it {swapped[0]:.4f}")
+    saved = support.WEIGHT
+    try:
+        for w in (1.5, 3.0):
+            support.WEIGHT = w
+            support._analyse.cache_clear()
+            print(f"weight {w:g} instead of {saved:g}: calibrated {measure(rows, adopted)[0]:.4f}")
+    finally:
+        support.WEIGHT = saved
+        support._analyse.cache_clear()
     print()
     print(f"seed:       {seed[0]:.4f} at threshold 0.5; best {seed[1]:.4f} at {seed[2]:.2f}")
     print(f"calibrated: {full[0]:.4f} at threshold 0.5; best {full[1]:.4f} at {full[2]:.2f}")
