@@ -1,0 +1,212 @@
+"""Source parsers, incremental indexing and a damaged store, on the real engine."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cairn.config import load_settings
+from cairn.sources import SourceError, parse_bytes
+from cairn.store import Store
+from cairn.workspace import Workspace
+
+
+def _ws(root: Path) -> Workspace:
+    return Workspace(root, load_settings(root))
+
+
+def _pdf(pages: list[str]) -> bytes:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=12)
+    for text in pages:
+        pdf.add_page()
+        pdf.multi_cell(0, 8, text)
+    buf = io.BytesIO()
+    pdf.output(buf)
+    return buf.getvalue()
+
+
+def test_text_keeps_everything_but_a_bom():
+    doc = parse_bytes("a.md", b"\xef\xbb\xbf# Title\r\n\r\nBody  text\t\n")
+    assert doc.text == "# Title\r\n\r\nBody  text\t\n"
+    assert doc.warnings == [] and doc.pages is None and doc.lineage == "text/1"
+
+
+def test_invalid_utf8_is_replaced_and_reported():
+    doc = parse_bytes("a.txt", b"caf\xe9 and \xff\xfe more")
+    assert doc.text == "caf\ufffd and \ufffd\ufffd more"
+    assert "2" in doc.warnings[0] or "3" in doc.warnings[0]
+    assert "UTF-8" in doc.warnings[0]
+
+
+def test_binary_and_empty_files():
+    with pytest.raises(SourceError, match="binary"):
+        parse_bytes("a.txt", b"\x00\x01\x02ELF")
+    assert parse_bytes("empty.md", b"").text == ""
+    assert parse_bytes("empty.html", b"").text == ""
+
+
+def test_html_visible_text_blocks_separated():
+    html = (
+        b"<html><head><title>T</title><style>p{color:red}</style></head><body>"
+        b"<h1>Head</h1><p>Some <b>bold</b>\n   text<script>evil()</script> here.</p>"
+        b"<ul><li>one</li><li>two<br>three</li></ul><div>a<div>nested</div>b</div></body></html>"
+    )
+    doc = parse_bytes("p.html", html)
+    assert doc.text == "Head\n\nSome bold text here.\n\none\n\ntwo\nthree\n\na\n\nnested\n\nb"
+    assert "evil" not in doc.text and "color" not in doc.text and "T" not in doc.text.split("\n")[0][:1] + "x"
+    assert doc.parser == "html-lxml"
+
+
+def test_html_deep_nesting_is_handled():
+    deep = b"<div>" * 5000 + b"deep text" + b"</div>" * 5000
+    doc = parse_bytes("deep.html", deep)
+    assert isinstance(doc.text, str)
+    assert doc.warnings and "nested" in doc.warnings[0]
+
+
+def test_pdf_pages_joined_by_form_feed():
+    doc = parse_bytes("x.pdf", _pdf(["First page text.", "Second page text."]))
+    assert doc.text.split("\f") == ["First page text.", "Second page text."]
+    assert doc.pages == [0, len("First page text.") + 1]
+    assert doc.parser == "pdf-pypdf"
+
+
+def test_corrupt_and_encrypted_pdf():
+    with pytest.raises(SourceError, match="PDF"):
+        parse_bytes("bad.pdf", b"%PDF-1.4\nthis is not a pdf at all")
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for page in PdfReader(io.BytesIO(_pdf(["Secret."]))).pages:
+        writer.add_page(page)
+    writer.encrypt(user_password="pw", owner_password="owner")
+    buf = io.BytesIO()
+    writer.write(buf)
+    with pytest.raises(SourceError, match="encrypted|password"):
+        parse_bytes("locked.pdf", buf.getvalue())
+
+
+def test_incremental_index_and_bad_sources_skipped(tmp_path: Path):
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "a.md").write_text("Alpha paragraph.\n\nBeta paragraph.\n")
+    (tmp_path / "sources" / "bin.txt").write_bytes(b"\x00\x00binary")
+    (tmp_path / "sources" / "bad.pdf").write_bytes(b"%PDF-garbage")
+    ws = _ws(tmp_path)
+    res = ws.index()
+    assert res.indexed == ["sources/a.md"]
+    assert set(res.errors) == {"sources/bin.txt", "sources/bad.pdf"}
+    res = ws.index()
+    assert res.indexed == [] and res.unchanged == 1
+    # an edit re-indexes that file; the old version stays, superseded
+    (tmp_path / "sources" / "a.md").write_text("Alpha paragraph.\n\nGamma paragraph.\n")
+    res = ws.index()
+    assert res.indexed == ["sources/a.md"]
+    from cairn.chunking import chunk_id
+
+    old = ws.store.lookup(chunk_id("sources/a.md", "Beta paragraph."))
+    assert len(old) == 1 and old[0].current is False and old[0].text == "Beta paragraph."
+    same = ws.store.lookup(chunk_id("sources/a.md", "Alpha paragraph."))
+    assert any(c.current for c in same)
+    # a deleted source: its chunks remain, none current
+    (tmp_path / "sources" / "a.md").unlink()
+    res = ws.index()
+    assert res.removed == ["sources/a.md"]
+    assert not any(c.current for c in ws.store.lookup(chunk_id("sources/a.md", "Alpha paragraph.")))
+
+
+def test_chunk_chars_change_reindexes(tmp_path: Path):
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "a.md").write_text("word " * 100 + "\n")
+    ws = _ws(tmp_path)
+    ws.index()
+    n_before = ws.store.current_chunk_count()
+    (tmp_path / "cairn.toml").write_text("chunk_chars = 100\n")
+    ws2 = _ws(tmp_path)
+    res = ws2.index()
+    assert res.indexed == ["sources/a.md"]
+    assert ws2.store.current_chunk_count() > n_before
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncate", "delete"])
+def test_damaged_index_is_rebuilt(tmp_path: Path, damage: str):
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "a.md").write_text("Alpha paragraph.\n")
+    ws = _ws(tmp_path)
+    ws.index()
+    ws.store.close()
+    db = tmp_path / ".cairn" / "index.db"
+    for extra in ("-wal", "-shm"):
+        Path(str(db) + extra).unlink(missing_ok=True)
+    if damage == "garbage":
+        db.write_bytes(b"this is not sqlite" * 100)
+    elif damage == "truncate":
+        data = db.read_bytes()
+        db.write_bytes(data[: len(data) // 3])
+    else:
+        shutil.rmtree(tmp_path / ".cairn")
+    ws = _ws(tmp_path)
+    res = ws.index()
+    assert res.indexed == ["sources/a.md"]
+    assert ws.store.current_chunk_count() == 1
+    assert (tmp_path / ".cairn" / ".gitignore").read_text() == "*\n"
+    if damage != "delete":
+        assert ws.store.rebuilt_reason
+
+
+def test_find_quote_uses_search_then_exact_check(tmp_path: Path):
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "a.md").write_text(
+        "The cat sat on the mat.\n\nA cat sat there too, on a mat.\n\n東京は大きい都市です。\n"
+    )
+    ws = _ws(tmp_path)
+    ws.index()
+    hits = ws.store.find_quote("cat sat on the mat")
+    assert [(c.source, pos) for c, pos in hits] == [("sources/a.md", 4)]
+    assert ws.store.find_quote("at sat on the ma")[0][1] == 5  # words cut at both ends
+    assert ws.store.find_quote("大きい")[0][1] == 3  # no whole word: a scan decides
+    assert ws.store.find_quote("dog") == []
+
+
+def test_symlink_leaving_the_roots_is_never_read(tmp_path: Path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("Top secret paragraph.\n")
+    ws_root = tmp_path / "ws"
+    (ws_root / "sources").mkdir(parents=True)
+    (ws_root / "sources" / "ok.md").write_text("Fine paragraph.\n")
+    (ws_root / "sources" / "leak.md").symlink_to(outside / "secret.md")
+    ws = _ws(ws_root)
+    res = ws.index()
+    assert res.indexed == ["sources/ok.md"]
+    assert res.denied == ["sources/leak.md"]
+    assert all("secret" not in c.text for c in ws.store.current_chunks())
+    assert not ws.allowed("sources/leak.md")
+    assert not ws.allowed("../outside/secret.md")
+    assert not ws.allowed("/etc/passwd")
+    assert not ws.allowed("sources/../../outside/secret.md")
+
+
+def test_store_gc_keeps_cited_versions(tmp_path: Path):
+    (tmp_path / "sources").mkdir()
+    src = tmp_path / "sources" / "a.md"
+    ws = _ws(tmp_path)
+    src.write_text("One.\n")
+    ws.index()
+    src.write_text("Two.\n")
+    ws.index()
+    src.write_text("Three.\n")
+    ws.index()
+    from cairn.chunking import chunk_id
+
+    assert ws.store.stats()["versions"] == 3
+    dropped = ws.store.gc({chunk_id("sources/a.md", "One.")})
+    assert dropped == 1
+    assert ws.store.lookup(chunk_id("sources/a.md", "One."))
+    assert not ws.store.lookup(chunk_id("sources/a.md", "Two."))
+    assert isinstance(Store, type)
