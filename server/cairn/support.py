@@ -64,7 +64,7 @@ NEGATIONS = frozenset({"not", "no", "nor", "never", "none", "neither", "nobody",
 _MONTHS = (
     "january february march april may june july august september october november december".split()
 )
-# Abbreviations read as a month only next to a number or before a full stop
+# Abbreviations are read as a month only next to a number
 # ("Nov. 10", "10 Sept 2018"): "mar", "jan" and "may" are also words.
 _MONTH_ABBR = {m[:3]: m for m in _MONTHS} | {"sept": "september"}
 
@@ -95,6 +95,9 @@ RULES: dict[str, str] = {
     "compound": "a part of a hyphenated compound is also found when the quote writes the compound "
     "solid, and a solid word when the quote hyphenates it (ibero-american = iberoamerican); "
     "twenty-four = 24",
+    "scale": "a numeral before hundred, thousand, million, billion or trillion is one number "
+    "(1.5 million = 1,500,000), and a quote still offers its parts; billion and trillion are "
+    "number words like million",
     "weight": "numbers and capitalised words inside a sentence (names) weigh 2",
 }
 
@@ -350,17 +353,19 @@ class Token:
     text: str  # as written, after NFKC and case folding
     number: bool
     weight: float = 1.0
-    # Other keys that also find this token in a quote, and that it offers when
-    # it stands in one: a part of a hyphenated compound and the compound
-    # written solid (ibero-american: ibero, american, iberoamerican).
+    # Other keys that also find this token in a quote: a part of a hyphenated
+    # compound is found by the compound written solid (ibero-american).
     alts: tuple[str, ...] = ()
+    # Extra keys the token offers when it stands in a quote: the solid form of
+    # a compound; the parts of a scaled number (4 million offers 4 and 1000000).
+    offers: tuple[str, ...] = ()
 
     @property
     def stopword(self) -> bool:
         return not self.number and self.text in STOPWORDS
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _token_re(rules: frozenset[str]) -> re.Pattern[str]:
     parts = []
     if "dates" in rules:
@@ -390,6 +395,17 @@ def _expand(text: str, rules: frozenset[str]) -> str:
     return text
 
 
+_SCALES = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9, "trillion": 12}
+
+
+def _scaled(key: str, zeros: int) -> str:
+    """key times 10**zeros, by moving the decimal point (exact)."""
+    whole, _, frac = key.partition(".")
+    frac = frac.ljust(zeros, "0")
+    rest = frac[zeros:]
+    return number_key(whole + frac[:zeros] + (f".{rest}" if rest else ""))
+
+
 def _number(written: str, key: str | None = None, weight: float = 1.0) -> Token:
     return Token(key if key is not None else number_key(written), written, True, weight)
 
@@ -399,6 +415,7 @@ def _tokenise(text: str, rules: frozenset[str]) -> list[Token]:
     fold = "fold" in rules
     stemmer = stem if "stem" in rules else light_stem if "light_stem" in rules else None
     weigh = "weight" in rules
+    scale = "scale" in rules
     nw = WEIGHT if weigh else 1.0
     out: list[Token] = []
     prev_end = 0
@@ -411,6 +428,13 @@ def _tokenise(text: str, rules: frozenset[str]) -> list[Token]:
         start, end_before, prev_end = m.start(), prev_end, m.end()
         if g == "num":
             out.append(_number(m["num"].casefold(), weight=nw))
+        elif scale and m["word"] in _SCALES and out and out[-1].number and text[end_before:start].isspace():
+            # "1.5 million" is one number, 1500000; in a quote its parts are found too.
+            prev = out[-1]
+            out[-1] = Token(
+                _scaled(prev.key, _SCALES[m["word"]]), f"{prev.text} {m['word']}", True, prev.weight, (),
+                prev.offers + (prev.key, _scaled("1", _SCALES[m["word"]])),
+            )  # fmt: skip
         elif g == "iso":
             y, mo, d = m[g].split("-")
             if 1 <= int(mo) <= 12 and 1 <= int(d) <= 31:
@@ -441,7 +465,10 @@ def _tokenise(text: str, rules: frozenset[str]) -> list[Token]:
                 continue
             parts = _HYPHEN_SPLIT.split(word) if ("-" in word or "\u2010" in word) else (word,)
             if len(parts) == 1:
-                out.append(_word(word, key(word), w))
+                if scale and word in _SCALES and word not in NUMBER_WORDS:
+                    out.append(_number(word, _scaled("1", _SCALES[word]), nw))  # billion, trillion
+                else:
+                    out.append(_word(word, key(word), w))
             elif len(parts) == 2 and parts[0] in _TENS and 1 <= int(NUMBER_WORDS.get(parts[1], 0)) <= 9:
                 out.append(_number(word, str(int(_TENS[parts[0]]) + int(NUMBER_WORDS[parts[1]])), nw))
             else:
@@ -450,7 +477,7 @@ def _tokenise(text: str, rules: frozenset[str]) -> list[Token]:
                 for i, (p, rp) in enumerate(zip(parts, raw_parts)):
                     pw = nw if weigh and (i > 0 or not opening) and rp[0].isupper() else 1.0
                     t = _word(p, key(p), pw)
-                    out.append(t if t.number else Token(t.key, p, False, pw, solid))
+                    out.append(t if t.number else Token(t.key, p, False, pw, solid, solid))
     if "dates" in rules:
         out = _months(out, key)
     return out
@@ -515,6 +542,7 @@ class _Analysis:
     content: tuple[_Content, ...]  # distinct by key, in order of first appearance
     keys: frozenset[str]  # every key a quote offers, stopwords included
     numbers: tuple[tuple[str, str], ...]  # distinct (key, as written), in order
+    number_keys: frozenset[str]  # every number key a quote offers
 
 
 @lru_cache(maxsize=8192)
@@ -523,11 +551,14 @@ def _analyse(text: str, rules: frozenset[str]) -> _Analysis:
     content: dict[str, _Content] = {}
     numbers: dict[str, str] = {}
     keys: set[str] = set()
+    number_keys: set[str] = set()
     for t in toks:
         keys.add(t.key)
-        keys.update(t.alts)
+        keys.update(t.offers)
         if t.number:
             numbers.setdefault(t.key, t.text)
+            number_keys.add(t.key)
+            number_keys.update(t.offers)
         elif t.stopword:
             continue
         seen = content.get(t.key)
@@ -535,7 +566,9 @@ def _analyse(text: str, rules: frozenset[str]) -> _Analysis:
             content[t.key] = _Content(t.key, t.text, t.weight, t.alts)
         elif t.weight > seen.weight:
             content[t.key] = _Content(t.key, seen.display, t.weight, seen.alts)
-    return _Analysis(toks, tuple(content.values()), frozenset(keys), tuple(numbers.items()))
+    return _Analysis(
+        toks, tuple(content.values()), frozenset(keys), tuple(numbers.items()), frozenset(number_keys)
+    )
 
 
 # --------------------------------------------------------------------------
@@ -558,13 +591,16 @@ def check_support(
     rules = _rules(mode)
     if not quotes:
         return SupportResult(None, False, [], [], [])
+    if isinstance(quotes, str):
+        quotes = [quotes]
     c = _analyse(claim, rules)
     if len(quotes) == 1:
         q = _analyse(quotes[0], rules)
-        qkeys, qnums = q.keys, q.numbers
+        qkeys, qnums, quote_number_keys = q.keys, q.numbers, q.number_keys
     else:
         qs = [_analyse(q, rules) for q in quotes]
         qkeys = frozenset().union(*(q.keys for q in qs))
+        quote_number_keys = frozenset().union(*(q.number_keys for q in qs))
         seen: dict[str, str] = {}
         for q in qs:
             for key, written in q.numbers:
@@ -580,7 +616,6 @@ def check_support(
         else:
             missing.append(item.display)
     score = found / total if total else 1.0
-    quote_number_keys = {k for k, _ in qnums}
     numbers_missing = [w for k, w in c.numbers if k not in quote_number_keys]
     passed = score >= threshold and not numbers_missing
     return SupportResult(score, passed, missing, numbers_missing, [w for _, w in qnums])
