@@ -268,12 +268,12 @@ def gc_cmd() -> None:
 
     ws = _workspace()
     engine.index(ws)
-    keep: set[str] = set()
+    cited: set[tuple[str, str | None]] = set()
     for p in ws.answers(None):
         text, _ = drafts_mod.read_draft(p)
         for claim in drafts_mod.parse_draft(text).claims:
-            keep |= {c.chunk_id for c in claim.citations if c.chunk_id}
-    dropped = ws.store.gc(keep)
+            cited |= {(c.chunk_id, c.version) for c in claim.citations if c.chunk_id}
+    dropped = ws.store.gc(cited)
     click.echo(f"dropped {dropped} stored version(s) no draft cites", err=True)
 
 

@@ -415,16 +415,29 @@ class Store:
 
     # -- gc -------------------------------------------------------------------------
 
-    def gc(self, keep_chunk_ids: set[str]) -> int:
-        """Drop versions that are not current and hold no chunk id in `keep_chunk_ids`."""
+    def gc(self, cited: set[tuple[str, str | None]]) -> int:
+        """Drop the superseded versions no citation resolves to.
+
+        `cited` holds (chunk_id, version prefix or None). A citation keeps the
+        version its `version` names; without one, the version a lookup picks
+        (a current one, else the newest holding the chunk)."""
         with self._lock:
             c = self._conn
-            rows = c.execute("SELECT id FROM versions WHERE id NOT IN (SELECT version_id FROM current)").fetchall()
-            drop = []
-            for (vid,) in rows:
-                ids = {r[0] for r in c.execute("SELECT chunk_id FROM chunks WHERE version_id = ?", (vid,))}
-                if not ids & keep_chunk_ids:
-                    drop.append(vid)
+            keep: set[int] = {r[0] for r in c.execute("SELECT version_id FROM current")}
+            for chunk_id, prefix in cited:
+                rows = c.execute(
+                    "SELECT v.id, v.version FROM chunks ch JOIN versions v ON v.id = ch.version_id"
+                    " WHERE ch.chunk_id = ? ORDER BY v.indexed_at DESC, v.id DESC",
+                    (chunk_id,),
+                ).fetchall()
+                if not rows:
+                    continue
+                named = [vid for vid, ver in rows if prefix and ver.startswith(prefix)]
+                if named:
+                    keep.update(named)
+                elif not any(vid in keep for vid, _ in rows):
+                    keep.add(rows[0][0])
+            drop = [r[0] for r in c.execute("SELECT id FROM versions").fetchall() if r[0] not in keep]
             c.execute("BEGIN IMMEDIATE")
             try:
                 for vid in drop:

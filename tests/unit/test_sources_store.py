@@ -205,7 +205,7 @@ def test_store_gc_keeps_cited_versions(tmp_path: Path):
     from cairn.chunking import chunk_id
 
     assert ws.store.stats()["versions"] == 3
-    dropped = ws.store.gc({chunk_id("sources/a.md", "One.")})
+    dropped = ws.store.gc({(chunk_id("sources/a.md", "One."), None)})
     assert dropped == 1
     assert ws.store.lookup(chunk_id("sources/a.md", "One."))
     assert not ws.store.lookup(chunk_id("sources/a.md", "Two."))
