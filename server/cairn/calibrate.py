@@ -263,7 +263,13 @@ def calibrate(
         at_t = [check_support(r.claim, r.quotes, threshold=t, mode=mode).passed for r in rows]
         sweep.append(ThresholdPoint(threshold=t, balanced_accuracy=_balanced_accuracy(_confusion(labels, at_t))))
     scored = [p for p in sweep if p.balanced_accuracy is not None]
-    best = max(scored, key=lambda p: p.balanced_accuracy, default=None)  # first (lowest) of equals
+    # Of equal figures, the configured threshold if it is one of them (nothing to
+    # gain by changing it), else the lowest.
+    best = max(
+        scored,
+        key=lambda p: (p.balanced_accuracy, abs(p.threshold - threshold) < 1e-9, -p.threshold),
+        default=None,
+    )
 
     return CalibrationReport(
         data=data,

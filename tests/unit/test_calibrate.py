@@ -139,6 +139,13 @@ def test_report_on_plain_rows(tmp_path):
     assert r.judge == "lexical" and r.mode == "seed"
 
 
+def test_best_threshold_prefers_the_configured_one_among_equals(tmp_path):
+    rows = load_rows(write(tmp_path, PLAIN[:2] + PLAIN[3:]))  # every threshold gives the same figure
+    assert len({p.balanced_accuracy for p in calibrate(rows, mode="seed").thresholds}) == 1
+    assert calibrate(rows, mode="seed", threshold=0.5).best_threshold == 0.5
+    assert calibrate(rows, mode="seed", threshold=0.42).best_threshold == 0.3
+
+
 def test_verdicts_are_those_of_check_support(tmp_path):
     rows = load_rows(write(tmp_path, PLAIN))
     for t in (0.3, 0.5, 0.8):
