@@ -881,3 +881,15 @@ def test_ten_thousand_citations_are_fast():
     assert len(doc.claims) == 10_000 and all(c.citations[0].valid for c in doc.claims)
     assert doc.claims[-1].citations[0].start == 9_999
     assert elapsed < 5.0  # about 0.8 s on a slow machine; generous to stay stable under load
+
+
+def test_tab_expanded_by_markdown_it_gives_clamped_ranges_and_no_edits():
+    # markdown-it turns " \t" into spaces here, so the body line is not a suffix of the draft line
+    text = f"- Claim.\n\n  ```cite\n \tchunk_id: {CID}\n \tstart: 1\n \tend: 2\n \tquote: q\n  ```\n"
+    c = only_citation(text)
+    assert c.valid
+    lines = split_lines(text)
+    for r in c.field_ranges.values():
+        assert 0 <= r.start.col <= r.end.col <= len(lines[r.start.line])
+    assert field_edits(c, {"start": 0}) == []  # better no edit than an edit in the wrong columns
+

@@ -1,0 +1,1031 @@
+"""Reading drafts: citation blocks, their claims, and in-place field edits (SPEC section 3).
+
+A citation block is a fenced code block whose info string's first word is
+exactly ``cite``, found by walking markdown-it's block structure (also inside
+list items and block quotes). Its body is JSON when it starts with ``{`` or
+``[``, else YAML in which every scalar stays a string. Anything wrong with a
+block becomes a ``block-syntax`` Problem; ``parse_draft`` never raises.
+
+Positions are 0-based lines and code-point columns on ``split_lines`` lines.
+YAML positions come from PyYAML's event marks (``mark.index`` is a code-point
+offset in the body, with libyaml and with the pure-Python parser alike), JSON
+positions from a small scanner run over the text json.loads accepted. A body
+line is a draft line whose container prefix (``> ``, list indentation, the
+fence's own indentation) markdown-it stripped, so the column offset of a body
+line is ``len(draft_line) - len(body_line)``.
+
+``field_edits`` rewrites only the value text of a field (or adds a line, or a
+``, "key": value`` entry in a JSON object), so comments, order, quoting style
+and container prefixes of everything else stay byte-identical.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+from bisect import bisect_right
+from pathlib import Path
+
+import yaml
+from markdown_it import MarkdownIt
+
+from .model import CODES, Citation, CiteBlock, Claim, DraftDoc, Pos, Problem, Range, TextEdit
+
+__all__ = [
+    "read_draft",
+    "parse_draft",
+    "field_edits",
+    "apply_edits",
+    "split_lines",
+    "line_range",
+    "plain_text",
+    "MAX_BODY_CHARS",
+    "NO_CLAIM",
+]
+
+MAX_BODY_CHARS = 256 * 1024
+_MAX_DEPTH = 32  # YAML nesting; citations need 4
+_MAX_INT = 2**63 - 1  # what SQLite can store
+
+_YAML_LOADER = getattr(yaml, "CBaseLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
+if _YAML_LOADER is None:  # pragma: no cover - depends on the PyYAML build
+    _YAML_LOADER = yaml.BaseLoader
+
+# inline parsing is done lazily, only for the paragraphs whose text is needed
+_MD = MarkdownIt("commonmark").enable("table").disable("inline")
+
+_EOL = re.compile(r"\r\n|\r|\n")
+_HEX16 = re.compile(r"[0-9a-fA-F]{16}")
+_HEX8 = re.compile(r"[0-9a-fA-F]{8,}")
+_INT = re.compile(r"[+-]?[0-9]+")
+_SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./-]*")
+# characters YAML does not allow raw (or reads as line breaks) inside a double-quoted scalar
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+
+_FIELDS = ("chunk_id", "start", "end", "quote", "source", "version", "ignore")
+_PLAIN_FIELDS = frozenset({"chunk_id", "version", "source"})
+_CONTAINERS = frozenset({"root", "blockquote", "bullet_list", "ordered_list", "list_item"})
+
+NO_CLAIM = (
+    "no claim: a cite block must follow the paragraph, list item or block quote it supports, "
+    "or be a claim object with text"
+)
+
+
+# --------------------------------------------------------------------------
+# Text helpers
+
+
+def read_draft(path: Path) -> tuple[str, bool]:
+    """The draft decoded as UTF-8 (leading BOM removed); True when invalid bytes were replaced."""
+    data = Path(path).read_bytes()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), True
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines split only at \\n, \\r\\n and \\r (unlike str.splitlines)."""
+    return _EOL.split(text)
+
+
+def line_range(text_lines: list[str], line: int) -> Range:
+    """From the first non-blank character of `line` to the end of its content."""
+    if not 0 <= line < len(text_lines):
+        return Range(Pos(line, 0), Pos(line, 0))
+    s = text_lines[line]
+    end = len(s.rstrip())
+    start = len(s) - len(s.lstrip())
+    return Range(Pos(line, min(start, end)), Pos(line, end))
+
+
+def _eol_of(text: str) -> str:
+    m = _EOL.search(text)
+    return m.group(0) if m else "\n"
+
+
+def apply_edits(text: str, edits: list[TextEdit]) -> str:
+    """Apply non-overlapping edits (split_lines positions), keeping the text's line endings.
+
+    Insertions at the same position are applied in the order given.
+    """
+    if not edits:
+        return text
+    starts = [0]
+    ends = []
+    for m in _EOL.finditer(text):
+        ends.append(m.start())
+        starts.append(m.end())
+    ends.append(len(text))
+    n = len(starts)
+
+    def offset(p: Pos) -> int:
+        if p.line < 0:
+            return 0
+        if p.line >= n:
+            return len(text)
+        return min(starts[p.line] + max(p.col, 0), ends[p.line])
+
+    spans = []
+    for i, e in enumerate(edits):
+        a, b = offset(e.range.start), offset(e.range.end)
+        if b < a:
+            raise ValueError(f"edit {i} ends before it starts")
+        spans.append((a, b, i, e.new_text))
+    spans.sort()
+    out = []
+    last = 0
+    for a, b, _, new in spans:
+        if a < last:
+            raise ValueError("overlapping edits")
+        out.append(text[last:a])
+        out.append(new)
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------
+# Body nodes (built from YAML events, or from JSON values with YAML marks)
+
+
+class _N:
+    """A body node. kind: "map" (value: list of (key, value) nodes), "seq" (list of nodes),
+    "str" (a YAML scalar, value str) or "json" (any JSON value not walked further).
+    si/ei: code-point offsets in the body (None when unknown); ci: offset of a flow
+    mapping's closing brace."""
+
+    __slots__ = ("kind", "value", "si", "ei", "style", "flow", "ci")
+
+    def __init__(self, kind, value, si=None, ei=None, style="", flow=False, ci=None):
+        self.kind = kind
+        self.value = value
+        self.si = si
+        self.ei = ei
+        self.style = style
+        self.flow = flow
+        self.ci = ci
+
+
+class _BodyError(Exception):
+    def __init__(self, message: str, index: int | None = None, line: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.index = index  # body offset
+        self.line = line  # body line
+
+
+_Scalar = yaml.ScalarEvent
+_MapStart = yaml.MappingStartEvent
+_SeqStart = yaml.SequenceStartEvent
+_CollEnd = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+
+
+def _compose(body: str, loader=None) -> _N | None:
+    """Build the node tree from parser events (no recursion, no aliases, one document)."""
+    root = None
+    stack: list[_N] = []
+    pending: list[_N | None] = []  # per open mapping: its key waiting for a value
+    docs = 0
+    parser = (loader or _YAML_LOADER)(body)
+    try:
+        while True:
+            ev = parser.get_event()
+            if ev is None:
+                break
+            cls = type(ev)
+            if cls is _Scalar:
+                if ev.anchor is not None:
+                    raise _BodyError("anchors and aliases are not allowed", ev.start_mark.index)
+                node = _N("str", ev.value, ev.start_mark.index, ev.end_mark.index, ev.style or "")
+            elif cls is _MapStart or cls is _SeqStart:
+                if ev.anchor is not None:
+                    raise _BodyError("anchors and aliases are not allowed", ev.start_mark.index)
+                if len(stack) >= _MAX_DEPTH:
+                    raise _BodyError("nesting too deep", ev.start_mark.index)
+                stack.append(_N("map" if cls is _MapStart else "seq", [], ev.start_mark.index, None, "", bool(ev.flow_style)))
+                pending.append(None)
+                continue
+            elif cls in _CollEnd:
+                node = stack.pop()
+                pending.pop()
+                node.ei = ev.end_mark.index
+                node.ci = ev.start_mark.index
+            elif cls is yaml.AliasEvent:
+                raise _BodyError("anchors and aliases are not allowed", ev.start_mark.index)
+            elif cls is yaml.DocumentStartEvent:
+                docs += 1
+                if docs > 1:
+                    raise _BodyError("expected a single YAML document", ev.start_mark.index)
+                continue
+            else:
+                continue
+            # attach the finished node to its parent
+            if not stack:
+                root = node
+            else:
+                parent = stack[-1]
+                if parent.kind == "seq":
+                    parent.value.append(node)
+                elif pending[-1] is None:
+                    pending[-1] = node
+                else:
+                    parent.value.append((pending[-1], node))
+                    pending[-1] = None
+    finally:
+        parser.dispose()
+    return root
+
+
+# one JSON token after optional white space: a string, a punctuation mark, or a bare word
+# (number, true, false, null, NaN, Infinity)
+_JSON_TOKEN = re.compile(r'[ \t\n\r]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([][{}:,])|([^ \t\n\r{}\[\],:"]+))', re.S)
+
+
+def _json_marks(body: str) -> _N | None:
+    """Positions of a body json.loads accepted: the same tree shape, scalars with offsets
+    (only mapping keys carry their decoded value)."""
+    root = None
+    stack: list[_N] = []
+    pending: list[_N | None] = []
+    pos = 0
+    match = _JSON_TOKEN.match
+    while True:
+        m = match(body, pos)
+        if m is None:
+            break
+        pos = m.end()
+        punct = m.group(2)
+        if punct is None:
+            string = m.group(1)
+            if string is not None:
+                is_key = bool(stack) and stack[-1].kind == "map" and pending[-1] is None
+                node = _N("str", json.loads(string) if is_key else "", m.start(1), pos, '"')
+            else:
+                node = _N("str", "", m.start(3), pos, "")
+        elif punct == "{" or punct == "[":
+            stack.append(_N("map" if punct == "{" else "seq", [], m.start(2), None, "", True))
+            pending.append(None)
+            continue
+        elif punct == "}" or punct == "]":
+            node = stack.pop()
+            pending.pop()
+            node.ci = m.start(2)
+            node.ei = pos
+        else:
+            continue
+        if not stack:
+            root = node
+        else:
+            parent = stack[-1]
+            if parent.kind == "seq":
+                parent.value.append(node)
+            elif pending[-1] is None:
+                pending[-1] = node
+            else:
+                parent.value.append((pending[-1], node))
+                pending[-1] = None
+    return root
+
+
+class _Pairs(list):
+    """A JSON object as its (key, value) pairs, duplicates kept."""
+
+
+def _json_node(v, yn: _N | None, depth: int) -> _N:
+    """A JSON value as nodes (walked 5 levels deep), with positions from _json_marks."""
+    si = ei = ci = None
+    style = ""
+    if yn is not None:
+        si, ei, ci, style = yn.si, yn.ei, yn.ci, yn.style
+    if depth < 5 and type(v) is _Pairs:
+        ok = yn is not None and yn.kind == "map" and len(yn.value) == len(v)
+        pairs = []
+        for i, (k, val) in enumerate(v):
+            yk = yv = None
+            if ok:
+                yk, yv = yn.value[i]
+                if yk.kind != "str" or yk.value != k:
+                    yk = yv = None
+            kn = _N("json", k, yk.si if yk else None, yk.ei if yk else None, yk.style if yk else "")
+            pairs.append((kn, _json_node(val, yv, depth + 1)))
+        return _N("map", pairs, si, ei, style, True, ci)
+    if depth < 5 and type(v) is list:
+        ok = yn is not None and yn.kind == "seq" and len(yn.value) == len(v)
+        items = [_json_node(x, yn.value[i] if ok else None, depth + 1) for i, x in enumerate(v)]
+        return _N("seq", items, si, ei, style, True, ci)
+    return _N("json", v, si, ei, style)
+
+
+def _describe(n: _N) -> str:
+    if n.kind == "map":
+        return "a mapping"
+    if n.kind == "seq":
+        return "a list"
+    v = n.value
+    if n.kind == "str":
+        return _short(v)
+    if type(v) is _Pairs:
+        return "a mapping"
+    if isinstance(v, list):
+        return "a list"
+    if v is None:
+        return "null"
+    if v is True or v is False:
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return _short(v)
+    try:
+        s = repr(v)
+    except ValueError:
+        return "a number"
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def _short(s: str) -> str:
+    r = repr(s[:60])
+    return r if len(s) <= 60 else r[:-1] + "...'"
+
+
+def _text(n: _N) -> str | None:
+    if n.kind == "str" or (n.kind == "json" and type(n.value) is str):
+        return n.value
+    return None
+
+
+# --------------------------------------------------------------------------
+# One block
+
+
+class _Ctx:
+    """Where a block's body sits in the draft."""
+
+    __slots__ = ("lines", "base", "body", "body_lines", "starts", "offs", "fence_range", "open_line", "kind", "eol")
+
+    def __init__(self, lines, open_line, body, fence_range, kind, eol):
+        self.lines = lines
+        self.open_line = open_line
+        self.base = open_line + 1
+        self.body = body
+        self.body_lines = body.split("\n")
+        self.starts = None
+        self.offs: dict[int, int] = {}
+        self.fence_range = fence_range
+        self.kind = kind
+        self.eol = eol
+
+    def lc(self, index: int) -> tuple[int, int]:
+        """Body offset -> (body line, column)."""
+        if self.starts is None:
+            starts = [0]
+            pos = self.body.find("\n")
+            while pos >= 0:
+                starts.append(pos + 1)
+                pos = self.body.find("\n", pos + 1)
+            self.starts = starts
+        bl = bisect_right(self.starts, index) - 1
+        return bl, index - self.starts[bl]
+
+    def off(self, bl: int) -> int:
+        """Column of body line `bl` in its draft line (0 when it is not a plain suffix)."""
+        o = self.offs.get(bl)
+        if o is None:
+            o = -1
+            dl_i = self.base + bl
+            if 0 <= bl < len(self.body_lines) and dl_i < len(self.lines):
+                dl, b = self.lines[dl_i], self.body_lines[bl]
+                if dl.endswith(b):
+                    o = len(dl) - len(b)
+            self.offs[bl] = o
+        return o if o >= 0 else 0
+
+    def exact(self, bl: int) -> bool:
+        """Body line `bl` is its draft line minus a prefix (markdown-it expanded no tab in it)."""
+        self.off(bl)
+        return self.offs[bl] >= 0
+
+    def pos(self, bl: int, col: int) -> Pos:
+        return Pos(self.base + bl, self.off(bl) + col)
+
+    def draft_line(self, bl: int) -> str:
+        i = self.base + bl
+        return self.lines[i] if 0 <= i < len(self.lines) else ""
+
+    def key_range(self, k: _N) -> Range:
+        """From the key to the end of its line's content."""
+        if k.si is None:
+            return self.fence_range
+        bl, col = self.lc(k.si)
+        line = self.base + bl
+        text = self.lines[line] if line < len(self.lines) else ""
+        col = min(col + self.off(bl), len(text))
+        end = len(text.rstrip())
+        return Range(Pos(line, col), Pos(line, end if end > col else col))
+
+    def problem(self, message: str, rng: Range | None = None) -> Problem:
+        rng = rng or self.fence_range
+        return Problem("block-syntax", message, rng.start.line, rng)
+
+    def problem_at_body_line(self, message: str, bl: int) -> Problem:
+        if 0 <= bl < len(self.body_lines):
+            line = self.base + bl
+            return self.problem(message, line_range(self.lines, line))
+        return self.problem(message)
+
+
+class _Layout:
+    """What field_edits needs to rewrite one citation's fields in place."""
+
+    __slots__ = ("ctx", "node", "entries")
+
+    def __init__(self, ctx: _Ctx, node: _N, entries: dict[str, tuple[_N, _N]]):
+        self.ctx = ctx
+        self.node = node
+        self.entries = entries
+
+    def __repr__(self) -> str:
+        return f"<layout of a {self.ctx.kind} citation at line {self.ctx.lc(self.node.si)[0] + self.ctx.base}>"
+
+
+def _parse_block(node: _B, lines: list[str], eol: str) -> tuple[CiteBlock, bool, bool]:
+    """A cite fence -> (block, is a claim object, the claim object's citation list is empty)."""
+    open_line = node.map[0]
+    close_line = max(node.map[1] - 1, open_line)
+    dl = lines[open_line] if open_line < len(lines) else ""
+    col = dl.find(node.markup) if node.markup else -1
+    if col < 0:
+        fence_range = line_range(lines, open_line)
+    else:
+        fence_range = Range(Pos(open_line, col), Pos(open_line, max(col, len(dl.rstrip()))))
+    body = node.content
+    stripped = body.lstrip()
+    kind = "json" if stripped[:1] in ("{", "[") else "yaml"
+    block = CiteBlock(open_line, close_line, fence_range, body, kind)
+    ctx = _Ctx(lines, open_line, body, fence_range, kind, eol)
+    try:
+        return _fill_block(block, ctx, stripped)
+    except _BodyError as e:
+        block.citations = []
+        block.problems.append(_body_problem(ctx, e))
+    except Exception as e:  # noqa: BLE001 - a draft must never crash the engine
+        block.citations = []
+        block.problems.append(ctx.problem(f"cannot read the block: {type(e).__name__}: {e}"[:300]))
+    return block, False, False
+
+
+def _body_problem(ctx: _Ctx, e: _BodyError) -> Problem:
+    bl = e.line
+    if bl is None and e.index is not None:
+        bl = ctx.lc(min(max(e.index, 0), len(ctx.body)))[0]
+    if bl is None:
+        return ctx.problem(e.message)
+    return ctx.problem_at_body_line(e.message, bl)
+
+
+def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, bool, bool]:
+    body = ctx.body
+    if not stripped:
+        block.problems.append(ctx.problem("empty cite block"))
+        return block, False, False
+    if len(body) > MAX_BODY_CHARS:
+        block.problems.append(ctx.problem(f"block too large (over {MAX_BODY_CHARS} characters)"))
+        return block, False, False
+    if ctx.kind == "json":
+        try:
+            value = json.loads(body, object_pairs_hook=_Pairs)
+        except json.JSONDecodeError as e:
+            raise _BodyError(f"invalid JSON: {e.msg}", line=e.lineno - 1) from None
+        except (ValueError, RecursionError) as e:
+            raise _BodyError(f"invalid JSON: {e}"[:200]) from None
+        try:
+            marks = _json_marks(body)
+        except Exception:  # noqa: BLE001 - positions are a nicety; the values come from json
+            marks = None
+        root = _json_node(value, marks, 0)
+    else:
+        try:
+            root = _compose(body)
+        except yaml.MarkedYAMLError as e:
+            mark = e.problem_mark or e.context_mark
+            what = e.problem or e.context or "syntax error"
+            if e.context and e.problem:
+                what = f"{e.problem} ({e.context})"
+            raise _BodyError(f"invalid YAML: {what}", mark.index if mark else None) from None
+        except yaml.reader.ReaderError as e:
+            raise _BodyError(f"invalid YAML: {e.reason} (character {e.character!r})", e.position) from None
+        except UnicodeError:
+            raise _BodyError("invalid YAML: the block holds characters that cannot be encoded") from None
+        except yaml.YAMLError as e:
+            raise _BodyError(f"invalid YAML: {e}"[:200]) from None
+        if root is None:
+            block.problems.append(ctx.problem("empty cite block"))
+            return block, False, False
+
+    is_claim = False
+    empty_claim = False
+    if root.kind == "map" and any(_text(k) == "citations" for k, _ in root.value):
+        is_claim = True
+        text_node = cits_node = None
+        for k, v in root.value:
+            name = _text(k)
+            if name == "text":
+                text_node = (k, v)
+            elif name == "citations":
+                cits_node = (k, v)
+        text = _text(text_node[1]) if text_node else None
+        if text_node is None:
+            block.problems.append(ctx.problem("text: missing; a claim object needs the claim's text"))
+            block.claim_text = ""
+        elif text is None or not text.strip():
+            got = _describe(text_node[1])
+            block.problems.append(ctx.problem(f"text: expected the claim's text, got {got}", ctx.key_range(text_node[0])))
+            block.claim_text = ""
+        else:
+            block.claim_text = " ".join(text.split())
+        ck, cv = cits_node
+        if cv.kind != "seq":
+            block.problems.append(
+                ctx.problem(f"citations: expected a list of citations, got {_describe(cv)}", ctx.key_range(ck))
+            )
+            items = []
+        else:
+            items = cv.value
+            empty_claim = not items
+    elif root.kind == "map":
+        items = [root]
+    elif root.kind == "seq":
+        items = root.value
+        if not items:
+            block.problems.append(ctx.problem("expected at least one citation, got an empty list"))
+    else:
+        block.problems.append(
+            ctx.problem(
+                "expected a citation (a mapping), a list of citations or a claim object {text, citations}, "
+                f"got {_describe(root)}"
+            )
+        )
+        items = []
+    multi = len(items) > 1
+    for i, item in enumerate(items):
+        c = _citation(item, ctx, f"citation {i + 1}: " if multi else "")
+        c.block = block
+        c.index = i
+        block.citations.append(c)
+    return block, is_claim, empty_claim
+
+
+def _citation(node: _N, ctx: _Ctx, prefix: str) -> Citation:
+    c = Citation()
+    if node.kind != "map":
+        rng = ctx.fence_range
+        if node.si is not None:
+            bl, _ = ctx.lc(node.si)
+            rng = line_range(ctx.lines, ctx.base + bl)
+        c.problems.append(ctx.problem(f"{prefix}expected a citation mapping, got {_describe(node)}", rng))
+        return c
+    entries: dict[str, tuple[_N, _N]] = {}
+    for k, v in node.value:
+        name = _text(k)
+        if name is None:
+            continue
+        if name in entries and name in _FIELDS:
+            c.problems.append(ctx.problem(f"{prefix}duplicate field '{name}'", ctx.key_range(k)))
+        entries[name] = (k, v)
+    fr = c.field_ranges
+    for name in _FIELDS:
+        if name in entries:
+            fr[name] = ctx.key_range(entries[name][0])
+
+    def bad(name: str, what: str) -> None:
+        c.problems.append(ctx.problem(f"{prefix}{name}: {what}", fr.get(name)))
+
+    for name in ("chunk_id", "start", "end", "quote"):
+        if name not in entries:
+            c.problems.append(ctx.problem(f"{prefix}missing required field '{name}'"))
+
+    if "chunk_id" in entries:
+        v = entries["chunk_id"][1]
+        s = _text(v)
+        if s is not None and _HEX16.fullmatch(s):
+            c.chunk_id = s.lower()
+        else:
+            bad("chunk_id", f"expected 16 hex digits, got {_describe(v)}")
+    for name in ("start", "end"):
+        if name in entries:
+            v = entries[name][1]
+            n = _int(v)
+            if n is None:
+                bad(name, f"expected a non-negative integer, got {_describe(v)}")
+            elif n > _MAX_INT:
+                bad(name, "integer too large")
+            else:
+                setattr(c, name, n)
+    if c.start is not None and c.end is not None and c.start >= c.end:
+        bad("end", f"must be greater than start (start {c.start}, end {c.end})")
+    if "quote" in entries:
+        v = entries["quote"][1]
+        s = _text(v)
+        if s is None:
+            bad("quote", f"expected text, got {_describe(v)}")
+        elif not s.strip():
+            bad("quote", "expected non-empty text")
+        else:
+            c.quote = s
+    if "source" in entries:
+        v = entries["source"][1]
+        s = _text(v)
+        if s is None or not s.strip():
+            bad("source", f"expected a source path, got {_describe(v)}")
+        else:
+            c.source = s
+    if "version" in entries:
+        v = entries["version"][1]
+        s = _text(v)
+        if s is not None and _HEX8.fullmatch(s):
+            c.version = s.lower()
+        else:
+            bad("version", f"expected at least 8 hex digits, got {_describe(v)}")
+    if "ignore" in entries:
+        v = entries["ignore"][1]
+        codes: list[str] = []
+        s = _text(v)
+        if s is not None:
+            codes = [s]
+        elif v.kind == "seq":
+            for item in v.value:
+                t = _text(item)
+                if t is None:
+                    bad("ignore", f"expected a code, got {_describe(item)}")
+                else:
+                    codes.append(t)
+        else:
+            bad("ignore", f"expected a list of codes, got {_describe(v)}")
+        good = []
+        for code in codes:
+            code = code.strip()
+            if code in CODES:
+                if code not in good:
+                    good.append(code)
+            else:
+                bad("ignore", f"unknown code {_short(code)}")
+        c.ignore = tuple(good)
+    c.layout = _Layout(ctx, node, entries) if node.si is not None else None
+    return c
+
+
+def _int(n: _N) -> int | None:
+    """A non-negative integer (or _MAX_INT + 1 when too large), else None."""
+    if n.kind == "str":
+        s = n.value
+        if not _INT.fullmatch(s):
+            return None
+        digits = s.lstrip("+-").lstrip("0")
+        if not digits:
+            return 0
+        if s[0] == "-":
+            return None
+        if len(digits) > 19:  # never call int() on a huge string
+            return _MAX_INT + 1
+        return int(digits)
+    if n.kind == "json" and type(n.value) is int:
+        return n.value if n.value >= 0 else None
+    return None
+
+
+# --------------------------------------------------------------------------
+# Claims
+
+
+class _B:
+    """A block of the Markdown tree (markdown-it's SyntaxTreeNode is slower on big drafts)."""
+
+    __slots__ = ("type", "map", "info", "markup", "content", "children", "inline")
+
+    def __init__(self, type_: str, map_, info: str = "", markup: str = "", content: str = ""):
+        self.type = type_
+        self.map = map_
+        self.info = info
+        self.markup = markup
+        self.content = content
+        self.children: list[_B] = []
+        self.inline = None  # a paragraph's or heading's raw inline source
+
+
+def _tree(tokens) -> _B:
+    root = _B("root", None)
+    stack = [root]
+    for tok in tokens:
+        n = tok.nesting
+        if n == 1:
+            t = tok.type
+            node = _B(t[:-5] if t.endswith("_open") else t, tok.map, tok.info, tok.markup)
+            stack[-1].children.append(node)
+            stack.append(node)
+        elif n == -1:
+            if len(stack) > 1:
+                stack.pop()
+        elif tok.type == "inline":
+            stack[-1].inline = tok.content
+        else:
+            stack[-1].children.append(_B(tok.type, tok.map, tok.info, tok.markup, tok.content))
+    return root
+
+
+def _is_cite(node: _B) -> bool:
+    return node.type == "fence" and node.info.split()[:1] == ["cite"]
+
+
+# inline markup in CommonMark: escapes, code spans, emphasis, entities, autolinks/html, links/images
+_INLINE_MARKUP = re.compile(r"[\\`*_&<\[\]]")
+
+
+def _inline_text(tokens, out: list[str]) -> None:
+    for t in tokens or ():
+        tt = t.type
+        if tt == "text" or tt == "code_inline" or tt == "text_special":  # text_special: escapes, entities
+            out.append(t.content)
+        elif tt == "softbreak" or tt == "hardbreak":
+            out.append(" ")
+        elif tt == "image":
+            _inline_text(t.children, out)
+
+
+def plain_text(source: str, env: dict | None = None) -> str:
+    """The plain text of a paragraph's inline source: markup and link URLs removed,
+    line breaks as a single space."""
+    if not _INLINE_MARKUP.search(source):
+        # no inline markup: what markdown-it's text and newline rules would give
+        lines = source.split("\n")
+        last = len(lines) - 1
+        parts = [
+            (line if i == 0 else line.lstrip(" \t")) if i == last else (line if i == 0 else line.lstrip(" \t")).rstrip(" ")
+            for i, line in enumerate(lines)
+        ]
+        return " ".join(parts).strip()
+    out: list[str] = []
+    _inline_text(_MD.inline.parse(source, _MD, {} if env is None else env, []), out)
+    return "".join(out).strip()
+
+
+class _Walk:
+    def __init__(self, text: str):
+        self.text = text
+        norm = text.replace("\x00", "\ufffd")  # markdown-it does the same; lengths are unchanged
+        self.lines = split_lines(norm)
+        self.eol = _eol_of(text)
+        self.env: dict = {}
+        self.claims: list[Claim] = []
+        self.paragraphs: list[_B] = []
+        self.covered: set[int] = set()
+        self.texts: dict[int, str] = {}
+
+    def ptext(self, node: _B) -> str:
+        t = self.texts.get(id(node))
+        if t is None:
+            t = self.texts[id(node)] = plain_text(node.inline or "", self.env)
+        return t
+
+    def walk(self, kids: list[_B]) -> None:
+        current: Claim | None = None
+        prev = None
+        for node in kids:
+            t = node.type
+            if t == "fence" and node.map and _is_cite(node):
+                block, is_claim, empty = _parse_block(node, self.lines, self.eol)
+                if is_claim:
+                    current = Claim(block.claim_text or "", block.open_line, block.fence_range, [block])
+                    if empty:
+                        current.problems.append(
+                            Problem("no-citations", "the claim object has no citations", block.open_line, block.fence_range)
+                        )
+                    self.claims.append(current)
+                elif current is not None:
+                    current.blocks.append(block)
+                else:
+                    current = self.claim_for(prev, block)
+                    self.claims.append(current)
+            else:
+                current = None
+                if t == "paragraph":
+                    self.paragraphs.append(node)
+                elif t in _CONTAINERS:
+                    self.walk(node.children)
+            prev = node
+
+    def claim_for(self, prev: _B | None, block: CiteBlock) -> Claim:
+        target = None
+        if prev is not None:
+            if prev.type in ("bullet_list", "ordered_list"):
+                items = [c for c in prev.children if c.type == "list_item"]
+                target = items[-1] if items else None
+            elif prev.type in ("paragraph", "blockquote"):
+                target = prev
+        if target is None or not target.map:
+            claim = Claim("", block.open_line, block.fence_range, [block])
+            claim.problems.append(Problem("block-syntax", NO_CLAIM, block.open_line, block.fence_range))
+            return claim
+        if target.type == "paragraph":
+            paras = [target]
+        else:
+            paras = []
+            self.collect(target, paras)
+        for p in paras:
+            self.covered.add(id(p))
+        text = " ".join(t for t in (self.ptext(p) for p in paras) if t)
+        return Claim(text, target.map[0], self.block_range(target), [block])
+
+    def collect(self, node: _B, out: list) -> None:
+        for c in node.children:
+            if c.type == "paragraph":
+                out.append(c)
+            elif c.type in _CONTAINERS:
+                self.collect(c, out)
+
+    def block_range(self, node: _B) -> Range:
+        lines = self.lines
+        # start: the first content character of the first leaf block
+        leaf = node
+        while leaf.type in _CONTAINERS and leaf.children:
+            leaf = leaf.children[0]
+        first = (leaf.map or node.map)[0]
+        start = line_range(lines, first).start
+        if leaf.inline:
+            content = leaf.inline.split("\n", 1)[0].rstrip()
+            dl = lines[first].rstrip() if first < len(lines) else ""
+            if content and dl.endswith(content):
+                start = Pos(first, len(dl) - len(content))
+        # end: the end of the last content line, nested cite fences excluded
+        last_node = node
+        while last_node.type in _CONTAINERS:
+            kids = [c for c in last_node.children if c.map and not _is_cite(c)]
+            if not kids:
+                break
+            last_node = kids[-1]
+        last = max((last_node.map or node.map)[1] - 1, start.line)
+        while last > start.line and last < len(lines) and not lines[last].strip(" \t>"):
+            last -= 1
+        end_col = len(lines[last].rstrip()) if last < len(lines) else 0
+        if last == start.line:
+            end_col = max(end_col, start.col)
+        return Range(start, Pos(last, end_col))
+
+
+def parse_draft(text: str) -> DraftDoc:
+    """Claims and their citation blocks; every defect is a Problem, never an exception."""
+    # A big draft makes hundreds of thousands of small objects; the cyclic GC would
+    # otherwise scan them again and again (it roughly doubles the parse time).
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _parse_draft(text)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _parse_draft(text: str) -> DraftDoc:
+    line_count = len(split_lines(text))
+    w = _Walk(text)
+    try:
+        root = _tree(_MD.parse(text, w.env))
+    except Exception:  # noqa: BLE001 - markdown-it is robust; this is a last resort
+        return DraftDoc(text, [], 0, line_count)
+    w.walk(root.children)
+    uncited = 0
+    for p in w.paragraphs:
+        if id(p) not in w.covered and any(ch.isalnum() for ch in p.inline or "") and any(
+            ch.isalnum() for ch in w.ptext(p)
+        ):
+            uncited += 1
+    return DraftDoc(text, w.claims, uncited, line_count)
+
+
+# --------------------------------------------------------------------------
+# Field edits
+
+
+def _dq(s: str) -> str:
+    """A double-quoted string, valid JSON and valid YAML."""
+    out = json.dumps(s, ensure_ascii=False)
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", out)
+
+
+def _format(name: str, value, json_kind: bool, old: _N | None, flow: bool) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int):
+        return str(value)
+    if json_kind or flow:
+        return _dq(value)
+    plain_ok = old is None or (old.kind == "str" and old.style == "")
+    if plain_ok and name in _PLAIN_FIELDS and _SAFE_PLAIN.fullmatch(value):
+        return value
+    if (
+        old is not None
+        and old.style == "'"
+        and "\n" not in value
+        and "\r" not in value
+        and not _YAML_UNSAFE.search(value)
+        and all(ch >= " " or ch == "\t" for ch in value)
+    ):
+        return "'" + value.replace("'", "''") + "'"
+    return _dq(value)
+
+
+def _value_end(ctx: _Ctx, n: _N) -> tuple[int, int]:
+    """(body line, col) where a value's text ends (block scalars: before the next line)."""
+    sl, _ = ctx.lc(n.si)
+    el, ec = ctx.lc(n.ei)
+    if el > sl and ec == 0:
+        el -= 1
+        while el > sl and not ctx.body_lines[el].strip():
+            el -= 1
+        ec = len(ctx.body_lines[el].rstrip())
+    return el, ec
+
+
+def field_edits(citation: Citation, values: dict[str, str | int]) -> list[TextEdit]:
+    """Edits that set these fields of the citation in the draft, leaving everything else as it is."""
+    lay = citation.layout
+    if not isinstance(lay, _Layout) or not values:
+        return []
+    ctx, node = lay.ctx, lay.node
+    json_kind = ctx.kind == "json"
+    flow = node.flow
+    edits: list[TextEdit] = []
+    missing: list[tuple[str, object]] = []
+    for name, value in values.items():
+        entry = lay.entries.get(name)
+        if entry is None:
+            missing.append((name, value))
+            continue
+        k, v = entry
+        if v.si is None or v.ei is None or k.ei is None:
+            continue  # position unknown: never write a second key
+        new = _format(name, value, json_kind, v, flow)
+        if v.kind == "str" and v.value == "" and v.style == "" and v.si == v.ei:
+            # an empty value ("source:"): write it just after the colon
+            kl, kc = ctx.lc(k.ei)
+            line = ctx.body_lines[kl]
+            colon = line.find(":", kc)
+            at = colon + 1 if colon >= 0 else len(line)
+            p = ctx.pos(kl, at)
+            edits.append(TextEdit(Range(p, p), " " + new))
+            continue
+        sl, sc = ctx.lc(v.si)
+        el, ec = _value_end(ctx, v)
+        edits.append(TextEdit(Range(ctx.pos(sl, sc), ctx.pos(el, ec)), new))
+    if missing:
+        edit = _insert(ctx, node, missing, json_kind, flow)
+        if edit is not None:
+            edits.append(edit)
+    # never edit a line whose columns are uncertain (a tab markdown-it expanded in a container prefix)
+    for e in edits:
+        for line in range(e.range.start.line, e.range.end.line + 1):
+            if not ctx.exact(line - ctx.base):
+                return []
+    return edits
+
+
+def _insert(ctx: _Ctx, node: _N, missing, json_kind: bool, flow: bool) -> TextEdit | None:
+    pairs = [(k, v) for k, v in node.value if k.si is not None and v.si is not None]
+    if flow:
+        entries = [f"{_dq(name)}: {_format(name, value, True, None, True)}" for name, value in missing]
+        if not pairs:
+            if node.ci is None:
+                return None
+            p = ctx.pos(*ctx.lc(node.ci))
+            return TextEdit(Range(p, p), ", ".join(entries))
+        k, v = pairs[-1]
+        vl, vc = _value_end(ctx, v)
+        closing_line = ctx.lc(node.ci)[0] if node.ci is not None else vl
+        p = ctx.pos(vl, vc)
+        if closing_line > vl:
+            kl, kc = ctx.lc(k.si)
+            prefix = ctx.draft_line(kl)[: ctx.off(kl)]
+            indent = " " * kc
+            text = "".join(f",{ctx.eol}{prefix}{indent}{e}" for e in entries)
+        else:
+            text = "".join(f", {e}" for e in entries)
+        return TextEdit(Range(p, p), text)
+    if not pairs:
+        return None
+    first_key = pairs[0][0]
+    _, kc = ctx.lc(first_key.si)
+    k, v = pairs[-1]
+    if v.kind == "str" and v.value == "" and v.si == v.ei:
+        vl = ctx.lc(k.ei)[0]
+    else:
+        vl = _value_end(ctx, v)[0]
+    prefix = ctx.draft_line(vl)[: ctx.off(vl)]
+    indent = " " * kc
+    lines = [
+        f"{prefix}{indent}{name}: {_format(name, value, json_kind, None, False)}" for name, value in missing
+    ]
+    p = Pos(ctx.base + vl, len(ctx.draft_line(vl)))
+    return TextEdit(Range(p, p), "".join(ctx.eol + line for line in lines))
