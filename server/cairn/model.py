@@ -111,10 +111,10 @@ class Citation:
     # field name -> range of its line in the draft ("key: value"), for diagnostics
     field_ranges: dict[str, Range] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)  # block-syntax for this citation
-    block: "CiteBlock | None" = None
+    block: "CiteBlock | None" = field(default=None, compare=False, repr=False)
     index: int = 0  # position inside its block
     # private layout data used by drafts.field_edits to rewrite fields in place
-    layout: object = None
+    layout: object = field(default=None, compare=False, repr=False)
 
     @property
     def valid(self) -> bool:

@@ -277,6 +277,10 @@ class Store:
         " v.id"
         " FROM chunks ch JOIN versions v ON v.id = ch.version_id"
     )
+    _PLAIN_SQL = (
+        "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, v.id, v.indexed_at"
+        " FROM chunks ch JOIN versions v ON v.id = ch.version_id"
+    )
 
     @staticmethod
     def _chunk(row) -> Chunk:
@@ -284,12 +288,24 @@ class Store:
 
     def lookup(self, chunk_id: str) -> list[Chunk]:
         """Every stored occurrence of a chunk id, current ones first, newest first."""
+        return self.lookup_many([chunk_id]).get(chunk_id, [])
+
+    def lookup_many(self, chunk_ids: Iterable[str]) -> dict[str, list[Chunk]]:
+        """lookup() for many ids in few queries."""
+        ids = list(dict.fromkeys(chunk_ids))
+        found: dict[str, list[tuple]] = {}
         with self._lock:
-            rows = self._conn.execute(
-                self._CHUNK_SQL + " WHERE ch.chunk_id = ? ORDER BY cur DESC, v.indexed_at DESC, v.id DESC",
-                (chunk_id,),
-            ).fetchall()
-        return [self._chunk(r) for r in rows]
+            current = {r[0] for r in self._conn.execute("SELECT version_id FROM current")}
+            for i in range(0, len(ids), 500):
+                part = ids[i:i + 500]
+                marks = ",".join("?" * len(part))
+                for r in self._conn.execute(self._PLAIN_SQL + f" WHERE ch.chunk_id IN ({marks})", part):
+                    found.setdefault(r[0], []).append(r)
+        out: dict[str, list[Chunk]] = {}
+        for cid, rows in found.items():
+            rows.sort(key=lambda r: (r[7] not in current, -r[8], -r[7]))
+            out[cid] = [Chunk(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7] in current) for r in rows]
+        return out
 
     def current_chunks(self, sources: Iterable[str] | None = None) -> list[Chunk]:
         with self._lock:
@@ -332,7 +348,9 @@ class Store:
         with self._lock:
             rows = []
             if words:
-                phrase = '"' + " ".join(words[:12]) + '"'
+                # the longest words are the rarest: their posting lists are short
+                longest = sorted(set(words), key=len, reverse=True)[:4]
+                phrase = " AND ".join(f'"{w}"' for w in longest)
                 try:
                     rows = self._conn.execute(
                         self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id"

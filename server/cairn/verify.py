@@ -73,11 +73,13 @@ class Verifier:
         self.judge = judge
         self._lookups: dict[str, list[Chunk]] = {}
         self._current: dict[str, object] = {}
+        self._quotes: dict[tuple, list] = {}
 
     def invalidate(self) -> None:
         """Forget what was read from the store (after re-indexing)."""
         self._lookups.clear()
         self._current.clear()
+        self._quotes.clear()
         self.history = History(self.ws)
 
     # -- lookups --------------------------------------------------------------------
@@ -90,6 +92,23 @@ class Verifier:
                 got = self.store.lookup(chunk_id)
             self._lookups[chunk_id] = got
         return got
+
+    def prefetch(self, chunk_ids) -> None:
+        """Load many chunk ids in a few queries (before verifying many drafts)."""
+        wanted = [c for c in chunk_ids if c and c not in self._lookups]
+        if not wanted:
+            return
+        got = self.store.lookup_many(wanted)
+        for cid in wanted:
+            if cid in got:
+                self._lookups[cid] = got[cid]
+
+    def find_quote(self, quote: str, sources: tuple[str, ...] | None = None) -> list:
+        key = (quote, sources)
+        hit = self._quotes.get(key)
+        if hit is None:
+            hit = self._quotes[key] = self.store.find_quote(quote, sources=sources)
+        return hit
 
     def current_version(self, source: str):
         if source not in self._current:
@@ -132,7 +151,7 @@ class Verifier:
                 f"chunk {cit.chunk_id} is in no indexed version of any source",
                 cit.line_of("chunk_id"),
             )
-            hits = [(ch, pos) for ch, pos in self.store.find_quote(cit.quote) if self.ws.allowed(ch.source)]
+            hits = [(ch, pos) for ch, pos in self.find_quote(cit.quote) if self.ws.allowed(ch.source)]
             if len(hits) == 1:
                 ch, pos = hits[0]
                 d.message += f"; the quote is found in {ch.source}"
@@ -167,7 +186,7 @@ class Verifier:
                 cit.line_of("source"),
                 fixes=[mismatch_fix],
             )
-        elif cit.version is not None and not any(v.startswith(cit.version) for v in self.store.versions_of(cit.chunk_id)):
+        elif cit.version is not None and not any(c.version.startswith(cit.version) for c in chunks):
             diag(
                 "version-mismatch",
                 f"version {cit.version} matches no stored version of {chunk.source} holding chunk {cit.chunk_id}"
@@ -229,7 +248,7 @@ class Verifier:
             return res, diags
 
         # a superseded chunk: judged against the current version of its source
-        hits = self.store.find_quote(quote, sources=[chunk.source]) if self.current_version(chunk.source) else []
+        hits = self.find_quote(quote, (chunk.source,)) if self.current_version(chunk.source) else []
         if hits:
             res.resolved = True
             ch, pos = min(hits, key=lambda h: (abs(h[0].start + h[1] - (chunk.start + cit.start)), h[0].start))
@@ -254,7 +273,7 @@ class Verifier:
             cit.line_of("chunk_id"),
         )
         elsewhere = [
-            (ch, pos) for ch, pos in self.store.find_quote(quote) if self.ws.allowed(ch.source) and ch.source != chunk.source
+            (ch, pos) for ch, pos in self.find_quote(quote) if self.ws.allowed(ch.source) and ch.source != chunk.source
         ]
         if len(elsewhere) == 1:
             ch, pos = elsewhere[0]
@@ -389,6 +408,7 @@ class Verifier:
     def verify_draft(self, path: str, doc: DraftDoc, *, encoding_problem: bool = False,
                      cache: dict | None = None) -> DraftResult:
         """Verify every claim; `cache` (claim key -> ClaimResult) skips unchanged claims."""
+        self.prefetch(c.chunk_id for claim in doc.claims for c in claim.citations)
         claims = []
         for claim in doc.claims:
             if cache is not None:

@@ -67,12 +67,22 @@ class Workspace:
         self.settings = settings or load_settings(self.root)
         self.store = store or Store(self.root)
         self._real_roots: list[Path] | None = None
+        self._roots: list[str] | None = None
+        self._allowed: dict[str, bool] = {}
 
     # -- access -------------------------------------------------------------------
 
     @property
     def roots(self) -> list[str]:
-        return self.settings.source_roots()
+        if self._roots is None:
+            self._roots = self.settings.source_roots()
+        return self._roots
+
+    def forget_access(self) -> None:
+        """Forget cached access decisions (files or settings changed)."""
+        self._allowed.clear()
+        self._real_roots = None
+        self._roots = None
 
     def real_roots(self) -> list[Path]:
         if self._real_roots is None:
@@ -108,6 +118,12 @@ class Workspace:
     def allowed(self, identity: str) -> bool:
         """May this source be read? Lexically under a root, and its real path
         (symbolic links followed) under a root's real path."""
+        got = self._allowed.get(identity)
+        if got is None:
+            got = self._allowed[identity] = self._decide_allowed(identity)
+        return got
+
+    def _decide_allowed(self, identity: str) -> bool:
         if not self.under_roots(identity):
             return False
         path = self.root / identity
@@ -159,6 +175,7 @@ class Workspace:
         watcher's report); sources missing from disk are dropped.
         """
         res = IndexResult()
+        self.forget_access()
         if only is None:
             sources, res.denied = self.list_sources()
             stale = set(self.store.current_versions()) - set(sources)

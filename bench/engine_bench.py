@@ -1,0 +1,230 @@
+"""Engine benchmark: prints figures, asserts nothing (machines here are noisy).
+
+    .venv/bin/python bench/engine_bench.py [--mb 20] [--citations 10000] [--runs 5]
+
+Generates a workspace in a temporary folder: about 20 MB of .md/.txt sources
+and drafts holding 10,000 citations with mixed verdicts (exact, shifted
+offsets, near-miss quotes, unknown chunks, wrong numbers). Reports medians of
+several runs: cold `cairn check` (index + verify), warm `cairn check` (index
+up to date), in-process verification and draft parsing throughput, indexing
+throughput beside the floor of merely reading and hashing the same files, and
+the peak memory (max RSS) of the cold check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+WORDS = (
+    "customer credit delivery damaged request policy order refund store member payment approval warehouse "
+    "driver window goods perishable report photo account agent supervisor ticket invoice return shipping "
+    "package address schedule market region quarter budget forecast supplier contract audit review team "
+    "service support product price discount season holiday weekend morning evening city river mountain "
+    "library museum station harbor bridge garden council school hospital tower railway airport stadium"
+).split()
+FILLER = "the a of to in and for with on by within after before during about from".split()
+
+
+def sentence(rng: random.Random) -> str:
+    n = rng.randint(8, 20)
+    words = []
+    for i in range(n):
+        r = rng.random()
+        if r < 0.08:
+            words.append(str(rng.randint(1, 500)))
+        elif r < 0.35:
+            words.append(rng.choice(FILLER))
+        else:
+            words.append(rng.choice(WORDS))
+    s = " ".join(words)
+    return s[0].upper() + s[1:] + "."
+
+
+def paragraph(rng: random.Random) -> str:
+    sents = [sentence(rng) for _ in range(rng.randint(2, 8))]
+    text = " ".join(sents)
+    # wrap at ~78 columns like a real Markdown file
+    out, line = [], ""
+    for w in text.split(" "):
+        if len(line) + len(w) + 1 > 78:
+            out.append(line)
+            line = w
+        else:
+            line = f"{line} {w}" if line else w
+    out.append(line)
+    return "\n".join(out)
+
+
+def generate(root: Path, mb: float, citations: int, seed: int = 7) -> dict:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+    from cairn.chunking import chunk_document
+
+    rng = random.Random(seed)
+    (root / "sources").mkdir(parents=True)
+    (root / "drafts").mkdir()
+    (root / "cairn.toml").write_text('drafts = ["drafts/*.md"]\n')
+    target = int(mb * 1024 * 1024)
+    size = 0
+    all_chunks = []
+    i = 0
+    while size < target:
+        ext = ".md" if i % 2 == 0 else ".txt"
+        ident = f"sources/doc{i:04d}{ext}"
+        paras = [paragraph(rng) for _ in range(60)]
+        text = ("# Document %d\n\n" % i if ext == ".md" else "") + "\n\n".join(paras) + "\n"
+        (root / ident).write_text(text, encoding="utf-8")
+        size += len(text.encode())
+        version = hashlib.sha256(text.encode()).hexdigest()
+        for ch in chunk_document(ident, text):
+            if len(ch.text) > 80 and "#" not in ch.text:
+                all_chunks.append((ident, version, ch))
+        i += 1
+    n_sources = i
+    per_draft = 100
+    n_drafts = max(1, citations // per_draft)
+    kinds = {"exact": 0, "shifted": 0, "near-miss": 0, "unknown": 0, "number": 0}
+    for d in range(n_drafts):
+        parts = [f"# Answer {d}\n"]
+        for _ in range(per_draft):
+            ident, version, ch = rng.choice(all_chunks)
+            sents = [s for s in ch.text.replace("\n", " ").split(". ") if len(s) > 30]
+            if not sents:
+                sents = [ch.text[:60]]
+            quote_src = sents[0].split(".")[0]
+            start = ch.text.replace("\n", " ").find(quote_src)
+            quote = ch.text[start:start + len(quote_src)]
+            end = start + len(quote)
+            claim = quote.replace("\n", " ")
+            r = rng.random()
+            cid = ch.chunk_id
+            if r < 0.70:
+                kinds["exact"] += 1
+            elif r < 0.80:
+                kinds["shifted"] += 1
+                start, end = start + 1, end + 1
+            elif r < 0.88:
+                kinds["near-miss"] += 1
+                quote = quote.replace(" ", "  ", 1)
+            elif r < 0.94:
+                kinds["unknown"] += 1
+                cid = hashlib.sha256(cid.encode()).hexdigest()[:16]
+            else:
+                kinds["number"] += 1
+                claim = claim + " within 999 days"
+            q = quote.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+            parts.append(
+                f"{claim}\n\n```cite\nchunk_id: {cid}\nstart: {start}\nend: {end}\nquote: \"{q}\"\n"
+                f"source: {ident}\nversion: {version[:12]}\n```\n"
+            )
+        (root / "drafts" / f"answer{d:03d}.md").write_text("\n".join(parts), encoding="utf-8")
+    return {"sources": n_sources, "source_bytes": size, "drafts": n_drafts, "citations": n_drafts * per_draft,
+            "kinds": kinds}
+
+
+def run_check(root: Path) -> tuple[float, int, int]:
+    """Seconds, exit code and peak RSS (KiB) of one `cairn check` process."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "cairn", "check", "--format", "json"], cwd=root,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    dt = time.perf_counter() - t0
+    return dt, os.waitstatus_to_exitcode(status), usage.ru_maxrss
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mb", type=float, default=20.0)
+    ap.add_argument("--citations", type=int, default=10_000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--keep", help="generate into this folder and keep it")
+    args = ap.parse_args()
+    tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="cairn-bench-"))
+    root = tmp / "ws"
+    if root.exists():
+        shutil.rmtree(root)
+    t0 = time.perf_counter()
+    info = generate(root, args.mb, args.citations)
+    print(f"generated {info['source_bytes'] / 1e6:.1f} MB in {info['sources']} sources, {info['drafts']} drafts, "
+          f"{info['citations']} citations {info['kinds']} in {time.perf_counter() - t0:.1f} s")
+
+    cold, rss = [], []
+    for _ in range(max(3, args.runs // 2 + 1)):
+        shutil.rmtree(root / ".cairn", ignore_errors=True)
+        dt, code, peak = run_check(root)
+        assert code in (0, 1), f"cairn check failed with exit {code}"
+        cold.append(dt)
+        rss.append(peak)
+    warm = [run_check(root)[0] for _ in range(args.runs)]
+
+    # in process: parsing, verification, indexing against the floor
+    from cairn import drafts as drafts_mod
+    from cairn.config import load_settings
+    from cairn.store import Store
+    from cairn.verify import Verifier
+    from cairn.workspace import Workspace
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted((root / "drafts").glob("*.md"))]
+    parse_t = []
+    for _ in range(args.runs):
+        t = time.perf_counter()
+        docs = [drafts_mod.parse_draft(x) for x in texts]
+        parse_t.append(time.perf_counter() - t)
+    n_cit = sum(len(c.citations) for d in docs for c in d.claims)
+    ws = Workspace(root, load_settings(root))
+    verify_t = []
+    for _ in range(args.runs):
+        v = Verifier(ws)
+        t = time.perf_counter()
+        for i, d in enumerate(docs):
+            v.verify_draft(f"drafts/answer{i:03d}.md", d)
+        verify_t.append(time.perf_counter() - t)
+
+    files = sorted((root / "sources").iterdir())
+    floor_t, index_t = [], []
+    for _ in range(3):
+        t = time.perf_counter()
+        for f in files:
+            hashlib.sha256(f.read_bytes()).hexdigest()
+        floor_t.append(time.perf_counter() - t)
+        db = tmp / "index-bench.db"
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+        ws2 = Workspace(root, load_settings(root), store=Store(root, path=db))
+        t = time.perf_counter()
+        ws2.index()
+        index_t.append(time.perf_counter() - t)
+        ws2.store.close()
+    mb = info["source_bytes"] / 1e6
+    med = statistics.median
+    rows = [
+        ("cold cairn check (index + verify)", f"{med(cold):.2f} s", "<= 10 s"),
+        ("warm cairn check (index up to date)", f"{med(warm):.2f} s", "<= 2 s"),
+        ("verification in process", f"{n_cit / med(verify_t):,.0f} citations/s", ">= 20,000/s"),
+        ("draft parsing", f"{n_cit / med(parse_t):,.0f} citations/s "
+                          f"({sum(map(len, texts)) / 1e6 / med(parse_t):.1f} MB/s)", ""),
+        ("indexing", f"{mb / med(index_t):.1f} MB/s", ""),
+        ("read + hash floor", f"{mb / med(floor_t):.1f} MB/s "
+                              f"(indexing takes {med(index_t) / med(floor_t):.0f}x the floor)", ""),
+        ("peak memory, cold check", f"{max(rss) / 1024:.0f} MB max RSS", "<= 300 MB"),
+    ]
+    w = max(len(r[0]) for r in rows)
+    print(f"\n{'figure'.ljust(w)}  median  (target)")
+    for name, val, target in rows:
+        print(f"{name.ljust(w)}  {val}  {('(' + target + ')') if target else ''}")
+    print(f"\nruns: cold {[round(x, 2) for x in cold]}, warm {[round(x, 2) for x in warm]}")
+    if not args.keep:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
