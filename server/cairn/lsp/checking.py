@@ -1,0 +1,397 @@
+"""What the server knows about each draft, and how it is brought up to date.
+
+A `Folder` is one workspace root: its engine `Workspace`, its `Verifier`,
+the drafts checked in it and which chunks and sources each draft cites. Its
+methods run on the server's single engine thread (the engine's verifier and
+history are not thread-safe); the event loop only reads the `DraftState`s
+they return, which are never changed afterwards.
+
+A draft is kept as pieces (see segments.py), each with its parse, its
+verdicts and its LSP diagnostics, all relative to the piece's first line.
+An edit re-parses and re-verifies the piece it touches; inside that piece a
+claim whose text, citations and layout did not change keeps its verdict.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from lsprotocol import types
+
+from .. import drafts as drafts_mod
+from ..config import Settings
+from ..model import Claim, ClaimResult, Diagnostic, DraftDoc, DraftResult
+from ..sources import is_source_name
+from ..verify import Verifier
+from ..workspace import IndexResult, Workspace
+from . import segments
+from .definition import cited_location
+from .diagnostics import claim_diagnostics, to_lsp
+from .positions import Codec, SourceTexts
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Segment:
+    """One piece of a draft: parse, verdicts and diagnostics, lines relative to its start."""
+
+    text: str
+    doc: DraftDoc
+    lines: list[str]
+    claims: list[ClaimResult] = field(default_factory=list)
+    lsp: list[types.Diagnostic] = field(default_factory=list)
+    epoch: int = 0
+    generation: int = 0
+    chunk_ids: frozenset[str] = frozenset()
+    sources: frozenset[str] = frozenset()
+    unresolved: bool = False
+
+    def touched_by(self, sources: frozenset[str], chunk_ids: frozenset[str]) -> bool:
+        return self.unresolved or bool(self.sources & sources) or bool(self.chunk_ids & chunk_ids)
+
+
+@dataclass(eq=False)
+class DraftState:
+    path: Path
+    rel: str
+    uri: str
+    version: int | None  # the editor's version; None when read from disk
+    text: str
+    is_open: bool
+    encoding_problem: bool
+    placed: list[tuple[int, Segment]]  # (first line, piece), in order
+    draft_diagnostics: list[Diagnostic]  # encoding problems of the draft and its sources
+    uncited_paragraphs: int = 0
+    _starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._starts = [line for line, _ in self.placed]
+
+    # -- reading ------------------------------------------------------------------
+
+    def lsp_diagnostics(self) -> list[types.Diagnostic]:
+        out = [to_lsp(d, [], Codec("utf-32")) for d in self.draft_diagnostics]
+        for line, seg in self.placed:
+            if not line:
+                out.extend(seg.lsp)
+                continue
+            for d in seg.lsp:
+                out.append(_shifted(d, line))
+        return out
+
+    def claims(self):
+        """(first line of the piece, claim result, piece) for every claim, in order."""
+        for line, seg in self.placed:
+            for cr in seg.claims:
+                yield line, cr, seg
+
+    def piece_at(self, line: int) -> tuple[int, Segment] | None:
+        i = bisect_right(self._starts, line) - 1
+        return self.placed[i] if i >= 0 else None
+
+    def claim_at(self, line: int) -> tuple[int, ClaimResult, Segment] | None:
+        """The claim whose text or one of whose cite blocks holds `line`."""
+        found = self.piece_at(line)
+        if found is None:
+            return None
+        shift, seg = found
+        rel = line - shift
+        for cr in seg.claims:
+            c = cr.claim
+            if c.range.start.line <= rel <= c.range.end.line or any(
+                b.open_line <= rel <= b.close_line for b in c.blocks
+            ):
+                return shift, cr, seg
+        return None
+
+    def result(self) -> DraftResult:
+        """The verdicts, lines relative to each piece (for metrics, not for lines)."""
+        return DraftResult(
+            path=self.rel,
+            claims=[cr for _, cr, _ in self.claims()],
+            diagnostics=list(self.draft_diagnostics),
+            uncited_paragraphs=self.uncited_paragraphs,
+        )
+
+    def absolute_result(self) -> DraftResult:
+        """The verdicts with the draft's own line numbers (for the JSON report)."""
+        claims = []
+        for shift, cr, _ in self.claims():
+            if shift:
+                cr = replace(
+                    cr,
+                    claim=replace(cr.claim, line=cr.claim.line + shift),
+                    diagnostics=[replace(d, line=d.line + shift) for d in cr.diagnostics],
+                )
+            claims.append(cr)
+        return DraftResult(
+            path=self.rel, claims=claims, diagnostics=list(self.draft_diagnostics),
+            uncited_paragraphs=self.uncited_paragraphs,
+        )
+
+
+def citation_index_at(cr: ClaimResult, rel_line: int) -> int | None:
+    """Which of a claim's citations a line of its cite blocks (or its text) stands for."""
+    cits = cr.claim.citations
+    if not cits:
+        return None
+    for i, c in enumerate(cits):
+        if c.field_ranges:
+            lo = min(r.start.line for r in c.field_ranges.values())
+            hi = max(r.end.line for r in c.field_ranges.values())
+            if lo <= rel_line <= hi:
+                return i
+    for i, c in enumerate(cits):
+        b = c.block
+        if b is not None and b.open_line <= rel_line <= b.close_line:
+            return i
+    return 0
+
+
+def _shifted(d: types.Diagnostic, shift: int) -> types.Diagnostic:
+    r = d.range
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=r.start.line + shift, character=r.start.character),
+            end=types.Position(line=r.end.line + shift, character=r.end.character),
+        ),
+        severity=d.severity,
+        code=d.code,
+        source=d.source,
+        message=d.message,
+        related_information=d.related_information,
+    )
+
+
+def _layout_key(claim: Claim) -> tuple:
+    """Equal for two parses of a claim whose verdict and diagnostic ranges are equal."""
+    return (
+        claim.key,
+        claim.line,
+        claim.range,
+        tuple((b.open_line, b.close_line, b.fence_range, b.body) for b in claim.blocks),
+        tuple(p.range for p in claim.problems),
+        tuple(tuple(sorted(c.field_ranges.items())) for c in claim.citations),
+        tuple(tuple((p.message, p.range) for p in c.problems) for c in claim.citations),
+    )
+
+
+def _rebind(hit: ClaimResult, claim: Claim) -> ClaimResult:
+    """A cached verdict attached to a new parse of the same claim (its citations
+    carry the layout quick-fixes edit)."""
+    new = {id(o): n for o, n in zip(hit.claim.citations, claim.citations)}
+    return replace(
+        hit,
+        claim=claim,
+        citations=[replace(r, citation=new.get(id(r.citation), r.citation)) for r in hit.citations],
+        diagnostics=[
+            replace(d, citation=new.get(id(d.citation), d.citation)) if d.citation is not None else replace(d)
+            for d in hit.diagnostics
+        ],
+    )
+
+
+class Folder:
+    """One workspace root (an editor workspace folder, or the folder above it holding cairn.toml)."""
+
+    def __init__(self, root: Path, settings: Settings, codec: Codec, *, judge=None, store=None, uri: str = ""):
+        self.root = root.resolve()
+        self.uri = uri
+        self.ws = Workspace(self.root, settings, store=store)
+        self.verifier = Verifier(self.ws, judge=judge)
+        self.codec = codec
+        self.texts = SourceTexts(self.ws.store)
+        self.drafts: dict[Path, DraftState] = {}  # written on the event loop
+        self.answers: set[Path] = set()  # written on the event loop
+        self.indexed = False
+        self.epoch = 0
+        self.generation = 0
+        # (generation, sources, chunk ids) of every source change, for stale verdicts
+        self._changes: list[tuple[int, frozenset[str], frozenset[str]]] = []
+        # what each checked draft cites: the reverse index of sources and chunks -> drafts
+        self._cites: dict[Path, tuple[frozenset[str], frozenset[str], bool]] = {}
+
+    @property
+    def settings(self) -> Settings:
+        return self.ws.settings
+
+    def contains(self, path: Path) -> bool:
+        return path == self.root or self.root in path.parents
+
+    def is_source(self, path: Path) -> bool:
+        return self.ws.is_under_source_root(path)
+
+    # -- indexing (engine thread) ---------------------------------------------------
+
+    def index_all(self, progress=None) -> IndexResult:
+        try:
+            res = self.ws.index(progress)
+        except sqlite3.DatabaseError as exc:
+            log.warning("the index of %s is damaged (%s); rebuilding it", self.root, exc)
+            self.ws.store.recover(exc)
+            res = self.ws.index(progress)
+        self.verifier.invalidate()
+        self.indexed = True
+        self._record_change(set(res.indexed) | set(res.removed) | set(res.errors), None)
+        return res
+
+    def reindex(self, identities: list[str]) -> tuple[IndexResult, list[Path]]:
+        """Index these sources again (a watcher's report); the drafts to re-check."""
+        identities = [i for i in identities if is_source_name(i.rsplit("/", 1)[-1])]
+        if not identities:
+            return IndexResult(), []
+        store = self.ws.store
+        before = {c.chunk_id for c in store.current_chunks(identities)}
+        try:
+            res = self.ws.index(only=identities)
+        except sqlite3.DatabaseError as exc:
+            log.warning("the index of %s is damaged (%s); rebuilding it", self.root, exc)
+            store.recover(exc)
+            res = self.ws.index()
+        changed = set(res.indexed) | set(res.removed) | set(res.errors)
+        if not changed:
+            return res, []
+        after = {c.chunk_id for c in store.current_chunks(sorted(changed))}
+        self.verifier.invalidate()
+        sources, chunk_ids = self._record_change(changed, before | after)
+        affected = [p for p, (ids, srcs, unresolved) in self._cites.items()
+                    if unresolved or srcs & sources or ids & chunk_ids]
+        return res, affected
+
+    def _record_change(self, sources: set[str], chunk_ids: set[str] | None):
+        if not sources:
+            return frozenset(), frozenset()
+        self.generation += 1
+        s = frozenset(sources)
+        c = frozenset(chunk_ids) if chunk_ids is not None else None
+        if c is None:
+            # a full index run: every verdict may have changed
+            self.epoch += 1
+            c = frozenset()
+        self._changes.append((self.generation, s, c))
+        return s, c
+
+    def answers_now(self) -> set[Path]:
+        return {p.resolve() for p in self.ws.answers(None)}
+
+    # -- checking (engine thread) ---------------------------------------------------
+
+    def _fresh(self, seg: Segment) -> bool:
+        if seg.epoch != self.epoch:
+            return False
+        if seg.generation == self.generation:
+            return True
+        return not any(g > seg.generation and seg.touched_by(s, c) for g, s, c in self._changes)
+
+    def check(self, path: Path, uri: str, text: str, version: int | None, *, is_open: bool,
+              encoding_problem: bool, previous: DraftState | None) -> DraftState:
+        placed_text = segments.pieces(text)
+        old: dict[str, Segment] = {}
+        if previous is not None:
+            for _, seg in previous.placed:
+                old.setdefault(seg.text, seg)
+        wanted = {t for _, t in placed_text}
+        # verdicts of claims in pieces that changed, for a claim that merely moved
+        claim_cache: dict[tuple, ClaimResult] | None = None
+        made: dict[str, Segment] = {}
+        placed: list[tuple[int, Segment]] = []
+        uncited = 0
+        for line, piece in placed_text:
+            seg = made.get(piece)
+            if seg is None:
+                seg = old.get(piece)
+                if seg is None or not self._fresh(seg):
+                    if claim_cache is None:
+                        claim_cache = {}
+                        for t, s in old.items():
+                            if t not in wanted and self._fresh(s):
+                                for cr in s.claims:
+                                    claim_cache.setdefault(_layout_key(cr.claim), cr)
+                    seg = self._verify(piece, seg.doc if seg is not None else None, claim_cache)
+                made[piece] = seg
+            placed.append((line, seg))
+            uncited += seg.doc.uncited_paragraphs
+        rel = self.ws.relpath(path)
+        state = DraftState(
+            path=path, rel=rel, uri=uri, version=version, text=text, is_open=is_open,
+            encoding_problem=encoding_problem, placed=placed,
+            draft_diagnostics=self._draft_diagnostics(rel, placed, encoding_problem),
+            uncited_paragraphs=uncited,
+        )
+        ids: set[str] = set()
+        srcs: set[str] = set()
+        unresolved = False
+        for seg in made.values():
+            ids |= seg.chunk_ids
+            srcs |= seg.sources
+            unresolved = unresolved or seg.unresolved
+        self._cites[path] = (frozenset(ids), frozenset(srcs), unresolved)
+        return state
+
+    def check_disk(self, path: Path, uri: str, previous: DraftState | None) -> DraftState | None:
+        try:
+            text, bad = drafts_mod.read_draft(path)
+        except OSError:
+            self._cites.pop(path, None)
+            return None
+        return self.check(path, uri, text, None, is_open=False, encoding_problem=bad, previous=previous)
+
+    def forget(self, path: Path) -> None:
+        self._cites.pop(path, None)
+
+    def _verify(self, text: str, doc: DraftDoc | None, cache: dict) -> Segment:
+        if doc is None:
+            doc = drafts_mod.parse_draft(text)
+        seg = Segment(text=text, doc=doc, lines=drafts_mod.split_lines(text),
+                      epoch=self.epoch, generation=self.generation)
+        results = []
+        for claim in doc.claims:
+            hit = cache.get(_layout_key(claim)) if cache else None
+            results.append(_rebind(hit, claim) if hit is not None else self.verifier.verify_claim(claim))
+        seg.claims = results
+        ids, srcs = set(), set()
+        unresolved = False
+        for cr in results:
+            for r in cr.citations:
+                c = r.citation
+                if c.chunk_id:
+                    ids.add(c.chunk_id)
+                if c.source:
+                    srcs.add(c.source)
+                if r.chunk is not None:
+                    srcs.add(r.chunk.source)
+                if not r.resolved:
+                    unresolved = True
+        seg.chunk_ids, seg.sources, seg.unresolved = frozenset(ids), frozenset(srcs), unresolved
+
+        def locate(r):
+            return cited_location(self, r)
+
+        lsp = []
+        for cr in results:
+            lsp += claim_diagnostics(cr, seg.lines, self.codec, locate)
+        seg.lsp = lsp
+        return seg
+
+    def _draft_diagnostics(self, rel: str, placed, encoding_problem: bool) -> list[Diagnostic]:
+        """The draft's own diagnostics (encoding of the draft and of the sources it cites),
+        made by the engine: verify_draft over one already-verified claim per new source."""
+        seen: set[str] = set()
+        reps: list[Claim] = []
+        cache: dict = {}
+        for _, seg in placed:
+            for cr in seg.claims:
+                srcs = [r.chunk.source for r in cr.citations if r.chunk is not None]
+                if any(s not in seen for s in srcs):
+                    seen.update(srcs)
+                    reps.append(cr.claim)
+                    cache.setdefault(cr.claim.key, cr)
+        if not reps and not encoding_problem:
+            return []
+        doc = DraftDoc(text="", claims=reps, uncited_paragraphs=0, line_count=0)
+        return self.verifier.verify_draft(rel, doc, encoding_problem=encoding_problem, cache=cache).diagnostics

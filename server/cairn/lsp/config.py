@@ -1,0 +1,113 @@
+"""Configuration at the server: SPEC section 7 (cairn.toml wins, the client's
+`cairn.*` settings fill the keys it does not set, `chunk_chars` only from the
+file) plus the server's own options from `initializationOptions`.
+
+Nothing here is fatal: an invalid value becomes a message for the client
+and the default.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config import Config, ConfigError, Settings, load_settings
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DEBOUNCE_MS = 200
+
+
+@dataclass
+class ServerOptions:
+    """`initializationOptions`: {"debounce_ms": 200, "settings": {...}}.
+
+    `settings` stands in for the `cairn` section when the client cannot
+    answer workspace/configuration.
+    """
+
+    debounce_ms: int = DEFAULT_DEBOUNCE_MS
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def debounce(self) -> float:
+        return self.debounce_ms / 1000.0
+
+
+def server_options(raw: Any) -> tuple[ServerOptions, list[str]]:
+    opts = ServerOptions()
+    problems: list[str] = []
+    if raw is None:
+        return opts, problems
+    if not isinstance(raw, dict):
+        return opts, [f"initializationOptions: expected an object, got {type(raw).__name__}; using defaults"]
+    if "debounce_ms" in raw or "debounceMs" in raw:
+        v = raw.get("debounce_ms", raw.get("debounceMs"))
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 60_000:
+            opts.debounce_ms = int(v)
+        else:
+            problems.append(f"initializationOptions.debounce_ms: expected 0 to 60000, got {v!r}; using {DEFAULT_DEBOUNCE_MS}")
+    s = raw.get("settings")
+    if isinstance(s, dict):
+        opts.settings = s
+    elif s is not None:
+        problems.append("initializationOptions.settings: expected an object; ignored")
+    return opts, problems
+
+
+def editor_section(value: Any) -> dict[str, Any]:
+    """The client's `cairn` section as load_settings wants it: nested tables,
+    dotted keys ("support.mode") unfolded, empty values dropped."""
+    if not isinstance(value, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for key, v in value.items():
+        if not isinstance(key, str) or v is None or v == "":
+            continue
+        parts = key.split(".")
+        if parts[0] == "cairn" and len(parts) > 1:
+            parts = parts[1:]
+        target = out
+        for p in parts[:-1]:
+            nxt = target.get(p)
+            if not isinstance(nxt, dict):
+                nxt = target[p] = {}
+            target = nxt
+        if isinstance(v, dict):
+            inner = editor_section(v)
+            if inner:
+                existing = target.get(parts[-1])
+                target[parts[-1]] = {**existing, **inner} if isinstance(existing, dict) else inner
+        else:
+            target[parts[-1]] = v
+    return out
+
+
+def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[tuple[str, str]]]:
+    """The effective settings of one workspace root and what to tell the user:
+    [(level, message)], level "error" or "warning"."""
+    messages: list[tuple[str, str]] = []
+    try:
+        settings = load_settings(root, editor, strict=False)
+    except ConfigError as exc:
+        # first see whether the file alone is fine (the editor settings were wrong)
+        try:
+            settings = load_settings(root, None, strict=False)
+            messages.append(("warning", f"editor settings: {exc}; they are ignored"))
+        except ConfigError as exc2:
+            messages.append(("error", f"configuration error: {exc2}; using the defaults"))
+            settings = Settings(root, Config(), judge_url_trusted=False, warnings=[])
+    for w in settings.warnings:
+        messages.append(("warning", w))
+    return settings, messages
+
+
+def make_judge_safely(ws) -> tuple[object | None, str | None]:
+    try:
+        from ..judge import make_judge
+
+        return make_judge(ws), None
+    except Exception as exc:  # noqa: BLE001 - a judge that cannot start leaves the lexical check
+        return None, f"judge {ws.settings.config.judge.provider!r} is not available ({exc}); the lexical check decides"

@@ -1,0 +1,70 @@
+"""Go to definition: from a citation to its span in the source file.
+
+`.md` and `.txt` sources: the parsed text is the file's text (a leading BOM
+aside), so the span's code-point offsets are placed exactly. `.html` and
+`.pdf`: the parsed text is not the file's, so the file's start.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+
+from ..model import CitationResult
+
+EXACT_SUFFIXES = (".md", ".txt")
+_START = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))
+
+
+def cited_location(folder, r: CitationResult) -> types.Location | None:
+    """Where a citation points in its source: the span of the quote when known,
+    else the cited chunk while it is current, else the file's start."""
+    ch = r.chunk
+    if ch is None:
+        return None
+    span = r.current_span
+    source = span.source if span is not None else ch.source
+    ws = folder.ws
+    if not ws.allowed(source):
+        return None
+    path = ws.root / source
+    if not path.is_file():
+        return None
+    uri = from_fs_path(str(path)) or path.as_uri()
+    if not source.lower().endswith(EXACT_SUFFIXES):
+        return types.Location(uri=uri, range=_START)
+    if span is not None:
+        start, end = span.start, span.end
+    elif ch.current:
+        start, end = ch.start, ch.end
+    else:
+        return types.Location(uri=uri, range=_START)
+    info = ws.store.current_version(source)
+    index = folder.texts.get(info.id) if info is not None else None
+    if index is None:
+        return types.Location(uri=uri, range=_START)
+    return types.Location(uri=uri, range=index.lsp_range(folder.codec, start, end))
+
+
+def definition(folder, state, line: int) -> list[types.Location] | None:
+    from .checking import citation_index_at
+
+    found = state.claim_at(line)
+    if found is None:
+        return None
+    shift, cr, _ = found
+    rel = line - shift
+    # on the claim's own text: every citation; on a cite block: the citation there
+    if cr.claim.range.start.line <= rel <= cr.claim.range.end.line and not any(
+        b.open_line <= rel <= b.close_line for b in cr.claim.blocks
+    ):
+        picks = range(len(cr.citations))
+    else:
+        i = citation_index_at(cr, rel)
+        picks = [] if i is None else [i]
+    out = []
+    for i in picks:
+        loc = cited_location(folder, cr.citations[i])
+        if loc is not None:
+            out.append(loc)
+    return out or None

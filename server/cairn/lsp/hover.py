@@ -1,0 +1,168 @@
+"""Hover on a claim or any line of its cite blocks: the verdict, the support
+score against the threshold, the missing tokens, and for each citation its
+source, page, version and the quote shown inside the source's text."""
+
+from __future__ import annotations
+
+import re
+
+from lsprotocol import types
+
+from ..chunking import page_of
+from ..model import CitationResult, ClaimResult, Pos, Range
+from ..verify import short
+from .checking import citation_index_at
+
+CONTEXT = 48  # characters of source text shown on each side of a quote
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
+_WS = re.compile(r"\s+")
+
+
+def escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", _WS.sub(" ", text))
+
+
+def in_context(text: str, start: int, end: int, width: int = CONTEXT) -> str:
+    """`…before **quote** after…` as Markdown, cut at word boundaries."""
+    start = max(0, min(start, len(text)))
+    end = max(start, min(end, len(text)))
+    a = max(0, start - width)
+    if a > 0:
+        sp = text.find(" ", a, start)
+        a = sp + 1 if sp >= 0 else a
+    b = min(len(text), end + width)
+    if b < len(text):
+        sp = text.rfind(" ", end, b)
+        b = sp if sp > end else b
+    before, quote, after = text[a:start], text[start:end], text[end:b]
+    out = ("…" if a > 0 else "") + escape(before)
+    q = escape(quote).strip()
+    out += f"**{q}**" if q else ""
+    out += escape(after) + ("…" if b < len(text) else "")
+    return out
+
+
+def _context(folder, r: CitationResult) -> tuple[str, str | None]:
+    """(Markdown of the quote in its source, a note) for one citation."""
+    ch = r.chunk
+    cit = r.citation
+    span = r.current_span
+    if ch is None:
+        quote = escape(cit.quote or "")
+        return (f"*{quote}*" if quote else ""), None
+    if span is not None:
+        if ch.current and span.source == ch.source and ch.start <= span.start and span.end <= ch.end:
+            return in_context(ch.text, span.start - ch.start, span.end - ch.start), None
+        info = folder.ws.store.current_version(span.source)
+        index = folder.texts.get(info.id) if info is not None else None
+        if index is not None:
+            return in_context(index.text, span.start, span.end), None
+        return f"*{escape(cit.quote or '')}*", None
+    # not resolved: show what the cited chunk says where the citation points
+    s = min(max(cit.start or 0, 0), len(ch.text))
+    e = min(max(cit.end or s, s), len(ch.text))
+    note = "the quote is not in this chunk; it reads here:" if ch.current else \
+        f"chunk of an earlier version ({short(ch.version)}); it read:"
+    return in_context(ch.text, s, e), note
+
+
+def _page(folder, r: CitationResult) -> int | None:
+    span, ch = r.current_span, r.chunk
+    if span is not None and ch is not None and span.source == ch.source and ch.current:
+        if ch.start <= span.start < ch.end:
+            return ch.page
+    if span is not None:
+        info = folder.ws.store.current_version(span.source)
+        return page_of(info.pages, span.start) if info is not None else None
+    return ch.page if ch is not None else None
+
+
+def verdict_line(cr: ClaimResult, threshold: float) -> str:
+    head = "✅ **Supported**" if cr.supported else "❌ **Not supported**"
+    if cr.support_score is None:
+        score = "support n/a (no resolved quote)"
+    else:
+        cmp = "≥" if cr.support_score >= threshold else "<"
+        score = f"support {cr.support_score:.2f} {cmp} threshold {threshold:g}"
+    return f"{head} · {score} · {cr.judge}"
+
+
+def hover_markdown(folder, cr: ClaimResult, only: int | None = None) -> str:
+    threshold = folder.settings.config.threshold
+    parts = [verdict_line(cr, threshold)]
+    if cr.missing:
+        shown = ", ".join(escape(m) for m in cr.missing[:20]) + (" …" if len(cr.missing) > 20 else "")
+        parts.append(f"Missing from the quotes: {shown}")
+    failing = [d for d in cr.diagnostics if d.citation is None and d.code not in ("block-syntax",)]
+    for d in failing:
+        parts.append(f"`{d.code}`{' (ignored)' if d.ignored else ''}: {escape(d.message)}")
+    for i, r in enumerate(cr.citations):
+        if only is not None and i != only:
+            continue
+        parts.append("---")
+        parts.append(citation_markdown(folder, cr, i))
+    for d in cr.diagnostics:
+        if d.code == "block-syntax" and d.citation is None:
+            parts.append(f"`block-syntax`: {escape(d.message)}")
+    return "\n\n".join(parts)
+
+
+def citation_markdown(folder, cr: ClaimResult, i: int) -> str:
+    r = cr.citations[i]
+    cit = r.citation
+    ch = r.chunk
+    source = (r.current_span.source if r.current_span else None) or (ch.source if ch else None) or cit.source or "?"
+    bits = [f"`{source}`"]
+    page = _page(folder, r)
+    if page:
+        bits.append(f"p.{page}")
+    version = None
+    if r.current_span is not None and ch is not None and not ch.current:
+        info = folder.ws.store.current_version(source)
+        version = info.version if info is not None else None
+    elif ch is not None:
+        version = ch.version
+    elif cit.version:
+        version = cit.version
+    if version:
+        bits.append(f"version `{short(version)}`")
+    codes = [d.code + (" (ignored)" if d.ignored else "") for d in cr.diagnostics if d.citation is cit]
+    state = "resolved" if r.resolved else "unresolved"
+    if codes:
+        state += " · " + ", ".join(f"`{c}`" for c in codes)
+    n = f"**{i + 1}.** " if len(cr.citations) > 1 else ""
+    lines = [n + " · ".join(bits) + f" · {state}"]
+    text, note = _context(folder, r)
+    if note:
+        lines.append(f"*{note}*")
+    if text:
+        lines.append("> " + text)
+    for d in cr.diagnostics:
+        if d.citation is cit:
+            lines.append(f"`{d.code}`: {escape(d.message)}")
+    return "\n\n".join(lines)
+
+
+def hover(folder, state, codec, line: int) -> types.Hover | None:
+    found = state.claim_at(line)
+    if found is None:
+        return None
+    shift, cr, seg = found
+    rel = line - shift
+    c = cr.claim
+    only = None
+    rng = c.range
+    for b in c.blocks:
+        if b.open_line <= rel <= b.close_line:
+            i = citation_index_at(cr, rel)
+            # on one citation of a block holding several: that citation only
+            if i is not None and len(b.citations) > 1 and rel not in (b.open_line, b.close_line):
+                only = i
+            end_line = b.close_line
+            end_col = len(seg.lines[end_line]) if end_line < len(seg.lines) else 0
+            rng = Range(Pos(b.open_line, 0), Pos(end_line, end_col))
+            break
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_markdown(folder, cr, only)),
+        range=codec.range(seg.lines, rng, shift),
+    )

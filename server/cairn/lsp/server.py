@@ -1,0 +1,223 @@
+"""`cairn serve`: the language server (LSP 3.17 over stdio, pygls 2).
+
+All the wiring is here: which LSP method goes to which feature module. The
+features convert between engine and protocol types; the verdicts are the
+engine's (verify.py), the timing is the session's (session.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import sys
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from .. import __version__
+from . import actions, commands, completion, definition, hover, lens
+from . import log as log_mod
+from .session import Session
+
+log = logging.getLogger(__name__)
+
+
+class CairnProtocol(LanguageServerProtocol):
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams):
+        # UTF-8 when the client offers it (SPEC section 8), else its own preference order
+        general = params.capabilities.general
+        if general is not None and general.position_encodings:
+            encs = list(general.position_encodings)
+            if types.PositionEncodingKind.Utf8 in encs:
+                encs.remove(types.PositionEncodingKind.Utf8)
+                general.position_encodings = [types.PositionEncodingKind.Utf8, *encs]
+        return (yield from super().lsp_initialize(params))
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        # The session keeps the text itself (documents.py explains why); pygls's copy is not updated.
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+
+class CairnServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "cairn",
+            __version__,
+            protocol_cls=CairnProtocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+        )
+        self.session = Session(self)
+
+    def report_server_error(self, error: Exception, source) -> None:
+        # logged, not shown: a failing handler must not flood the writer with pop-ups
+        log.error("server error (%s): %s", getattr(source, "__name__", source), error)
+
+
+def guarded(default=None):
+    """A handler that fails logs the error and answers `default`; the server goes on."""
+
+    def wrap(fn):
+        if asyncio.iscoroutinefunction(fn):
+
+            @functools.wraps(fn)
+            async def run_async(params):
+                try:
+                    return await fn(params)
+                except Exception:  # noqa: BLE001
+                    log.exception("%s failed", fn.__name__)
+                    return default
+
+            return run_async
+
+        @functools.wraps(fn)
+        def run(params):
+            try:
+                return fn(params)
+            except Exception:  # noqa: BLE001
+                log.exception("%s failed", fn.__name__)
+                return default
+
+        return run
+
+    return wrap
+
+
+def create_server() -> CairnServer:
+    server = CairnServer()
+    session = server.session
+    handler = log_mod.setup(server)
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    @server.feature(types.INITIALIZE)
+    @guarded()
+    def initialize(params: types.InitializeParams):
+        log_mod.bind_loop(handler, asyncio.get_running_loop())
+        session.initialize(params)
+
+    @server.feature(types.INITIALIZED)
+    @guarded()
+    def initialized(params: types.InitializedParams):
+        asyncio.ensure_future(session.start())
+
+    @server.feature(types.SHUTDOWN)
+    @guarded()
+    def shutdown(params):
+        session.shutdown()
+
+    # -- documents ---------------------------------------------------------------------
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guarded()
+    def did_open(params: types.DidOpenTextDocumentParams):
+        session.did_open(params)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded()
+    def did_change(params: types.DidChangeTextDocumentParams):
+        session.did_change(params)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @guarded()
+    def did_close(params: types.DidCloseTextDocumentParams):
+        session.did_close(params)
+
+    # -- workspace ---------------------------------------------------------------------
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guarded()
+    async def watched_files(params: types.DidChangeWatchedFilesParams):
+        await session.watched_files(params)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @guarded()
+    async def did_change_configuration(params: types.DidChangeConfigurationParams):
+        await session.did_change_configuration(params)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    @guarded()
+    async def did_change_folders(params: types.DidChangeWorkspaceFoldersParams):
+        await session.did_change_workspace_folders(params)
+
+    # -- features ------------------------------------------------------------------------
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded()
+    async def on_hover(params: types.HoverParams):
+        folder, state = await session.current(params.text_document.uri)
+        if state is None:
+            return None
+        return hover.hover(folder, state, session.codec, params.position.line)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @guarded()
+    async def on_definition(params: types.DefinitionParams):
+        folder, state = await session.current(params.text_document.uri)
+        if state is None:
+            return None
+        return await session.read(definition.definition, folder, state, params.position.line)
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+    @guarded(default=[])
+    async def on_code_lens(params: types.CodeLensParams):
+        folder, state = await session.current(params.text_document.uri)
+        if state is None:
+            return []
+        return lens.code_lenses(folder, state, session.codec)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]),
+    )
+    @guarded(default=[])
+    async def on_code_action(params: types.CodeActionParams):
+        _, state = await session.current(params.text_document.uri)
+        if state is None:
+            return []
+        doc_changes = bool(session.capability("workspace.workspace_edit.document_changes", False))
+        return actions.code_actions(state, session.codec, params, doc_changes)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=[":", " ", '"'], resolve_provider=False),
+    )
+    @guarded()
+    async def on_completion(params: types.CompletionParams):
+        doc = session.documents.get(params.text_document.uri)
+        if doc is None or not session.is_draft(doc):
+            return None
+        folder = session.folder_for(doc.path)
+        if folder is None or not session._ready().is_set():
+            return None
+        return await completion.complete(session, folder, doc, params.position)
+
+    # -- commands --------------------------------------------------------------------------
+
+    @server.command(commands.REPORT)
+    async def report_command(*args):
+        return await commands.report(session)
+
+    @server.command(commands.REINDEX)
+    async def reindex_command(*args):
+        return await commands.reindex(session)
+
+    @server.command(commands.CITE_SELECTION)
+    async def cite_selection_command(*args):
+        return await commands.cite_selection(session, list(args))
+
+    return server
+
+
+def serve() -> None:
+    """Run the server on stdin/stdout."""
+    stdout = sys.stdout.buffer
+    # stdout carries the protocol: anything printed by mistake goes to stderr instead
+    sys.stdout = sys.stderr
+    server = create_server()
+    server.start_io(sys.stdin.buffer, stdout)

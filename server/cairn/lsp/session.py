@@ -1,0 +1,622 @@
+"""The server's state and its timing: which workspace roots there are, which
+documents are open, when a draft is checked and when sources are indexed.
+
+Engine work runs on one background thread (`engine`), in the order it was
+asked for; the event loop stays free to answer requests meanwhile, from the
+last verdicts. Each draft has at most one check running and one waiting: an
+edit while a check runs asks for one more run, never a queue of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.capabilities import get_capability
+from pygls.uris import from_fs_path
+
+from ..config import find_root
+from ..report import metrics_of
+from .checking import DraftState, Folder
+from .config import ServerOptions, editor_section, folder_settings, make_judge_safely, server_options
+from .documents import Document, Documents, uri_to_path
+from .positions import Codec
+from .watch import classify, watchers
+
+log = logging.getLogger(__name__)
+
+CHECKED = "cairn/checked"
+
+
+class Session:
+    def __init__(self, ls):
+        self.ls = ls
+        self.documents = Documents()
+        self.folders: list[Folder] = []
+        self.options = ServerOptions()
+        self.codec = Codec("utf-16")
+        self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-engine")
+        # store reads for requests (completion, definition) while the engine thread is busy
+        self.readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cairn-read")
+        self.folder_uris: list[str] = []
+        self.ready: asyncio.Event | None = None
+        self._timers: dict[Path, asyncio.TimerHandle] = {}
+        self._tasks: dict[Path, asyncio.Task] = {}
+        self._again: set[Path] = set()
+        self._published: dict[Path, str] = {}
+        self._shown: set[str] = set()
+        self._progress = 0
+        self._notify_pending = False
+        self._refresh_lenses = False
+        self._editor: dict[str, dict] = {}
+
+    # -- helpers --------------------------------------------------------------------
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    def _ready(self) -> asyncio.Event:
+        if self.ready is None:
+            self.ready = asyncio.Event()
+        return self.ready
+
+    async def run(self, fn, *args, **kwargs):
+        """Run engine work on the engine thread."""
+        return await self.loop.run_in_executor(self.engine, functools.partial(fn, *args, **kwargs))
+
+    async def read(self, fn, *args, **kwargs):
+        """Run a read-only store query off the event loop, beside the engine thread."""
+        return await self.loop.run_in_executor(self.readers, functools.partial(fn, *args, **kwargs))
+
+    def capability(self, dotted: str, default=None):
+        try:
+            return get_capability(self.ls.client_capabilities, dotted, default)
+        except Exception:  # noqa: BLE001
+            return default
+
+    def tell(self, level: str, message: str) -> None:
+        """window/showMessage, once per distinct message."""
+        if message in self._shown:
+            return
+        self._shown.add(message)
+        kind = types.MessageType.Error if level == "error" else types.MessageType.Warning
+        log.warning("%s", message)
+        self.ls.window_show_message(types.ShowMessageParams(type=kind, message=f"Cairn: {message}"))
+
+    def folder_for(self, path: Path | None) -> Folder | None:
+        if path is None:
+            return None
+        best = None
+        for f in self.folders:
+            if f.contains(path) and (best is None or len(str(f.root)) > len(str(best.root))):
+                best = f
+        return best
+
+    def is_draft(self, doc: Document) -> bool:
+        p = doc.path
+        if p is None:
+            return False
+        if p.suffix.lower() != ".md" and doc.language_id != "markdown":
+            return False
+        f = self.folder_for(p)
+        return f is not None and not f.is_source(p)
+
+    def uri_for(self, path: Path) -> str:
+        doc = self.documents.by_path(path)
+        return doc.uri if doc is not None else (from_fs_path(str(path)) or path.as_uri())
+
+    # -- start ------------------------------------------------------------------------
+
+    def initialize(self, params: types.InitializeParams) -> None:
+        self.codec = Codec(self.ls.workspace.position_encoding)
+        self.options, problems = server_options(params.initialization_options)
+        for p in problems:
+            log.warning("%s", p)
+        uris = [f.uri for f in params.workspace_folders or []]
+        if not uris:
+            root = params.root_uri or (from_fs_path(params.root_path) if params.root_path else None)
+            if root:
+                uris = [root]
+        self.folder_uris = uris
+
+    async def start(self) -> None:
+        """After `initialized`: settings, watchers, indexing (with progress), then the drafts."""
+        ready = self._ready()
+        try:
+            await self._fetch_settings()
+            for uri in self.folder_uris:
+                self._add_folder(uri)
+            await self._register()
+            for folder in list(self.folders):
+                await self._index_folder(folder)
+        except Exception:  # noqa: BLE001
+            log.exception("starting failed; drafts are checked without a fresh index")
+        finally:
+            ready.set()
+        await self.check_everything()
+
+    def _add_folder(self, uri: str) -> Folder | None:
+        path = uri_to_path(uri)
+        if path is None or not path.is_dir():
+            log.warning("workspace folder %s is not a local folder; skipped", uri)
+            return None
+        root = find_root(path)
+        for f in self.folders:
+            if f.root == root.resolve():
+                return f
+        return self._make_folder(root, uri)
+
+    def _make_folder(self, root: Path, uri: str, replacing: Folder | None = None) -> Folder:
+        settings, messages = folder_settings(root, self._editor.get(uri) or self._editor.get("", {}))
+        for level, msg in messages:
+            self.tell(level, f"{root.name}: {msg}")
+        folder = Folder(root, settings, self.codec, store=replacing.ws.store if replacing else None, uri=uri)
+        judge, problem = make_judge_safely(folder.ws)
+        if problem:
+            self.tell("warning", problem)
+        folder.verifier.judge = judge
+        if folder.ws.store.rebuilt_reason:
+            self.tell("warning", f"the index was damaged ({folder.ws.store.rebuilt_reason}) and is being rebuilt")
+        if replacing is not None:
+            self.folders[self.folders.index(replacing)] = folder
+        else:
+            self.folders.append(folder)
+        return folder
+
+    async def _fetch_settings(self) -> None:
+        """The `cairn` section of each folder: workspace/configuration, else initializationOptions."""
+        fallback = editor_section(self.options.settings)
+        self._editor = {"": fallback}
+        if not self.capability("workspace.configuration", False):
+            for uri in self.folder_uris:
+                self._editor[uri] = fallback
+            return
+        items = [types.ConfigurationItem(section="cairn")] + [
+            types.ConfigurationItem(scope_uri=uri, section="cairn") for uri in self.folder_uris
+        ]
+        try:
+            got = await asyncio.wait_for(
+                self.ls.workspace_configuration_async(types.ConfigurationParams(items=items)), 10
+            )
+        except Exception as exc:  # noqa: BLE001
+            log.warning("workspace/configuration failed (%s); using initializationOptions", exc)
+            got = None
+        if not isinstance(got, list):
+            got = []
+        self._editor[""] = editor_section(got[0]) if got else fallback
+        for i, uri in enumerate(self.folder_uris):
+            v = got[i + 1] if i + 1 < len(got) else None
+            self._editor[uri] = editor_section(v) if isinstance(v, dict) else self._editor[""]
+
+    async def _register(self) -> None:
+        regs = []
+        if self.capability("workspace.did_change_watched_files.dynamic_registration", False):
+            relative = bool(self.capability("workspace.did_change_watched_files.relative_pattern_support", False))
+            regs.append(
+                types.Registration(
+                    id="cairn-watch",
+                    method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                    register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                        watchers=watchers(self.folders, relative)
+                    ),
+                )
+            )
+        if self.capability("workspace.did_change_configuration.dynamic_registration", False):
+            regs.append(
+                types.Registration(id="cairn-config", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+                                   register_options=types.DidChangeConfigurationRegistrationOptions(section="cairn"))
+            )
+        if not regs:
+            return
+        try:
+            await asyncio.wait_for(
+                self.ls.client_register_capability_async(types.RegistrationParams(registrations=regs)), 10
+            )
+        except Exception as exc:  # noqa: BLE001
+            log.warning("the client did not accept the file watchers (%s); sources are re-read on cairn.reindex", exc)
+
+    async def _index_folder(self, folder: Folder):
+        res = await self.with_progress(f"Cairn: indexing {folder.root.name}", folder.index_all)
+        for src, msg in sorted(res.errors.items()):
+            log.warning("%s: skipped: %s", src, msg)
+        for src, msgs in sorted(res.warnings.items()):
+            for m in msgs:
+                log.warning("%s: %s", src, m)
+        for src in res.denied:
+            log.warning("%s: not read: it leaves the source roots", src)
+        log.info("%s: indexed %d source(s), %d unchanged, %d removed, %d skipped", folder.root.name,
+                 len(res.indexed), res.unchanged, len(res.removed), len(res.errors))
+        try:
+            folder.answers = await self.run(folder.answers_now)
+        except Exception:  # noqa: BLE001
+            log.exception("finding the drafts of %s failed", folder.root)
+        return res
+
+    async def with_progress(self, title: str, work):
+        """Run `work(progress)` on the engine thread, reporting $/progress when the client can show it."""
+        token = None
+        wp = self.ls.work_done_progress
+        if self.capability("window.work_done_progress", False):
+            self._progress += 1
+            token = f"cairn-index-{self._progress}"
+            try:
+                await asyncio.wait_for(wp.create_async(token), 10)
+            except Exception as exc:  # noqa: BLE001
+                log.info("no progress shown (%s)", exc)
+                token = None
+        if token is None:
+            return await self.run(work, None)
+        wp.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
+        loop = self.loop
+        last = [-1]
+
+        def progress(done: int, total: int, name: str) -> None:  # engine thread
+            pct = int(done * 100 / total) if total else 100
+            if pct == last[0]:
+                return
+            last[0] = pct
+            msg = f"{done}/{total}" + (f" {name}" if name else "")
+            loop.call_soon_threadsafe(
+                wp.report, token, types.WorkDoneProgressReport(message=msg, percentage=pct, cancellable=False)
+            )
+
+        res = None
+        try:
+            res = await self.run(work, progress)
+            return res
+        finally:
+            end = f"{res.total} source(s)" if res is not None and hasattr(res, "total") else "stopped"
+            wp.end(token, types.WorkDoneProgressEnd(message=end))
+
+    async def check_everything(self) -> None:
+        await self._ready().wait()
+        paths: list[Path] = []
+        for folder in self.folders:
+            paths += sorted(folder.answers)
+        for doc in self.documents:
+            if self.is_draft(doc) and doc.path not in paths:
+                paths.append(doc.path)
+        for p in paths:
+            self.request_check(p, 0)
+
+    # -- documents --------------------------------------------------------------------
+
+    def did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        doc = self.documents.open(params.text_document)
+        if self.is_draft(doc):
+            doc.disk_checked = False
+            self.request_check(doc.path, 0)
+
+    def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        doc = self.documents.change(params, self.codec)
+        if doc is not None and self.is_draft(doc):
+            self.request_check(doc.path)
+
+    def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        doc = self.documents.close(params.text_document.uri)
+        if doc is None or doc.path is None:
+            return
+        folder = self.folder_for(doc.path)
+        if folder is None:
+            return
+        if doc.path in folder.answers:
+            self.request_check(doc.path, 0)  # back to what is on disk
+        else:
+            self._drop(folder, doc.path)
+
+    def _drop(self, folder: Folder, path: Path) -> None:
+        folder.drafts.pop(path, None)
+        self.engine.submit(folder.forget, path)
+        uri = self._published.pop(path, None)
+        if uri is not None:
+            self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self._notify_soon()
+
+    # -- checking ---------------------------------------------------------------------
+
+    def request_check(self, path: Path, delay: float | None = None) -> None:
+        delay = self.options.debounce if delay is None else delay
+        timer = self._timers.pop(path, None)
+        if timer is not None:
+            timer.cancel()
+        if delay <= 0:
+            self._start(path)
+        else:
+            self._timers[path] = self.loop.call_later(delay, self._start, path)
+
+    def _start(self, path: Path) -> None:
+        self._timers.pop(path, None)
+        task = self._tasks.get(path)
+        if task is not None and not task.done():
+            self._again.add(path)
+            return
+        self._tasks[path] = asyncio.ensure_future(self._worker(path))
+
+    async def _worker(self, path: Path) -> None:
+        try:
+            while True:
+                self._again.discard(path)
+                try:
+                    await self._check(path)
+                except Exception:  # noqa: BLE001 - one draft's failure never stops the others
+                    log.exception("checking %s failed", path)
+                if path not in self._again:
+                    break
+        finally:
+            if self._tasks.get(path) is asyncio.current_task():
+                self._tasks.pop(path, None)
+            self._notify_soon()
+
+    async def _check(self, path: Path) -> None:
+        await self._ready().wait()
+        folder = self.folder_for(path)
+        if folder is None:
+            return
+        doc = self.documents.by_path(path)
+        if doc is not None and not self.is_draft(doc):
+            return
+        previous = folder.drafts.get(path)
+        if doc is not None:
+            if not doc.disk_checked:
+                doc.disk_invalid_utf8 = await self.run(_invalid_utf8, path)
+                doc.disk_checked = True
+            if previous is not None and previous.is_open and previous.version == doc.version \
+                    and previous.text == doc.text and previous.encoding_problem == doc.encoding_problem:
+                return
+            text, version = doc.text, doc.version
+            state = await self.run(
+                folder.check, path, doc.uri, text, version, is_open=True,
+                encoding_problem=doc.encoding_problem, previous=previous,
+            )
+            now = self.documents.by_path(path)
+            if now is not doc or now.version != version or now.text != text:
+                return  # edited or closed meanwhile; another check is on its way
+        else:
+            if path not in folder.answers:
+                if path in folder.drafts or path in self._published:
+                    self._drop(folder, path)
+                return
+            state = await self.run(folder.check_disk, path, self.uri_for(path), previous)
+            if self.documents.by_path(path) is not None:
+                return  # opened meanwhile: the editor's text wins
+            if state is None:
+                self._drop(folder, path)
+                return
+        if self.folder_for(path) is not folder:
+            return  # the folder was rebuilt meanwhile
+        folder.drafts[path] = state
+        self._publish(state)
+
+    def _publish(self, state: DraftState) -> None:
+        old = self._published.get(state.path)
+        if old is not None and old != state.uri:
+            self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=old, diagnostics=[]))
+        self._published[state.path] = state.uri
+        self.ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=state.uri, diagnostics=state.lsp_diagnostics(),
+                                           version=state.version if state.is_open else None)
+        )
+
+    def _busy(self) -> bool:
+        return bool(self._timers) or any(not t.done() for t in self._tasks.values())
+
+    def _notify_soon(self) -> None:
+        if self._notify_pending:
+            return
+        self._notify_pending = True
+        self.loop.call_soon(self._notify)
+
+    def _notify(self) -> None:
+        self._notify_pending = False
+        if self._busy():
+            return  # the last check of the cycle will notify
+        try:
+            self.ls.protocol.notify(CHECKED, {"metrics": self.metrics().model_dump()})
+        except Exception:  # noqa: BLE001
+            log.exception("sending %s failed", CHECKED)
+        if self._refresh_lenses and self.capability("workspace.code_lens.refresh_support", False):
+            # verdicts changed without an edit (a source changed): lenses shown are stale
+            self._refresh_lenses = False
+            try:
+                self.ls.workspace_code_lens_refresh(None)
+            except Exception:  # noqa: BLE001
+                log.exception("workspace/codeLens/refresh failed")
+
+    def metrics(self):
+        results = []
+        for folder in self.folders:
+            for p in sorted(folder.answers):
+                st = folder.drafts.get(p)
+                if st is not None:
+                    results.append(st.result())
+        return metrics_of(results)
+
+    async def check_now(self, path: Path) -> None:
+        timer = self._timers.pop(path, None)
+        if timer is not None:
+            timer.cancel()
+        task = self._tasks.get(path)
+        if task is None or task.done():
+            self._start(path)
+            task = self._tasks.get(path)
+        elif timer is not None:
+            self._again.add(path)
+        if task is not None:
+            await asyncio.shield(task)
+
+    async def current(self, uri: str) -> tuple[Folder | None, DraftState | None]:
+        """The verdicts of a document as it is now (checking it first if an edit is pending)."""
+        if not self._ready().is_set():
+            return None, None
+        doc = self.documents.get(uri)
+        path = doc.path if doc is not None else uri_to_path(uri)
+        folder = self.folder_for(path)
+        if folder is None or (doc is not None and not self.is_draft(doc)):
+            return folder, None
+        return folder, await self.current_path(path)
+
+    async def current_path(self, path: Path) -> DraftState | None:
+        folder = self.folder_for(path)
+        if folder is None:
+            return None
+        for _ in range(4):
+            doc = self.documents.by_path(path)
+            state = folder.drafts.get(path)
+            pending = path in self._timers or (path in self._tasks and not self._tasks[path].done())
+            if state is not None and not pending:
+                if doc is None and not state.is_open:
+                    return state
+                if doc is not None and state.is_open and state.version == doc.version and state.text == doc.text:
+                    return state
+            if doc is None and path not in folder.answers:
+                return None
+            await self.check_now(path)
+            folder = self.folder_for(path) or folder
+        return folder.drafts.get(path)
+
+    # -- files on disk -----------------------------------------------------------------
+
+    async def watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
+        await self._ready().wait()
+        plan = classify(self, params.changes)
+        for folder in plan.config:
+            await self.reload_folder(folder)
+        for folder, idents in plan.sources.items():
+            if folder not in self.folders:
+                continue
+            res, affected = await self.run(folder.reindex, sorted(idents))
+            for src, msg in sorted(res.errors.items()):
+                log.warning("%s: skipped: %s", src, msg)
+            if res.indexed or res.removed:
+                log.info("re-indexed %s; re-checking %d draft(s)", ", ".join(res.indexed + res.removed), len(affected))
+            for p in affected:
+                self.request_check(p, 0)
+            self._refresh_lenses = self._refresh_lenses or bool(affected)
+        for folder in plan.rescan:
+            if folder in self.folders:
+                await self._index_folder(folder)
+                await self._recheck_folder(folder)
+        for folder, changes in plan.drafts.items():
+            if folder not in self.folders:
+                continue
+            if any(kind != types.FileChangeType.Changed or p not in folder.answers for p, kind in changes):
+                await self._refresh_answers(folder)
+            for p, _ in changes:
+                doc = self.documents.by_path(p)
+                if doc is not None:
+                    doc.disk_checked = False
+                    self.request_check(p, 0)
+                elif p in folder.answers or p in folder.drafts:
+                    self.request_check(p, 0)
+
+    async def _refresh_answers(self, folder: Folder) -> None:
+        old = set(folder.answers)
+        try:
+            folder.answers = await self.run(folder.answers_now)
+        except Exception:  # noqa: BLE001
+            log.exception("finding the drafts of %s failed", folder.root)
+            return
+        for p in folder.answers - old:
+            self.request_check(p, 0)
+        for p in old - folder.answers:
+            if self.documents.by_path(p) is None:
+                self._drop(folder, p)
+        self._notify_soon()
+
+    async def _recheck_folder(self, folder: Folder) -> None:
+        self._refresh_lenses = True
+        for p in set(folder.drafts) | folder.answers:
+            self.request_check(p, 0)
+        for doc in self.documents:
+            if self.is_draft(doc) and self.folder_for(doc.path) is folder:
+                self.request_check(doc.path, 0)
+
+    async def reindex_all(self) -> dict:
+        await self._ready().wait()
+        total = 0
+        for folder in list(self.folders):
+            res = await self._index_folder(folder)
+            total += res.total
+            await self._recheck_folder(folder)
+        return {"sources": total}
+
+    # -- configuration -------------------------------------------------------------------
+
+    async def did_change_configuration(self, params: types.DidChangeConfigurationParams) -> None:
+        await self._ready().wait()
+        if self.capability("workspace.configuration", False):
+            await self._fetch_settings()
+        else:
+            s = params.settings
+            section = s.get("cairn") if isinstance(s, dict) and "cairn" in s else s
+            section = editor_section(section)
+            self._editor = {"": section, **{u: section for u in self.folder_uris}}
+        for folder in list(self.folders):
+            await self.reload_folder(folder)
+
+    async def reload_folder(self, folder: Folder) -> None:
+        """Settings may have changed (cairn.toml or the client's): rebuild the folder when they did."""
+        uri = folder.uri
+        settings, messages = folder_settings(folder.root, self._editor.get(uri) or self._editor.get("", {}))
+        if settings.config == folder.settings.config and settings.judge_url_trusted == folder.settings.judge_url_trusted:
+            for level, msg in messages:
+                self.tell(level, f"{folder.root.name}: {msg}")
+            return
+        log.info("%s: the configuration changed; re-indexing and re-checking", folder.root.name)
+        await self.run(lambda: None)  # let the engine finish what it is doing with the old folder
+        new = self._make_folder(folder.root, uri, replacing=folder)
+        for p in list(self._published):
+            if folder.contains(p):
+                self._drop(folder, p)
+        await self._index_folder(new)
+        await self._recheck_folder(new)
+
+    async def did_change_workspace_folders(self, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        await self._ready().wait()
+        for removed in params.event.removed or []:
+            path = uri_to_path(removed.uri)
+            for f in list(self.folders):
+                if path is not None and f.uri == removed.uri:
+                    for p in list(self._published):
+                        if f.contains(p):
+                            self._drop(f, p)
+                    self.folders.remove(f)
+            if removed.uri in self.folder_uris:
+                self.folder_uris.remove(removed.uri)
+        added = []
+        for a in params.event.added or []:
+            self.folder_uris.append(a.uri)
+            await self._fetch_settings()
+            f = self._add_folder(a.uri)
+            if f is not None:
+                added.append(f)
+        if added:
+            await self._register()
+        for f in added:
+            await self._index_folder(f)
+            await self._recheck_folder(f)
+
+    def shutdown(self) -> None:
+        for t in self._timers.values():
+            t.cancel()
+        self._timers.clear()
+        self.engine.shutdown(wait=False, cancel_futures=True)
+        self.readers.shutdown(wait=False, cancel_futures=True)
+
+
+def _invalid_utf8(path: Path) -> bool:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    try:
+        data.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        return True
