@@ -67,6 +67,7 @@ class DraftState:
     placed: list[tuple[int, Segment]]  # (first line, piece), in order
     draft_diagnostics: list[Diagnostic]  # encoding problems of the draft and its sources
     uncited_paragraphs: int = 0
+    stamp: tuple[int, int] = (0, 0)  # the folder's (epoch, generation) the verdicts were made at
     _starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -220,6 +221,10 @@ class Folder:
     def settings(self) -> Settings:
         return self.ws.settings
 
+    @property
+    def stamp(self) -> tuple[int, int]:
+        return self.epoch, self.generation
+
     def contains(self, path: Path) -> bool:
         return path == self.root or self.root in path.parents
 
@@ -321,7 +326,7 @@ class Folder:
             path=path, rel=rel, uri=uri, version=version, text=text, is_open=is_open,
             encoding_problem=encoding_problem, placed=placed,
             draft_diagnostics=self._draft_diagnostics(rel, placed, encoding_problem),
-            uncited_paragraphs=uncited,
+            uncited_paragraphs=uncited, stamp=self.stamp,
         )
         ids: set[str] = set()
         srcs: set[str] = set()

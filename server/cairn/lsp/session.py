@@ -367,8 +367,9 @@ class Session:
                 doc.disk_invalid_utf8 = await self.run(_invalid_utf8, path)
                 doc.disk_checked = True
             if previous is not None and previous.is_open and previous.version == doc.version \
-                    and previous.text == doc.text and previous.encoding_problem == doc.encoding_problem:
-                return
+                    and previous.text == doc.text and previous.encoding_problem == doc.encoding_problem \
+                    and previous.stamp == folder.stamp:
+                return  # nothing changed since the last check
             text, version = doc.text, doc.version
             state = await self.run(
                 folder.check, path, doc.uri, text, version, is_open=True,
