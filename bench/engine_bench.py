@@ -35,8 +35,31 @@ WORDS = (
 FILLER = "the a of to in and for with on by within after before during about from".split()
 
 
+SYLLABLES = "ka lo mi ne ru sa ti vo be da fe gi ho ju ly pa qu re so tu wa xe yo zi an er in on us".split()
+
+
+def _vocabulary(rng: random.Random, n: int = 20000) -> list[str]:
+    """Real words first, then invented ones: text with a long tail of rare words."""
+    vocab = list(WORDS)
+    while len(vocab) < n:
+        vocab.append("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))))
+    return vocab
+
+
+_VOCAB: list[str] = []
+# cumulative Zipf-like weights: the k-th word is about 1/k as frequent as the first
+_WEIGHTS: list[float] = []
+
+
 def sentence(rng: random.Random) -> str:
+    if not _VOCAB:
+        _VOCAB.extend(_vocabulary(random.Random(1)))
+        total = 0.0
+        for k in range(len(_VOCAB)):
+            total += 1.0 / (k + 1)
+            _WEIGHTS.append(total)
     n = rng.randint(8, 20)
+    picks = rng.choices(_VOCAB, cum_weights=_WEIGHTS, k=n)
     words = []
     for i in range(n):
         r = rng.random()
@@ -45,7 +68,7 @@ def sentence(rng: random.Random) -> str:
         elif r < 0.35:
             words.append(rng.choice(FILLER))
         else:
-            words.append(rng.choice(WORDS))
+            words.append(picks[i])
     s = " ".join(words)
     return s[0].upper() + s[1:] + "."
 

@@ -20,6 +20,7 @@ _QUOTES.update({c: '"' for c in "\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033"})
 _DASHES = {c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"}
 _FOLD = {**_QUOTES, **_DASHES}
 _WS = re.compile(r"\s+")
+_FOLD_TABLE = str.maketrans(_FOLD)
 
 
 def fold(text: str) -> tuple[str, list[int]]:
@@ -28,29 +29,32 @@ def fold(text: str) -> tuple[str, list[int]]:
     in `text` (plus one final entry for the end)."""
     out: list[str] = []
     index: list[int] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch.isspace():
-            j = i
-            while j < n and text[j].isspace():
-                j += 1
-            out.append(" ")
-            index.append(i)
-            i = j
-            continue
-        out.append(_FOLD.get(ch, ch))
-        index.append(i)
-        i += 1
-    index.append(n)
+    pos = 0
+    translated = text.translate(_FOLD_TABLE)
+    for m in _WS.finditer(text):
+        s, e = m.span()
+        out.append(translated[pos:s])
+        index.extend(range(pos, s))
+        out.append(" ")
+        index.append(s)
+        pos = e
+    out.append(translated[pos:])
+    index.extend(range(pos, len(text)))
+    index.append(len(text))
     return "".join(out), index
+
+
+
+
+def _fold_fast(text: str) -> str:
+    return _WS.sub(" ", text.translate(_FOLD_TABLE))
 
 
 def loose_find(quote: str, text: str) -> list[tuple[int, int]]:
     """Spans of `text` equal to `quote` up to white space, quote marks and dashes."""
-    fq, _ = fold(quote.strip())
-    if not fq.strip():
-        return []
+    fq = _fold_fast(quote.strip())
+    if not fq.strip() or fq not in _fold_fast(text):
+        return []  # the common case, decided without the index map
     ft, idx = fold(text)
     spans = []
     pos = ft.find(fq)

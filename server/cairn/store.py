@@ -290,12 +290,17 @@ class Store:
         """Every stored occurrence of a chunk id, current ones first, newest first."""
         return self.lookup_many([chunk_id]).get(chunk_id, [])
 
-    def lookup_many(self, chunk_ids: Iterable[str]) -> dict[str, list[Chunk]]:
-        """lookup() for many ids in few queries."""
+    def current_version_ids(self) -> set[int]:
+        with self._lock:
+            return {r[0] for r in self._conn.execute("SELECT version_id FROM current")}
+
+    def lookup_many(self, chunk_ids: Iterable[str], current: set[int] | None = None) -> dict[str, list[Chunk]]:
+        """lookup() for many ids in few queries; `current`: current_version_ids(), if known."""
         ids = list(dict.fromkeys(chunk_ids))
         found: dict[str, list[tuple]] = {}
+        if current is None:
+            current = self.current_version_ids()
         with self._lock:
-            current = {r[0] for r in self._conn.execute("SELECT version_id FROM current")}
             for i in range(0, len(ids), 500):
                 part = ids[i:i + 500]
                 marks = ",".join("?" * len(part))
@@ -348,14 +353,17 @@ class Store:
         with self._lock:
             rows = []
             if words:
-                # the longest words are the rarest: their posting lists are short
-                longest = sorted(set(words), key=len, reverse=True)[:4]
-                phrase = " AND ".join(f'"{w}"' for w in longest)
+                # a phrase of three adjacent whole words, the longest such run:
+                # long words are rare, so their posting lists are short
+                k = min(3, len(words))
+                best = max(range(len(words) - k + 1), key=lambda i: sum(len(w) for w in words[i:i + k]))
+                phrase = '"' + " ".join(words[best:best + k]) + '"'
                 try:
                     rows = self._conn.execute(
-                        self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id"
-                        " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)"
-                        " ORDER BY v.source, ch.start",
+                        "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
+                        " FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
+                        " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
+                        " JOIN current c2 ON c2.version_id = v.id ORDER BY v.source, ch.start",
                         (phrase,),
                     ).fetchall()
                 except sqlite3.OperationalError:
@@ -363,7 +371,9 @@ class Store:
             hits = [r for r in rows if quote in r[6]]
             if not hits:
                 hits = self._conn.execute(
-                    self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id"
+                    "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
+                    " FROM current c2 JOIN versions v ON v.id = c2.version_id"
+                    " JOIN chunks ch ON ch.version_id = v.id"
                     " WHERE instr(ch.text, ?) > 0 ORDER BY v.source, ch.start",
                     (quote,),
                 ).fetchall()

@@ -72,14 +72,20 @@ class Verifier:
         self.history = History(workspace)
         self.judge = judge
         self._lookups: dict[str, list[Chunk]] = {}
+        self._searched: set[tuple[str, str | None]] = set()
         self._current: dict[str, object] = {}
         self._quotes: dict[tuple, list] = {}
+        self._warnings: dict[tuple[str, str], list[str]] = {}
+        self._current_ids: set[int] | None = None
 
     def invalidate(self) -> None:
         """Forget what was read from the store (after re-indexing)."""
         self._lookups.clear()
+        self._searched.clear()
         self._current.clear()
         self._quotes.clear()
+        self._warnings.clear()
+        self._current_ids = None
         self.history = History(self.ws)
 
     # -- lookups --------------------------------------------------------------------
@@ -87,21 +93,29 @@ class Verifier:
     def lookup(self, chunk_id: str, source_hint: str | None) -> list[Chunk]:
         got = self._lookups.get(chunk_id)
         if got is None:
-            got = self.store.lookup(chunk_id)
-            if not got and self.history.find(chunk_id, source_hint):
-                got = self.store.lookup(chunk_id)
+            got = self._lookup_store([chunk_id]).get(chunk_id, [])
             self._lookups[chunk_id] = got
+        if not got and (chunk_id, source_hint) not in self._searched:
+            # not in the store: the git history may hold the version it names
+            self._searched.add((chunk_id, source_hint))
+            if self.history.find(chunk_id, source_hint):
+                self._current_ids = None
+                got = self._lookups[chunk_id] = self._lookup_store([chunk_id]).get(chunk_id, [])
         return got
+
+    def _lookup_store(self, ids) -> dict[str, list[Chunk]]:
+        if self._current_ids is None:
+            self._current_ids = self.store.current_version_ids()
+        return self.store.lookup_many(ids, self._current_ids)
 
     def prefetch(self, chunk_ids) -> None:
         """Load many chunk ids in a few queries (before verifying many drafts)."""
         wanted = [c for c in chunk_ids if c and c not in self._lookups]
         if not wanted:
             return
-        got = self.store.lookup_many(wanted)
+        got = self._lookup_store(wanted)
         for cid in wanted:
-            if cid in got:
-                self._lookups[cid] = got[cid]
+            self._lookups[cid] = got.get(cid, [])
 
     def find_quote(self, quote: str, sources: tuple[str, ...] | None = None) -> list:
         key = (quote, sources)
@@ -347,7 +361,8 @@ class Verifier:
             for p in block.problems:
                 diags.append(Diagnostic(p.code, p.message, p.line, p.range))
         results: list[CitationResult] = []
-        for cit in claim.citations:
+        citations = claim.citations
+        for cit in citations:
             r, ds = self.verify_citation(cit)
             results.append(r)
             diags += ds
@@ -390,11 +405,12 @@ class Verifier:
                         f"; missing: {shown}" if missing else ""
                     )
                 diags.append(Diagnostic("unsupported-claim", msg, claim.line, claim.range))
-        ignored = claim.ignored
-        for d in diags:
-            if d.code in ignored:
-                d.ignored = True
-        supported = bool(claim.citations) and not any(d.fails for d in diags)
+        ignored = {code for c in citations for code in c.ignore}
+        if ignored:
+            for d in diags:
+                if d.code in ignored:
+                    d.ignored = True
+        supported = bool(citations) and not any(d.fails for d in diags)
         return ClaimResult(
             claim=claim,
             supported=supported,
@@ -432,7 +448,10 @@ class Verifier:
                 if r.chunk is None or r.chunk.source in seen:
                     continue
                 seen.add(r.chunk.source)
-                for w in self.store.warnings_for(r.chunk.source, r.chunk.version):
+                key = (r.chunk.source, r.chunk.version)
+                if key not in self._warnings:
+                    self._warnings[key] = self.store.warnings_for(*key)
+                for w in self._warnings[key]:
                     diags.append(
                         Diagnostic("encoding", f"source {r.chunk.source}: {w}", 0, Range(Pos(0, 0), Pos(0, 0)))
                     )

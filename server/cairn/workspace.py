@@ -103,10 +103,9 @@ class Workspace:
 
     def under_roots(self, identity: str) -> bool:
         """Lexical check: a relative path with `/`, no `..`, inside a root."""
-        if not identity or "\\" in identity or "\x00" in identity:
+        if not identity or "\\" in identity or "\x00" in identity or identity.startswith("/"):
             return False
-        p = PurePosixPath(identity)
-        if p.is_absolute() or any(part in ("..", "") for part in identity.split("/")):
+        if any(part in ("..", "", ".") for part in identity.split("/")):
             return False
         if len(identity) > 1 and identity[1] == ":":
             return False
