@@ -294,7 +294,8 @@ def quote_items(lines, codec, spot: Spot, chunks: list[Chunk], eol: str) -> list
             continue
         seen.add(key)
         (ml, ms, me_, mtext), extra = quote_edits(lines, spot, values, eol)
-        label = values["quote"] if len(values["quote"]) <= 80 else values["quote"][:77] + "…"
+        flat = " ".join(values["quote"].split())
+        label = flat if len(flat) <= 80 else flat[:77] + "…"
         page = f" p.{ch.page}" if ch.page else ""
         typed_region = lines[spot.line][spot.value_start:]
         items.append(

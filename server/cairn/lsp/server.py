@@ -13,6 +13,7 @@ import logging
 import sys
 
 from lsprotocol import types
+from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -55,7 +56,10 @@ class CairnServer(LanguageServer):
         self.session = Session(self)
 
     def report_server_error(self, error: Exception, source) -> None:
-        # logged, not shown: a failing handler must not flood the writer with pop-ups
+        # logged, not shown: a failing handler must not flood the writer with pop-ups;
+        # a failed request is answered with its error (and pygls logs it) already
+        if source is FeatureRequestError:
+            return
         log.error("server error (%s): %s", getattr(source, "__name__", source), error)
 
 
