@@ -34,6 +34,7 @@ class History:
         self.ws = workspace
         self._toplevel: Path | None | bool = False  # False: not looked up yet
         self._missing: set[str] = set()  # ids already searched for in vain this run
+        self.generation = 0  # bumped whenever a version from history is stored
 
     def toplevel(self) -> Path | None:
         if self._toplevel is False:
@@ -93,7 +94,8 @@ class History:
                     data = _git(self.ws.root, "cat-file", "blob", blob, timeout=60)
                     if data is None:
                         continue
-                    self.ws.index_bytes(ident, data)
+                    if self.ws.index_bytes(ident, data) is not None:
+                        self.generation += 1
                     self.ws.store.mark_git_seen(f"{blob}:{ident}")
                     if self.ws.store.lookup(chunk_id):
                         log.info("found chunk %s in %s at commit %s", chunk_id, ident, commit[:10])

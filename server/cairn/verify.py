@@ -73,6 +73,7 @@ class Verifier:
         self.judge = judge
         self._lookups: dict[str, list[Chunk]] = {}
         self._searched: set[tuple[str, str | None]] = set()
+        self._seen_generation = 0
         self._current: dict[str, object] = {}
         self._quotes: dict[tuple, list] = {}
         self._warnings: dict[tuple[str, str], list[str]] = {}
@@ -82,6 +83,7 @@ class Verifier:
         """Forget what was read from the store (after re-indexing)."""
         self._lookups.clear()
         self._searched.clear()
+        self._seen_generation = 0
         self._current.clear()
         self._quotes.clear()
         self._warnings.clear()
@@ -91,6 +93,11 @@ class Verifier:
     # -- lookups --------------------------------------------------------------------
 
     def lookup(self, chunk_id: str, source_hint: str | None) -> list[Chunk]:
+        if self._seen_generation != self.history.generation:
+            # history added versions: every earlier miss may be a hit now
+            self._seen_generation = self.history.generation
+            self._current_ids = None
+            self._lookups = {k: v for k, v in self._lookups.items() if v}
         got = self._lookups.get(chunk_id)
         if got is None:
             got = self._lookup_store([chunk_id]).get(chunk_id, [])
