@@ -27,6 +27,7 @@ def test_columns_round_trip(encoding, expected):
 def test_unknown_encoding_is_utf16():
     assert Codec("utf-7").encoding == "utf-16"
     assert Codec(None).encoding == "utf-16"
+    assert Codec(types.PositionEncodingKind.Utf8).encoding == "utf-8"
 
 
 def test_line_index_places_offsets():

@@ -25,7 +25,7 @@ class Codec:
     """Code-point columns <-> the client's code units, one line at a time."""
 
     def __init__(self, encoding: str | None):
-        enc = str(encoding or types.PositionEncodingKind.Utf16.value)
+        enc = getattr(encoding, "value", encoding) or types.PositionEncodingKind.Utf16.value
         if enc not in ("utf-8", "utf-16", "utf-32"):
             enc = "utf-16"
         self.encoding = enc

@@ -1,0 +1,90 @@
+"""Positions in the negotiated encoding: UTF-16 by default, UTF-8 when the
+client offers it. Emoji (two UTF-16 units, four UTF-8 bytes) and CJK (one
+unit, three bytes) stand before a claim, inside a block line and before a
+cited span in the source."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from conftest import line_of, open_doc, start, units, until, uri
+
+QUOTE = "dairy, meat, fresh produce"
+
+
+def draft(chunk_text: str) -> str:
+    s = chunk_text.index(QUOTE)
+    return (
+        "# Encodings 😀 漢字\n\n"
+        "😀 漢字 Dairy, meat, fresh produce must be reported within 30 days.\n\n"
+        "```cite\n"
+        f'{{"note": "😀漢字", "chunk_id": "a0fd0941ad0af9e0", "start": {s}, "end": {s + len(QUOTE)}, '
+        f'"quote": "{QUOTE}", "source": "sources/policy.md"}}\n'
+        "```\n\n"
+        "😀 Perishable goods are reviewed later.\n\n"
+        "```cite\n"
+        '{"note": "😀漢字", "chunk_id": "a0fd0941ad0af9e0", "start": 0, "end": 5, "quote": "not in the chunk", '
+        '"source": "sources/policy.md"}\n'
+        "```\n"
+    )
+
+
+@pytest.mark.parametrize("offered, encoding", [(None, "utf-16"), (["utf-16", "utf-8"], "utf-8")])
+async def test_columns_in_both_encodings(client: LanguageClient, demo, offered, encoding):
+    result = await start(client, demo, encodings=offered)
+    assert result.capabilities.position_encoding == encoding
+    policy_text = (demo / "sources/policy.md").read_text(encoding="utf-8")
+    para = policy_text[policy_text.index("Perishable goods"):policy_text.index("care team.") + len("care team.")]
+    text = draft(para)
+    lines = text.splitlines()
+    u = open_doc(client, demo / "drafts/encodings.md", text)
+    diags = await until(lambda: client.diagnostics.get(u) if len(client.diagnostics.get(u, [])) >= 2 else None)
+
+    claim = line_of(text, "must be reported within 30 days")
+    nm = next(d for d in diags if d.code == "number-mismatch")
+    assert (nm.range.start.line, nm.range.start.character) == (claim, 0)
+    assert (nm.range.end.line, nm.range.end.character) == (claim, units(lines[claim], encoding))
+
+    qnf = next(d for d in diags if d.code == "quote-not-found")
+    ql = line_of(text, '"quote": "not in the chunk"')
+    assert qnf.range.start.line == ql
+    assert qnf.range.start.character == units(lines[ql][: lines[ql].index('"quote"')], encoding)
+    assert qnf.range.end.character == units(lines[ql], encoding)
+
+    # the cited span, after 🥛🥩 and 生鮮食品 on its source line
+    src_lines = policy_text.splitlines()
+    sl = line_of(policy_text, QUOTE)
+    want = types.Range(
+        start=types.Position(line=sl, character=units(src_lines[sl][: src_lines[sl].index(QUOTE)], encoding)),
+        end=types.Position(line=sl, character=units(src_lines[sl][: src_lines[sl].index(QUOTE) + len(QUOTE)], encoding)),
+    )
+    assert nm.related_information[0].location.range == want
+    block = line_of(text, '"quote": "dairy')
+    got = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=u),
+                               position=types.Position(line=block, character=units(lines[block][:40], encoding)))
+    )
+    assert got[0].uri == uri(demo / "sources/policy.md") and got[0].range == want
+
+    # a position given after the emoji finds the claim; the hover's range is in the same units
+    h = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=u),
+                          position=types.Position(line=claim, character=units("😀 漢字 Dai", encoding)))
+    )
+    assert h.range.end == types.Position(line=claim, character=units(lines[claim], encoding))
+    assert f"**{QUOTE}**" in h.contents.value
+
+    # an edit after the emoji, in client units, lands where the client meant it
+    col = units(lines[claim][: lines[claim].index("30")], encoding)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=u, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line=claim, character=col),
+                                  end=types.Position(line=claim, character=col + 3)),
+                text="")],
+        )
+    )
+    await until(lambda: not any(d.code == "number-mismatch" for d in client.diagnostics.get(u, [])))
