@@ -180,3 +180,11 @@ def line_of(text: str, needle: str) -> int:
 
 def units(s: str, encoding: str) -> int:
     return len(s.encode("utf-16-le")) // 2 if encoding == "utf-16" else len(s.encode("utf-8"))
+
+
+# a citation that verifies in the demo (sources/policy.md)
+CITE_OK = (
+    "```cite\nchunk_id: 691d71e4b46d8b0d\nstart: 0\nend: 65\n"
+    "quote: \"A customer has 14 days to request a credit for a damaged delivery\"\n"
+    "source: sources/policy.md\nversion: 9b3c4325200c\n```\n"
+)
