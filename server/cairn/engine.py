@@ -102,3 +102,84 @@ def write_atomic(path: Path, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+# -- the verdict cache -------------------------------------------------------------
+#
+# A warm `cairn check` reuses each draft's verdicts when nothing they depend
+# on changed: the draft's bytes, the store (every version and which are
+# current), the git HEAD (history lookups), the configuration and Cairn's own
+# version. Any change to one of these makes a new key.
+
+_CACHE_PREFIX = "draft-report:"
+_CACHE_MAX_AGE = 30 * 24 * 3600
+
+
+def _git_head(root: Path) -> str:
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "-q", "HEAD"], capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return out.stdout.decode().strip() if out.returncode == 0 else ""
+
+
+def fingerprint(ws: Workspace) -> str:
+    import hashlib
+
+    from . import __version__
+
+    h = hashlib.sha256()
+    for part in (
+        __version__,
+        ws.settings.config.model_dump_json(),
+        str(ws.settings.judge_url_trusted),
+        ws.store.state_token(),
+        _git_head(ws.root),
+    ):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = None,
+                  progress: ProgressFn | None = None, *, use_cache: bool = True):
+    """The JSON-report view of each answer, reusing cached verdicts where the
+    inputs are unchanged. Returns (list of report.DraftOut, how many were cached)."""
+    import hashlib
+
+    from .report import DraftOut, draft_out
+
+    verifier = verifier or Verifier(ws)
+    fp = fingerprint(ws) if use_cache else ""
+    answers = ws.answers(paths)
+    outs: list[DraftOut] = []
+    hits = 0
+    for i, p in enumerate(answers):
+        if progress:
+            progress(i, len(answers), ws.relpath(p))
+        key = ""
+        if use_cache:
+            try:
+                data = p.read_bytes()
+            except OSError:
+                data = b""
+            key = _CACHE_PREFIX + hashlib.sha256(fp.encode() + b"\0" + ws.relpath(p).encode() + b"\0" + data).hexdigest()
+            cached = ws.store.cache_get(key)
+            if cached is not None:
+                try:
+                    outs.append(DraftOut.model_validate_json(cached))
+                    hits += 1
+                    continue
+                except ValueError:
+                    pass  # a cache entry from another schema: recompute
+        out = draft_out(check_draft(ws, verifier, p).result)
+        outs.append(out)
+        if use_cache:
+            ws.store.cache_put(key, out.model_dump_json())
+    if progress:
+        progress(len(answers), len(answers), "")
+    if use_cache:
+        ws.store.cache_prune(_CACHE_PREFIX, _CACHE_MAX_AGE)
+    return outs, hits

@@ -126,20 +126,24 @@ def metrics_of(drafts: list[DraftResult]) -> Metrics:
     )
 
 
-def build_report(drafts: list[DraftResult]) -> Report:
-    return Report(
-        drafts=[
-            DraftOut(
-                path=d.path,
-                faithful=d.faithful,
-                claims=[claim_out(c) for c in d.claims],
-                diagnostics=[diagnostic_out(x) for x in d.diagnostics],
-                uncited_paragraphs=d.uncited_paragraphs,
-            )
-            for d in drafts
-        ],
-        metrics=metrics_of(drafts),
+def draft_out(d: DraftResult) -> DraftOut:
+    return DraftOut(
+        path=d.path,
+        faithful=d.faithful,
+        claims=[claim_out(c) for c in d.claims],
+        diagnostics=[diagnostic_out(x) for x in d.diagnostics],
+        uncited_paragraphs=d.uncited_paragraphs,
     )
+
+
+def build_report(drafts: list[DraftResult]) -> Report:
+    return report_of([draft_out(d) for d in drafts])
+
+
+def report_of(outs: list[DraftOut]) -> Report:
+    """The report of drafts already in their output form (metrics_of reads
+    the same attribute names on both forms)."""
+    return Report(drafts=outs, metrics=metrics_of(outs))  # type: ignore[arg-type]
 
 
 # -- text ---------------------------------------------------------------------------

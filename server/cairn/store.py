@@ -431,6 +431,22 @@ class Store:
         with self._lock:
             self._conn.execute("INSERT OR REPLACE INTO kv_cache VALUES (?, ?, ?)", (key, value, time.time()))
 
+    def cache_prune(self, prefix: str, max_age: float) -> None:
+        with self._lock:
+            self._conn.execute(
+                "DELETE FROM kv_cache WHERE key >= ? AND key < ? AND created < ?",
+                (prefix, prefix + "\uffff", time.time() - max_age),
+            )
+
+    def state_token(self) -> str:
+        """Changes whenever a version is stored or dropped or `current` moves."""
+        with self._lock:
+            c = self._conn
+            n, top = c.execute("SELECT count(*), coalesce(max(id), 0) FROM versions").fetchone()
+            cur = c.execute("SELECT group_concat(source || ':' || version_id, '|') FROM "
+                            "(SELECT source, version_id FROM current ORDER BY source)").fetchone()[0]
+        return f"{n}:{top}:{cur or ''}"
+
     # -- git history bookkeeping ---------------------------------------------------
 
     def git_seen(self, blob: str) -> bool:
