@@ -104,3 +104,31 @@ def test_emoji_and_cjk_before_the_cited_span(demo: Path):
     assert chunk["text"][cit["start"]:cit["end"]] == cit["quote"]
     # the same span in UTF-16 units or bytes would be elsewhere
     assert len(chunk["text"][: cit["start"]].encode("utf-16-le")) // 2 != cit["start"]
+
+
+def test_index_shows_a_progress_bar_on_a_terminal(demo: Path):
+    """On a terminal `cairn index` draws a progress bar (tqdm) on stderr."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "cairn", "index"], cwd=demo, stdin=slave, stdout=slave,
+                            stderr=slave, close_fds=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(master)
+    out = b"".join(chunks).decode("utf-8", "replace")
+    assert proc.returncode == 0
+    assert "indexing" in out and "file" in out and "%" in out  # tqdm's bar
+    assert "indexed 4 source(s)" in out
