@@ -31,9 +31,13 @@ class _Progress:
         if not sys.stderr.isatty():
             return
         if self.bar is None:
+            import shutil
+
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, leave=False)
+            # a terminal that reports no size (some ptys) would get a bar 0 wide
+            cols = shutil.get_terminal_size((80, 24)).columns or 80
+            self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, leave=False, ncols=cols)
         self.bar.n = done
         self.bar.set_postfix_str(current[-40:], refresh=False)
         self.bar.refresh()
