@@ -35,9 +35,10 @@ class _Progress:
 
             from tqdm import tqdm
 
-            # a terminal that reports no size (some ptys) would get a bar 0 wide
-            cols = shutil.get_terminal_size((80, 24)).columns or 80
-            self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, leave=False, ncols=cols)
+            # a terminal that reports no size (some ptys) would get no bar at all
+            size = shutil.get_terminal_size((80, 24))
+            self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, leave=False,
+                            ncols=size.columns or 80, nrows=size.lines or 24)
         self.bar.n = done
         self.bar.set_postfix_str(current[-40:], refresh=False)
         self.bar.refresh()
