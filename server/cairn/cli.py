@@ -188,17 +188,30 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         except BaselineError as exc:
             _err(str(exc))
             sys.exit(EXIT_USAGE)
+    from .judge import judge_results, make_judge
+
+    judge = make_judge(ws)  # before indexing: a judge configuration error exits 2 at once
+    if judge is not None and judge.problem:
+        _err(f"warning: {judge.problem}; the lexical check decides")
     res = engine.index(ws, _Progress("indexing", "file"))
     _report_index(res, quiet=True)
     if ws.store.rebuilt_reason:
         _err(f"warning: the index was damaged ({ws.store.rebuilt_reason}) and has been rebuilt")
-    from .judge import make_judge
-
-    judge = make_judge(ws, progress=sys.stderr.isatty())
     from .verify import Verifier
 
+    threshold = ws.settings.config.threshold
+
+    def run_check(progress=None):
+        # two phases: the lexical verification of every draft (the judge hook
+        # only looks cached verdicts up), then the judge asked about every
+        # claim at once, in parallel
+        checked = engine.check(ws, list(paths) or None, verifier, progress)
+        if judge is not None:
+            judge_results([cd.result for cd in checked], judge, threshold, _Progress("judging", "claim"))
+        return checked
+
     verifier = Verifier(ws, judge=judge)
-    checked = engine.check(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
+    checked = run_check(_Progress("checking", "draft"))
     if fix:
         changed = 0
         for cd in checked:
@@ -209,7 +222,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         if changed:
             _err(f"fixed {changed} draft(s)")
             verifier.invalidate()
-            checked = engine.check(ws, list(paths) or None, verifier)
+            checked = run_check()
     results = [cd.result for cd in checked]
     report = build_report(results)
     if fmt == "json":
@@ -252,12 +265,24 @@ def calibrate_cmd(data: Path, fmt: str, judge_url: str | None) -> None:
     except cal.DataError as exc:
         _err(str(exc))
         sys.exit(EXIT_USAGE)
-    judge = None
+    judge = judge_name = None
     if settings.config.judge.provider != "stub":
         from .judge import make_calibration_judge
 
-        judge = make_calibration_judge(root, settings)
-    report = cal.calibrate(rows, mode=settings.config.support.mode, threshold=settings.config.threshold, judge=judge)
+        provider = make_calibration_judge(root, settings)
+        if provider is not None:
+            if provider.problem:
+                _err(f"warning: {provider.problem}; the lexical check decides")
+            # every row asked at once, in parallel; calibrate then reads the verdicts
+            asked = [(r.claim, tuple(r.quotes)) for r in rows if r.quotes]
+            verdicts = dict(zip(asked, provider.judge_many(asked, progress=_Progress("judging", "row"))))
+
+            def judge(claim, quotes):
+                return verdicts[(claim, tuple(quotes))]
+
+            judge_name = provider.name
+    report = cal.calibrate(rows, mode=settings.config.support.mode, threshold=settings.config.threshold,
+                           judge=judge, judge_name=judge_name)
     if fmt == "json":
         click.echo(report.model_dump_json(indent=2))
     else:

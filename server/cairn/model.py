@@ -233,6 +233,8 @@ class ClaimResult:
     missing: list[str]
     citations: list[CitationResult]
     diagnostics: list[Diagnostic]
+    # the lexical check's score, kept when a judge's verdict replaces it (verify.apply_verdict)
+    lexical_score: float | None = None
 
 
 @dataclass(slots=True)

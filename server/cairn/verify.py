@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import anchor
 from .history import History
@@ -42,8 +42,66 @@ class JudgeVerdict:
 
 
 # A judge gets the claim text and the resolved quotes; returns None to let
-# the lexical check decide.
+# the lexical check decide. The verifier calls it for every claim it checks,
+# so it must be fast: cairn.judge's judges only look verdicts up here.
 Judge = Callable[[str, list[str]], JudgeVerdict | None]
+
+# the diagnostics apply_verdict decides; every other one stays as verified
+_SUPPORT_CODES = ("unsupported-claim", "judge-fallback")
+
+
+def resolved_quotes(cr: ClaimResult) -> list[str]:
+    """The quotes of a claim's resolved citations: what support is judged over."""
+    return [r.citation.quote for r in cr.citations if r.resolved and r.citation.quote]
+
+
+def apply_verdict(cr: ClaimResult, verdict: JudgeVerdict | None, threshold: float) -> ClaimResult:
+    """A claim's result with the support decided by `verdict` (SPEC section 4).
+
+    `cr` comes from the verifier (with or without an earlier verdict; the
+    lexical score is kept in it). A judge's verdict replaces the score test;
+    a `fallback` verdict (or None) leaves it to the lexical check, a fallback
+    adding a `judge-fallback` diagnostic; the number rule always applies.
+    Returns a new ClaimResult; `cr` is not modified. A claim without a
+    resolved quote is returned as it is: its support is never checked."""
+    if not resolved_quotes(cr):
+        return cr
+    claim = cr.claim
+    diags = [d for d in cr.diagnostics if d.code not in _SUPPORT_CODES]
+    score = cr.lexical_score
+    passed = score is not None and score >= threshold
+    judge_name = "lexical"
+    if verdict is not None and verdict.judge == "fallback":
+        judge_name = "fallback"
+        diags.append(
+            Diagnostic(
+                "judge-fallback",
+                f"the judge gave no verdict ({verdict.note or 'no reason given'}); the lexical check decided",
+                claim.line,
+                claim.range,
+            )
+        )
+    elif verdict is not None and verdict.judge != "lexical":
+        judge_name = verdict.judge
+        passed = bool(verdict.supported)
+        score = verdict.score
+    if not passed:
+        if judge_name in ("lexical", "fallback"):
+            missing = cr.missing
+            shown = ", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
+            msg = f"support {_fmt(score)} is below the threshold {threshold:g}" + (
+                f"; missing: {shown}" if missing else ""
+            )
+        else:
+            msg = f"the {judge_name} judge finds that the quotes do not support the claim (score {_fmt(score)})"
+        diags.append(Diagnostic("unsupported-claim", msg, claim.line, claim.range))
+    ignored = claim.ignored
+    if ignored:
+        for d in diags:
+            if d.code in ignored:
+                d.ignored = True
+    supported = bool(claim.citations) and not any(d.fails for d in diags)
+    return replace(cr, supported=supported, support_score=score, judge=judge_name, diagnostics=diags)
 
 
 def _span(*ranges: Range | None) -> Range | None:
@@ -376,23 +434,11 @@ class Verifier:
         quotes = [r.citation.quote for r in results if r.resolved and r.citation.quote]
         score: float | None = None
         missing: list[str] = []
-        judge_name = "lexical"
+        verdict: JudgeVerdict | None = None
         if quotes:
             lex = check_support(claim.text, quotes, threshold=cfg.threshold, mode=cfg.support.mode)
             score = lex.score
             missing = list(lex.missing)
-            passed = lex.passed or (lex.score is not None and lex.score >= cfg.threshold)
-            verdict = self.judge(claim.text, quotes) if self.judge else None
-            if verdict is not None:
-                judge_name = verdict.judge
-                if verdict.judge == "fallback":
-                    diags.append(
-                        Diagnostic("judge-fallback", f"the judge failed ({verdict.note}); the lexical check decided",
-                                   claim.line, claim.range)
-                    )
-                else:
-                    passed = verdict.supported
-                    score = verdict.score
             if lex.numbers_missing:
                 said = ", ".join(lex.quote_numbers) if lex.quote_numbers else "no number"
                 diags.append(
@@ -403,30 +449,25 @@ class Verifier:
                         claim.range,
                     )
                 )
-            if not passed:
-                shown = ", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
-                if judge_name == "openai":
-                    msg = f"the judge finds the quotes do not support the claim (score {_fmt(score)})"
-                else:
-                    msg = f"support {_fmt(score)} is below the threshold {cfg.threshold:g}" + (
-                        f"; missing: {shown}" if missing else ""
-                    )
-                diags.append(Diagnostic("unsupported-claim", msg, claim.line, claim.range))
+            verdict = self.judge(claim.text, quotes) if self.judge else None
         ignored = {code for c in citations for code in c.ignore}
         if ignored:
             for d in diags:
                 if d.code in ignored:
                     d.ignored = True
         supported = bool(citations) and not any(d.fails for d in diags)
-        return ClaimResult(
+        result = ClaimResult(
             claim=claim,
             supported=supported,
             support_score=score,
-            judge=judge_name,
+            judge="lexical",
             missing=missing,
             citations=results,
             diagnostics=diags,
+            lexical_score=score,
         )
+        # the score test (or the judge's verdict in its place)
+        return apply_verdict(result, verdict, cfg.threshold)
 
     def verify_draft(self, path: str, doc: DraftDoc, *, encoding_problem: bool = False,
                      cache: dict | None = None) -> DraftResult:
