@@ -9,6 +9,10 @@ body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
 table.metrics { width: auto; }
+.scroll { overflow-x: auto; }
+table.claims { min-width: 720px; }
+td.text { min-width: 16em; }
+td.problems { min-width: 14em; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.claim { cursor: pointer; }
 tr.claim:hover, tr.claim:focus { background: var(--vscode-list-hoverBackground); outline: none; }

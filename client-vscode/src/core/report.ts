@@ -187,7 +187,7 @@ export function reportHtmlBody(report: Report): string {
       parts.push('<p>No claims.</p>');
       continue;
     }
-    parts.push('<table class="claims"><thead><tr>');
+    parts.push('<div class="scroll"><table class="claims"><thead><tr>');
     parts.push('<th>Line</th><th>Verdict</th><th>Claim</th><th>Support</th><th>Cited</th><th>Problems</th>');
     parts.push('</tr></thead><tbody>');
     for (const claim of draft.claims) {
@@ -210,11 +210,11 @@ export function reportHtmlBody(report: Report): string {
       parts.push(
         `<tr class="claim" data-path="${escapeHtml(draft.path)}" data-line="${claim.line}" tabindex="0">` +
           `<td class="num"><a href="#">${claim.line}</a></td><td>${verdictCell}</td>` +
-          `<td>${escapeHtml(shorten(claim.text, 200))}</td><td class="num">${score}</td>` +
-          `<td>${cited}</td><td>${problems}</td></tr>`,
+          `<td class="text">${escapeHtml(shorten(claim.text, 200))}</td><td class="num">${score}</td>` +
+          `<td>${cited}</td><td class="problems">${problems}</td></tr>`,
       );
     }
-    parts.push('</tbody></table>');
+    parts.push('</tbody></table></div>');
   }
   return parts.join('\n');
 }
