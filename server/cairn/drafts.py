@@ -62,6 +62,11 @@ _INT = re.compile(r"[+-]?[0-9]+")
 _SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./-]*")
 # characters YAML does not allow raw (or reads as line breaks) inside a double-quoted scalar
 _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+# JSON's \uXXXX escapes can spell a lone surrogate, which is no character (YAML refuses it)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"
+)
 
 _FIELDS = ("chunk_id", "start", "end", "quote", "source", "version", "ignore")
 _PLAIN_FIELDS = frozenset({"chunk_id", "version", "source"})
@@ -296,6 +301,19 @@ class _Pairs(list):
     """A JSON object as its (key, value) pairs, duplicates kept."""
 
 
+def _has_lone_surrogate(value) -> bool:
+    """Does any string (key or value) of a decoded JSON body hold a lone surrogate?"""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if type(v) is str:
+            if _SURROGATE.search(v):
+                return True
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return False
+
+
 def _json_node(v, yn: _N | None, depth: int) -> _N:
     """A JSON value as nodes (walked 5 levels deep), with positions from _json_marks."""
     si = ei = ci = None
@@ -501,6 +519,12 @@ def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, 
             raise _BodyError(f"invalid JSON: {e.msg}", line=e.lineno - 1) from None
         except (ValueError, RecursionError) as e:
             raise _BodyError(f"invalid JSON: {e}"[:200]) from None
+        if _has_lone_surrogate(value):
+            lone = next((m for m in _SURROGATE_ESCAPE.finditer(body) if len(m.group(0)) == 6), None)
+            raise _BodyError(
+                f"invalid JSON: {lone.group(0) if lone else 'a string'} is a lone surrogate, not a character",
+                lone.start() if lone else None,
+            )
         try:
             marks = _json_marks(body)
         except Exception:  # noqa: BLE001 - positions are a nicety; the values come from json
