@@ -765,6 +765,9 @@ def _is_cite(node: _B) -> bool:
 
 # inline markup in CommonMark: escapes, code spans, emphasis, entities, autolinks/html, links/images
 _INLINE_MARKUP = re.compile(r"[\\`*_&<\[\]]")
+MAX_INLINE_CHARS = 20_000  # longer paragraphs are not parsed inline (plain_text)
+_ROUGH_LINK = re.compile(r"\]\([^()\s]*\)|!\[")
+_ROUGH_MARKUP = re.compile(r"[\\`*_<>\[\]]")
 
 
 def _inline_text(tokens, out: list[str]) -> None:
@@ -790,6 +793,10 @@ def plain_text(source: str, env: dict | None = None) -> str:
             for i, line in enumerate(lines)
         ]
         return " ".join(parts).strip()
+    if len(source) > MAX_INLINE_CHARS:
+        # markdown-it's link and emphasis rules take seconds on a paragraph of hundreds of
+        # kilobytes of brackets; no claim is that long: drop link URLs and markup characters
+        return " ".join(_ROUGH_MARKUP.sub(" ", _ROUGH_LINK.sub(" ", source)).split())
     out: list[str] = []
     _inline_text(_MD.inline.parse(source, _MD, {} if env is None else env, []), out)
     return "".join(out).strip()
