@@ -405,12 +405,17 @@ class OpenAIJudge:
         return verdict
 
     def judge_many(
-        self, items: Sequence[tuple[str, Sequence[str]]], progress: Progress | None = None
+        self,
+        items: Sequence[tuple[str, Sequence[str]]],
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
     ) -> list[JudgeVerdict]:
         """Verdicts for many (claim, quotes) pairs, asked in parallel; same order as `items`.
 
         Blocking: call it off the thread that must stay responsive. Cached
-        claims cost nothing; equal pairs are asked once."""
+        claims cost nothing; equal pairs are asked once. Once `cancel` is set,
+        claims not asked yet get a fallback verdict at once (requests in
+        flight finish within the timeout)."""
         total = len(items)
         out: list[JudgeVerdict | None] = [None] * total
         todo: dict[str, list[int]] = {}
@@ -433,7 +438,7 @@ class OpenAIJudge:
                 futures = {}
                 for key, idx in todo.items():
                     claim, quotes = items[idx[0]]
-                    futures[pool.submit(self.judge, claim, quotes)] = (idx, claim)
+                    futures[pool.submit(self._judge_unless, cancel, claim, quotes)] = (idx, claim)
                 for fut in as_completed(futures):
                     idx, claim = futures[fut]
                     verdict = fut.result()
@@ -443,6 +448,11 @@ class OpenAIJudge:
                     if progress:
                         progress(done, total, claim)
         return [v if v is not None else self._fallback("no verdict") for v in out]
+
+    def _judge_unless(self, cancel: threading.Event | None, claim: str, quotes: Sequence[str]) -> JudgeVerdict:
+        if cancel is not None and cancel.is_set():
+            return self._fallback("cancelled before the judge was asked")
+        return self.judge(claim, quotes)
 
     # -- HTTP ------------------------------------------------------------------------
 
@@ -627,6 +637,7 @@ def judge_claims(
     judge: OpenAIJudge,
     threshold: float,
     progress: Progress | None = None,
+    cancel: threading.Event | None = None,
 ) -> list[ClaimResult]:
     """Ask the judge about every claim with a resolved quote; new results, same order.
 
@@ -634,7 +645,7 @@ def judge_claims(
     quotes are returned as they are. The inputs are not modified."""
     wanted = [(i, resolved_quotes(cr)) for i, cr in enumerate(claims)]
     wanted = [(i, q) for i, q in wanted if q]
-    verdicts = judge.judge_many([(claims[i].claim.text, q) for i, q in wanted], progress=progress)
+    verdicts = judge.judge_many([(claims[i].claim.text, q) for i, q in wanted], progress=progress, cancel=cancel)
     out = list(claims)
     for (i, _), verdict in zip(wanted, verdicts):
         out[i] = apply_verdict(claims[i], verdict, threshold)
@@ -646,10 +657,11 @@ def judge_results(
     judge: OpenAIJudge,
     threshold: float,
     progress: Progress | None = None,
+    cancel: threading.Event | None = None,
 ) -> None:
     """judge_claims over the claims of many drafts at once; replaces their claims in place."""
     flat = [cr for r in results for cr in r.claims]
-    judged = judge_claims(flat, judge, threshold, progress)
+    judged = judge_claims(flat, judge, threshold, progress, cancel)
     pos = 0
     for r in results:
         n = len(r.claims)

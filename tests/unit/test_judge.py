@@ -398,3 +398,20 @@ def test_two_phases_on_the_demo(demo, srv):
         (c.judge, c.supported, c.support_score) for r in results for c in r.claims
     ]
     assert srv.count == 13
+
+
+def test_judge_many_can_be_cancelled(srv):
+    cancel = threading.Event()
+
+    def answer(claim, quotes):
+        cancel.set()
+        return {"label": "supported", "score": 0.5}
+
+    srv.answer = answer
+    j = make(srv, concurrency=1)
+    out = j.judge_many([(f"claim {i}", QUOTES) for i in range(5)], cancel=cancel)
+    assert srv.count == 1
+    assert [v.judge for v in out].count("openai") == 1
+    assert all("cancelled" in v.note for v in out if v.judge == "fallback")
+    # a cancelled claim was not asked: it is asked next time
+    assert j.cached("claim 4", QUOTES) is None
