@@ -35,6 +35,9 @@ class History:
         self._toplevel: Path | None | bool = False  # False: not looked up yet
         self._missing: set[str] = set()  # ids already searched for in vain this run
         self.generation = 0  # bumped whenever a version from history is stored
+        # scopes read to the end at this HEAD: every blob in them is indexed (or marked seen),
+        # so a later miss needs no second scan (hundreds of stale ids cost one scan, not hundreds)
+        self._done: tuple[str | None, set[str]] = (None, set())
 
     def toplevel(self) -> Path | None:
         if self._toplevel is False:
@@ -58,8 +61,15 @@ class History:
         if source_hint and self.ws.under_roots(source_hint):
             paths.append(source_hint)
         paths += [r for r in self.ws.roots]
+        head_out = _git(self.ws.root, "rev-parse", "HEAD", timeout=10)
+        head = head_out.decode().strip() if head_out else None
+        if self._done[0] != head:
+            self._done = (head, set())
+        done = self._done[1]
         blobs_read = 0
         for scope in paths:
+            if scope in done:
+                continue
             commits = _git(self.ws.root, "log", f"-n{MAX_COMMITS}", "--format=%H", "--", prefix + scope if prefix else scope)
             if not commits:
                 continue
@@ -100,5 +110,7 @@ class History:
                     if self.ws.store.lookup(chunk_id):
                         log.info("found chunk %s in %s at commit %s", chunk_id, ident, commit[:10])
                         return True
+            if head is not None:
+                done.add(scope)
         self._missing.add(chunk_id)
         return False
