@@ -171,7 +171,15 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
               judge_url: str | None) -> None:
     """Index, then verify the answers."""
     from . import engine
-    from .report import BaselineError, build_report, compare_baseline, load_baseline, render_sarif, render_text
+    from .report import (
+        BaselineError,
+        build_report,
+        compare_baseline,
+        load_baseline,
+        render_sarif,
+        render_text,
+        report_of,
+    )
 
     ws = _workspace(judge_url)
     for p in paths:
@@ -211,29 +219,39 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         return checked
 
     verifier = Verifier(ws, judge=judge)
-    checked = run_check(_Progress("checking", "draft"))
-    if fix:
-        changed = 0
-        for cd in checked:
-            new = engine.fixed_text(cd)
-            if new is not None:
-                engine.write_atomic(cd.path, new)
-                changed += 1
-        if changed:
-            _err(f"fixed {changed} draft(s)")
-            verifier.invalidate()
-            checked = run_check()
-    results = [cd.result for cd in checked]
-    report = build_report(results)
+    # a plain check reuses the verdicts of drafts whose inputs are unchanged;
+    # --fix and SARIF need the full results, a judge has its own cache
+    if judge is None and not fix and fmt != "sarif":
+        outs, _ = engine.check_reports(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
+        report = report_of(outs)
+        results = None
+    else:
+        checked = run_check(_Progress("checking", "draft"))
+        if fix:
+            changed = 0
+            for cd in checked:
+                new = engine.fixed_text(cd)
+                if new is not None:
+                    engine.write_atomic(cd.path, new)
+                    changed += 1
+            if changed:
+                _err(f"fixed {changed} draft(s)")
+                verifier.invalidate()
+                checked = run_check()
+        results = [cd.result for cd in checked]
+        report = build_report(results)
     if fmt == "json":
         click.echo(report.model_dump_json(indent=2))
     elif fmt == "sarif":
         base = _git_root(ws.root) or ws.root
-        click.echo(render_sarif(report, results, base=base, root=ws.root))
+        click.echo(render_sarif(report, results or [], base=base, root=ws.root))
     else:
         click.echo(render_text(report, color=sys.stdout.isatty()))
-    failed = any(not c.supported for d in results for c in d.claims) or any(not d.faithful for d in results)
-    if strict and any(d.severity == "warning" for r in results for d in r.all_diagnostics):
+    failed = any(not c.supported for d in report.drafts for c in d.claims) or any(not d.faithful for d in report.drafts)
+    warned = any(x.severity == "warning" for d in report.drafts for x in d.diagnostics) or any(
+        x.severity == "warning" for d in report.drafts for c in d.claims for x in c.diagnostics
+    )
+    if strict and warned:
         failed = True
     if old is not None:
         reasons, warnings = compare_baseline(old, report)

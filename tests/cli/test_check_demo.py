@@ -163,3 +163,19 @@ def test_empty_workspace_reports_null_figures(tmp_path: Path):
     m = report["metrics"]
     assert m["claims"] == 0 and m["citation_validity"] is None and m["faithfulness"] is None
     assert m["resolution"] is None and m["coverage"] is None
+
+
+def test_warm_check_reuses_verdicts_until_an_input_changes(demo: Path):
+    import sqlite3
+
+    _, first = check_json(demo)
+    db = sqlite3.connect(demo / ".cairn" / "index.db")
+    entries = db.execute("SELECT count(*) FROM kv_cache WHERE key LIKE 'draft-report:%'").fetchone()[0]
+    db.close()
+    assert entries == 3
+    _, second = check_json(demo)
+    assert second == first
+    # a changed threshold is a changed input: new verdicts, not the cached ones
+    (demo / "cairn.toml").write_text('sources = ["sources"]\ndrafts = ["drafts/*.md"]\nthreshold = 0.99\n')
+    _, strict = check_json(demo)
+    assert strict["metrics"]["verified_claims"] < first["metrics"]["verified_claims"]
