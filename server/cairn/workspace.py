@@ -181,6 +181,11 @@ class Workspace:
         else:
             sources = [s for s in only if self.readable_source(s)]
             stale = {s for s in only if s not in sources}
+        for ident in [s for s in sources if text_name(s) != s]:
+            # the store and the reports hold text: such a name cannot be a source identity
+            sources.remove(ident)
+            stale.discard(ident)
+            res.errors[text_name(ident)] = "the file name is not valid UTF-8: not read (rename the file)"
         chunk_chars = self.settings.config.chunk_chars
         total = len(sources)
         for i, ident in enumerate(sources):
@@ -264,10 +269,11 @@ class Workspace:
         return any(root == "." or rel == root or rel.startswith(root + "/") for root in self.roots)
 
     def relpath(self, path: Path) -> str:
+        """Relative to the root with `/`, as text (see text_name)."""
         try:
-            return path.resolve().relative_to(self.root).as_posix()
+            return text_name(path.resolve().relative_to(self.root).as_posix())
         except ValueError:
-            return path.as_posix()
+            return text_name(path.as_posix())
 
     def _excluded(self, rel: str) -> bool:
         return any(fnmatch.fnmatch(rel, pat) or PurePosixPath(rel).match(pat) for pat in self.settings.config.exclude)
@@ -343,6 +349,16 @@ class Workspace:
         except (OSError, subprocess.TimeoutExpired):
             return ""
         return out.stdout.decode().strip() if out.returncode == 0 else ""
+
+
+def text_name(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 (which os functions hand over as
+    lone surrogates) become U+FFFD, so the name can be stored and written as UTF-8."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "replace")
 
 
 def _has_cite_block(path: Path) -> bool:
