@@ -104,6 +104,9 @@ def parse_html(data: bytes) -> ParsedDocument:
     text = "\n\n".join(blocks)
     warnings = []
     if max_depth >= DEEP:
-        warnings.append(f"HTML nested {max_depth} levels deep: text below the parser's depth limit may be missing")
+        warnings.append(
+            f"HTML nested {max_depth} levels deep: the parser stops at its depth limit,"
+            " so text inside the deepest part and after it may be missing"
+        )
     return ParsedDocument(text=text, pages=None, parser=PARSER, parser_version=_lineage(), warnings=warnings)
 
