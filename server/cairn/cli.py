@@ -152,8 +152,11 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
 
 
 def _git_root(path: Path) -> Path | None:
+    from .gitsafe import git_command, git_env
+
     try:
-        out = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel"], capture_output=True, timeout=10)
+        out = subprocess.run(git_command(path, "rev-parse", "--show-toplevel"), capture_output=True, timeout=10,
+                             env=git_env())
     except (OSError, subprocess.TimeoutExpired):
         return None
     return Path(out.stdout.decode().strip()) if out.returncode == 0 else None

@@ -12,6 +12,7 @@ import logging
 import subprocess
 from pathlib import Path
 
+from .gitsafe import git_command, git_env
 from .sources import is_source_name
 
 log = logging.getLogger(__name__)
@@ -23,7 +24,7 @@ MAX_BLOB_BYTES = 64 * 1024 * 1024
 
 def _git(root: Path, *args: str, timeout: float = 30) -> bytes | None:
     try:
-        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=timeout)
+        out = subprocess.run(git_command(root, *args), capture_output=True, timeout=timeout, env=git_env())
     except (OSError, subprocess.TimeoutExpired):
         return None
     return out.stdout if out.returncode == 0 else None

@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from . import chunking
 from .config import Settings, load_settings
+from .gitsafe import git_command, git_env
 from .sources import SourceError, is_source_name, parse_bytes
 from .store import STORE_DIR, Store
 
@@ -323,9 +324,10 @@ class Workspace:
     def _git_ignored(self) -> set[str]:
         try:
             out = subprocess.run(
-                ["git", "-C", str(self.root), "ls-files", "--others", "--ignored", "--exclude-standard", "-z"],
+                git_command(self.root, "ls-files", "--others", "--ignored", "--exclude-standard", "-z"),
                 capture_output=True,
                 timeout=20,
+                env=git_env(),
             )
         except (OSError, subprocess.TimeoutExpired):
             return set()
@@ -344,7 +346,7 @@ class Workspace:
     def _git_prefix(self) -> str:
         try:
             out = subprocess.run(
-                ["git", "-C", str(self.root), "rev-parse", "--show-prefix"], capture_output=True, timeout=10
+                git_command(self.root, "rev-parse", "--show-prefix"), capture_output=True, timeout=10, env=git_env()
             )
         except (OSError, subprocess.TimeoutExpired):
             return ""
