@@ -122,12 +122,10 @@ export function statusView(metrics: Metrics): StatusView {
   const tooltip = [
     '**Cairn citation check**',
     '',
-    '| | | |',
-    '|:--|--:|--:|',
-    `| Citation validity | ${percent(metrics.citation_validity)} | ${metrics.verified_claims} of ${metrics.claims} claims verified |`,
-    `| Faithfulness | ${percent(metrics.faithfulness)} | ${metrics.faithful_answers} of ${metrics.answers} drafts fully verified |`,
-    `| Resolution | ${percent(metrics.resolution)} | ${metrics.resolved_citations} of ${metrics.citations} citations found in the sources |`,
-    `| Coverage | ${percent(metrics.coverage)} | ${metrics.uncited_paragraphs} uncited paragraphs |`,
+    `- Citation validity **${percent(metrics.citation_validity)}**: ${metrics.verified_claims} of ${metrics.claims} claims verified`,
+    `- Faithfulness **${percent(metrics.faithfulness)}**: ${metrics.faithful_answers} of ${metrics.answers} drafts fully verified`,
+    `- Resolution **${percent(metrics.resolution)}**: ${metrics.resolved_citations} of ${metrics.citations} citations found in the sources`,
+    `- Coverage **${percent(metrics.coverage)}**: ${metrics.uncited_paragraphs} uncited paragraphs`,
     '',
     'Click to see the problems.',
   ].join('\n');
