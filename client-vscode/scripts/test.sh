@@ -8,6 +8,7 @@
 #                  the server is the `cairn` executable beside it
 #   CAIRN_E2E_CACHE  where Node.js 24 and code-server are kept (default ~/.cache/cairn-e2e)
 #   CAIRN_E2E_KEEP=1 keep the test's work folder (its path is printed)
+#   CAIRN_E2E_UPDATE_IMAGES=1 refresh docs/images/ from this run's screenshots
 #
 # A fresh machine needs root (or sudo) once, for Debian's chromium and the
 # build headers; later runs install nothing. Every process started here is
@@ -62,7 +63,7 @@ trap 'exit 130' INT TERM HUP
 phase "tools: Debian packages, Node.js 24, code-server"
 eval "$("$e2e/install.sh")"
 export PATH="$NODE24_BIN:$PATH"
-echo "node $(node --version), npm $(npm --version), $("$CODE_SERVER" --version 2>/dev/null | tail -1)"
+echo "node $(node --version), npm $(npm --version), code-server: $CODE_SERVER"
 
 # shellcheck source=npm-deps.sh
 source "$client/scripts/npm-deps.sh"

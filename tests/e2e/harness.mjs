@@ -191,11 +191,10 @@ export class CodeServer {
   }
 }
 
-/** Records the process groups this process leads children into, for test.sh's trap. */
+const browserGroups = [];
+
+/** Finds the process groups that children of this process lead (Chromium's), for the clean-up and test.sh's trap. */
 function recordChildGroups() {
-  if (!process.env.CAIRN_E2E_PIDFILE) {
-    return;
-  }
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) {
       continue;
@@ -205,7 +204,10 @@ function recordChildGroups() {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(fields[1]) === process.pid && Number(fields[2]) === Number(entry)) {
-        appendFileSync(process.env.CAIRN_E2E_PIDFILE, `${entry}\n`);
+        browserGroups.push(Number(entry));
+        if (process.env.CAIRN_E2E_PIDFILE) {
+          appendFileSync(process.env.CAIRN_E2E_PIDFILE, `${entry}\n`);
+        }
       }
     } catch {
       // the process ended meanwhile
@@ -213,9 +215,23 @@ function recordChildGroups() {
   }
 }
 
-export async function launchBrowser() {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+/** `home`: where Chromium may write its crash database and caches, instead of $HOME. */
+export async function launchBrowser(home) {
+  const env = { ...process.env, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, env });
   // Playwright starts Chromium in a process group of its own
   recordChildGroups();
   return browser;
+}
+
+/** Closes the browser and ends whatever is left of its process group. */
+export async function closeBrowser(browser) {
+  await browser.close().catch(() => undefined);
+  for (const group of browserGroups.splice(0)) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // the group has already ended
+    }
+  }
 }

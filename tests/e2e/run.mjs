@@ -1,19 +1,20 @@
 // The end-to-end test: the packaged extension in a real VS Code (code-server),
 // with the real Cairn server, on a fresh copy of the demo workspace, driven
 // through the page as a writer would use it. Each step saves a screenshot
-// under test-output/e2e/; the squiggle, hover and quick-fix shots are also
-// copied to docs/images/.
+// under test-output/e2e/; the squiggle, hover and quick-fix shots also go to
+// docs/images/ (see CAIRN_E2E_UPDATE_IMAGES below).
 //
 // Environment: CODE_SERVER (the code-server executable), CAIRN_PYTHON (the
 // interpreter with cairn installed; the server is the `cairn` beside it),
 // VSIX (client-vscode/cairn.vsix). Optional: CAIRN_E2E_KEEP=1 keeps the work
-// folder, CAIRN_E2E_TIMEOUT (seconds, default 600) bounds the whole run.
+// folder, CAIRN_E2E_TIMEOUT (seconds, default 600) bounds the whole run,
+// CAIRN_E2E_UPDATE_IMAGES=1 refreshes docs/images/.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CodeServer, launchBrowser, userSettings } from './harness.mjs';
+import { closeBrowser, CodeServer, launchBrowser, userSettings } from './harness.mjs';
 import { waitFor, Workbench } from './workbench.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -59,7 +60,9 @@ async function cleanup() {
     return cleaning;
   }
   cleaning = (async () => {
-    await browser?.close().catch(() => undefined);
+    if (browser) {
+      await closeBrowser(browser);
+    }
     await codeServer?.stop().catch(() => undefined);
     copyLogs();
     if (!keep) {
@@ -207,7 +210,7 @@ try {
   });
 
   const url = await codeServer.start();
-  browser = await launchBrowser();
+  browser = await launchBrowser(path.join(work, 'browser-home'));
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   page = await context.newPage();
@@ -366,7 +369,6 @@ try {
     await waitFor('span-shifted listed for credits-answer.md', async () =>
       (await wb.problemRows()).some((r) => r.includes('credits-answer.md')),
     );
-    await wb.gotoLine(citation);
     await shot('span-shifted');
     await wb.filterProblems('');
     await wb.closePanel();
@@ -428,15 +430,20 @@ try {
     );
   });
 
-  // The three pictures of the README.
+  // The three pictures of the README: written when missing or when asked for
+  // (CAIRN_E2E_UPDATE_IMAGES=1), so that a test run leaves the work tree clean.
   mkdirSync(docsImages, { recursive: true });
   for (const [from, to] of [
     ['problems', 'squiggles.png'],
     ['hover', 'hover.png'],
     ['quick-fix', 'quick-fix.png'],
   ]) {
-    const file = readdirSync(outDir).find((f) => f.endsWith(`-${from}.png`));
-    cpSync(path.join(outDir, file), path.join(docsImages, to));
+    const target = path.join(docsImages, to);
+    if (process.env.CAIRN_E2E_UPDATE_IMAGES === '1' || !existsSync(target)) {
+      const file = readdirSync(outDir).find((f) => f.endsWith(`-${from}.png`));
+      cpSync(path.join(outDir, file), target);
+      console.log(`e2e: wrote ${path.relative(repo, target)}`);
+    }
   }
 
   clearTimeout(watchdog);
