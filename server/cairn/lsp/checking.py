@@ -50,6 +50,8 @@ class Segment:
     chunk_ids: frozenset[str] = frozenset()
     sources: frozenset[str] = frozenset()
     unresolved: bool = False
+    # claims citing chunks, with their chunks' sources in order (for draft-level diagnostics)
+    cited_sources: list[tuple[ClaimResult, tuple[str, ...]]] = field(default_factory=list)
 
     def touched_by(self, sources: frozenset[str], chunk_ids: frozenset[str]) -> bool:
         return self.unresolved or bool(self.sources & sources) or bool(self.chunk_ids & chunk_ids)
@@ -373,6 +375,10 @@ class Folder:
                 if not r.resolved:
                     unresolved = True
         seg.chunk_ids, seg.sources, seg.unresolved = frozenset(ids), frozenset(srcs), unresolved
+        for cr in results:
+            chunk_sources = tuple(dict.fromkeys(r.chunk.source for r in cr.citations if r.chunk is not None))
+            if chunk_sources:
+                seg.cited_sources.append((cr, chunk_sources))
 
         def locate(r):
             return cited_location(self, r)
@@ -390,8 +396,7 @@ class Folder:
         reps: list[Claim] = []
         cache: dict = {}
         for _, seg in placed:
-            for cr in seg.claims:
-                srcs = [r.chunk.source for r in cr.citations if r.chunk is not None]
+            for cr, srcs in seg.cited_sources:
                 if any(s not in seen for s in srcs):
                     seen.update(srcs)
                     reps.append(cr.claim)

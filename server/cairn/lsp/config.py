@@ -39,6 +39,7 @@ class ServerOptions:
 def server_options(raw: Any) -> tuple[ServerOptions, list[str]]:
     opts = ServerOptions()
     problems: list[str] = []
+    raw = plain(raw)
     if raw is None:
         return opts, problems
     if not isinstance(raw, dict):
@@ -49,7 +50,7 @@ def server_options(raw: Any) -> tuple[ServerOptions, list[str]]:
             opts.debounce_ms = int(v)
         else:
             problems.append(f"initializationOptions.debounce_ms: expected 0 to 60000, got {v!r}; using {DEFAULT_DEBOUNCE_MS}")
-    s = raw.get("settings")
+    s = plain(raw.get("settings"))
     if isinstance(s, dict):
         opts.settings = s
     elif s is not None:
@@ -57,9 +58,21 @@ def server_options(raw: Any) -> tuple[ServerOptions, list[str]]:
     return opts, problems
 
 
+def plain(value: Any) -> Any:
+    """JSON the client sent, as dicts and lists (pygls gives untyped objects as named tuples)."""
+    if hasattr(value, "_asdict"):
+        value = value._asdict()
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
 def editor_section(value: Any) -> dict[str, Any]:
     """The client's `cairn` section as load_settings wants it: nested tables,
     dotted keys ("support.mode") unfolded, empty values dropped."""
+    value = plain(value)
     if not isinstance(value, dict):
         return {}
     out: dict[str, Any] = {}

@@ -23,7 +23,7 @@ from pygls.uris import from_fs_path
 from ..config import find_root
 from ..report import metrics_of
 from .checking import DraftState, Folder
-from .config import ServerOptions, editor_section, folder_settings, make_judge_safely, server_options
+from .config import ServerOptions, editor_section, folder_settings, make_judge_safely, plain, server_options
 from .documents import Document, Documents, uri_to_path
 from .positions import Codec
 from .watch import classify, watchers
@@ -187,12 +187,11 @@ class Session:
         except Exception as exc:  # noqa: BLE001
             log.warning("workspace/configuration failed (%s); using initializationOptions", exc)
             got = None
-        if not isinstance(got, list):
-            got = []
+        got = list(got) if isinstance(got, (list, tuple)) else []
         self._editor[""] = editor_section(got[0]) if got else fallback
         for i, uri in enumerate(self.folder_uris):
             v = got[i + 1] if i + 1 < len(got) else None
-            self._editor[uri] = editor_section(v) if isinstance(v, dict) else self._editor[""]
+            self._editor[uri] = editor_section(v) if v is not None else self._editor[""]
 
     async def _register(self) -> None:
         regs = []
@@ -284,6 +283,7 @@ class Session:
                 paths.append(doc.path)
         for p in paths:
             self.request_check(p, 0)
+        self._notify_soon()  # the cycle's notification, even when there is nothing to check
 
     # -- documents --------------------------------------------------------------------
 
@@ -554,7 +554,7 @@ class Session:
         if self.capability("workspace.configuration", False):
             await self._fetch_settings()
         else:
-            s = params.settings
+            s = plain(params.settings)
             section = s.get("cairn") if isinstance(s, dict) and "cairn" in s else s
             section = editor_section(section)
             self._editor = {"": section, **{u: section for u in self.folder_uris}}
