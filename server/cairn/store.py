@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sqlite3
 import threading
@@ -93,14 +94,28 @@ class Store:
     # -- opening, damage and rebuilding ---------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        ignore = self.path.parent / ".gitignore"
-        if self.path.parent.name == STORE_DIR and not ignore.exists():
+        # The index's folder and files are Cairn's own and never symbolic links: a workspace
+        # that brings links there could make Cairn write into files outside it. A link is
+        # removed (never what it points to) and the store starts afresh.
+        folder = self.path.parent
+        _unlink_if_link(folder)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise StoreError(f"{folder} is not a folder; Cairn keeps its index there: move it away") from None
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            _unlink_if_link(Path(str(self.path) + suffix))
+        ignore = folder / ".gitignore"
+        if folder.name == STORE_DIR:
+            _unlink_if_link(ignore)
             try:
-                ignore.write_text("*\n", encoding="utf-8")
-            except OSError:  # read-only workspace: the store still works
+                fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write("*\n")
+            except OSError:  # it exists, or a read-only workspace: the store still works
                 pass
-        conn = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False, isolation_level=None)
+        uri = self.path.absolute().as_uri() + "?nofollow=1"  # SQLite refuses a link swapped in meanwhile
+        conn = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False, isolation_level=None)
         conn.execute("PRAGMA busy_timeout = 30000")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -509,6 +524,15 @@ class Store:
                 "current_sources": c.execute("SELECT count(*) FROM current").fetchone()[0],
                 "chunks": c.execute("SELECT count(*) FROM chunks").fetchone()[0],
             }
+
+
+def _unlink_if_link(p: Path) -> None:
+    if p.is_symlink():
+        log.warning("%s is a symbolic link; Cairn's index files never are: the link is removed", p)
+        try:
+            p.unlink()
+        except OSError as exc:
+            raise StoreError(f"{p} is a symbolic link that cannot be removed: {exc.strerror or exc}") from exc
 
 
 def store_size(root: Path) -> int:
