@@ -31,6 +31,7 @@ from ..workspace import IndexResult, Workspace
 from . import segments
 from .definition import cited_location
 from .diagnostics import claim_diagnostics, to_lsp
+from .lens import segment_lenses
 from .positions import Codec, SourceTexts
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,7 @@ class Segment:
     chunk_ids: frozenset[str] = frozenset()
     sources: frozenset[str] = frozenset()
     unresolved: bool = False
+    lenses: list[tuple[int, int, str]] = field(default_factory=list)  # see lens.segment_lenses
     # claims citing chunks, with their chunks' sources in order (for draft-level diagnostics)
     cited_sources: list[tuple[ClaimResult, tuple[str, ...]]] = field(default_factory=list)
 
@@ -387,6 +389,7 @@ class Folder:
         for cr in results:
             lsp += claim_diagnostics(cr, seg.lines, self.codec, locate)
         seg.lsp = lsp
+        seg.lenses = segment_lenses(self, seg, self.codec)
         return seg
 
     def _draft_diagnostics(self, rel: str, placed, encoding_problem: bool) -> list[Diagnostic]:

@@ -134,8 +134,8 @@ def _spot_in(lines: list[str], rel: int, col: int, block, first: int) -> Spot | 
             typed = typed[1:]
         if '"' in typed.replace('\\"', ""):
             return None  # the cursor is after the value's closing quote
-        return Spot(m.group("key"), "json", first + rel, vs, len(line.rstrip()), typed, first + block.open_line,
-                    first + block.close_line, pcol)
+        return Spot(m.group("key"), "json", first + rel, vs, max(len(line.rstrip()), col), typed,
+                    first + block.open_line, first + block.close_line, pcol)
     body = line[pcol:] if len(line) >= pcol else ""
     m = _YAML_KEY.match(body)
     if m is None or m.group("key") not in ("quote", "chunk_id"):
@@ -146,8 +146,8 @@ def _spot_in(lines: list[str], rel: int, col: int, block, first: int) -> Spot | 
     typed = line[colon:col].strip()
     if typed[:1] in ('"', "'"):
         typed = typed[1:]
-    return Spot(m.group("key"), "yaml", first + rel, colon, len(line.rstrip()), typed, first + block.open_line,
-                first + block.close_line, pcol)
+    return Spot(m.group("key"), "yaml", first + rel, colon, max(len(line.rstrip()), col), typed,
+                first + block.open_line, first + block.close_line, pcol)
 
 
 # --------------------------------------------------------------------------
@@ -297,7 +297,6 @@ def quote_items(lines, codec, spot: Spot, chunks: list[Chunk], eol: str) -> list
         flat = " ".join(values["quote"].split())
         label = flat if len(flat) <= 80 else flat[:77] + "…"
         page = f" p.{ch.page}" if ch.page else ""
-        typed_region = lines[spot.line][spot.value_start:]
         items.append(
             types.CompletionItem(
                 label=label,
@@ -307,7 +306,8 @@ def quote_items(lines, codec, spot: Spot, chunks: list[Chunk], eol: str) -> list
                     kind=types.MarkupKind.Markdown,
                     value=f"`{ch.source}`{page}\n\n> " + in_context(ch.text, s, e, width=len(ch.text)),
                 ),
-                filter_text=typed_region.strip() or label,
+                # what the client compares with the text from the edit's start to the cursor
+                filter_text=lines[ml][ms:me_] or label,
                 sort_text=f"{len(items):04d}",
                 text_edit=_to_lsp_edit(lines, codec, (ml, ms, ml, me_, mtext)),
                 additional_text_edits=[_to_lsp_edit(lines, codec, x) for x in extra] or None,
@@ -338,7 +338,7 @@ def chunk_id_items(lines, codec, spot: Spot, chunks: list[Chunk]) -> list[types.
                 detail=f"{ch.source}{page} · {preview}",
                 documentation=types.MarkupContent(kind=types.MarkupKind.Markdown,
                                                   value=f"`{ch.source}`{page}\n\n> {escape(ch.text)}"),
-                filter_text=ch.chunk_id,
+                filter_text=new,
                 text_edit=_to_lsp_edit(lines, codec, (spot.line, spot.value_start, spot.line, spot.value_end, new)),
                 additional_text_edits=[_to_lsp_edit(lines, codec, x) for x in extra] or None,
             )

@@ -3,9 +3,7 @@ e.g. "supported 0.86 · sources/policy.md p.2" or "quote not found"."""
 
 from __future__ import annotations
 
-from lsprotocol import types
-
-from ..model import ClaimResult, Pos, Range
+from ..model import ClaimResult
 
 # the words of a failing code, first failing diagnostic of the claim decides
 _WORDS = {
@@ -52,15 +50,29 @@ def lens_title(cr: ClaimResult, threshold: float, indexes: list[int]) -> str:
     return _WORDS.get(first.code, first.code.replace("-", " "))
 
 
-def code_lenses(folder, state, codec) -> list[types.CodeLens]:
+def segment_lenses(folder, seg, codec) -> list[tuple[int, int, str]]:
+    """(line in the piece, end column in client units, title) of each cite block's lens;
+    made once per piece, with its verdicts."""
     threshold = folder.settings.config.threshold
     out = []
-    for shift, cr, seg in state.claims():
+    for cr in seg.claims:
         for b in cr.claim.blocks:
             indexes = [i for i, r in enumerate(cr.citations) if r.citation.block is b]
-            title = lens_title(cr, threshold, indexes)
             line = b.open_line
-            end = len(seg.lines[line]) if line < len(seg.lines) else 0
-            rng = codec.range(seg.lines, Range(Pos(line, 0), Pos(line, end)), shift)
-            out.append(types.CodeLens(range=rng, command=types.Command(title=title, command="")))
+            text = seg.lines[line] if line < len(seg.lines) else ""
+            out.append((line, codec.to_client(text, len(text)), lens_title(cr, threshold, indexes)))
+    return out
+
+
+def code_lenses(state) -> list[dict]:
+    """The lenses of a whole draft, as JSON-ready dicts: a draft of 1,000 claims has
+    1,000 lenses, and building protocol objects for each costs more than the rest."""
+    out = []
+    for shift, seg in state.placed:
+        for line, end, title in seg.lenses:
+            ln = line + shift
+            out.append({
+                "range": {"start": {"line": ln, "character": 0}, "end": {"line": ln, "character": end}},
+                "command": {"title": title, "command": ""},
+            })
     return out

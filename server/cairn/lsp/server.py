@@ -173,7 +173,7 @@ def create_server() -> CairnServer:
         folder, state = await session.current(params.text_document.uri)
         if state is None:
             return []
-        return lens.code_lenses(folder, state, session.codec)
+        return lens.code_lenses(state)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
