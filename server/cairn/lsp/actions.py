@@ -19,9 +19,11 @@ FIX_ALL = "source.fixAll.cairn"
 
 
 def wants(only, kind: str) -> bool:
+    """Is `kind` among the kinds the client asked for (or below one of them)?"""
     if not only:
         return True
-    return any(kind == o or kind.startswith(str(o) + ".") for o in only)
+    asked = [str(getattr(o, "value", o)) for o in only]
+    return any(kind == o or kind.startswith(o + ".") for o in asked)
 
 
 def _edits(seg, shift, codec, edits) -> list[types.TextEdit]:
