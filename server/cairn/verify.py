@@ -240,9 +240,9 @@ class Verifier:
             return res, diags
 
         chunk = self._pick(chunks, cit)
-        res.chunk = chunk
 
-        # 4. the chunk's source must still be allowed
+        # 4. the chunk's source must still be allowed (a denied chunk is never handed on:
+        # its text would show in hovers and reports)
         if not self.ws.allowed(chunk.source):
             diag(
                 "source-denied",
@@ -250,6 +250,7 @@ class Verifier:
                 cit.line_of("source", "chunk_id"),
             )
             return res, diags
+        res.chunk = chunk
 
         # 5. source and version
         best_version = self._best_version(chunk)
