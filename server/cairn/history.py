@@ -83,7 +83,8 @@ class History:
                         continue
                     meta, _, name = entry.partition(b"\t")
                     parts = meta.split()
-                    if len(parts) < 3 or parts[1] != b"blob":
+                    # regular files only: a symbolic link's blob is the path it points to
+                    if len(parts) < 3 or parts[1] != b"blob" or parts[0] not in (b"100644", b"100755"):
                         continue
                     blob = parts[2].decode()
                     path = name.decode("utf-8", "replace")
