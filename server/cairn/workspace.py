@@ -294,7 +294,7 @@ class Workspace:
             found: set[Path] = set()
             for pat in cfg.drafts:
                 for p in self.root.glob(pat):
-                    if p.is_file() and p.suffix.lower() == ".md":
+                    if p.suffix.lower() == ".md" and self._draft_file(p):
                         found.add(p)
             return sorted(
                 p for p in found if not self.is_under_source_root(p) and not self._excluded(self.relpath(p))
@@ -310,8 +310,19 @@ class Workspace:
                 rel = self.relpath(p)
                 if rel in ignored or self.is_under_source_root(p) or self._excluded(rel):
                     continue
-                candidates.append(p)
+                if self._draft_file(p):
+                    candidates.append(p)
         return [p for p in candidates if _has_cite_block(p)]
+
+    def _draft_file(self, p: Path) -> bool:
+        """A regular file whose real path is inside the workspace: a link to a pipe or a
+        device (/dev/stdin would block, or eat the server's protocol stream) or to a file
+        elsewhere is not a draft of this workspace."""
+        try:
+            real = p.resolve()
+        except (OSError, RuntimeError):
+            return False
+        return (real == self.root or self.root in real.parents) and real.is_file()
 
     @staticmethod
     def _hidden(p: Path, base: Path) -> bool:
