@@ -109,6 +109,17 @@ def normalise_root(root: str) -> str:
     return "/".join(parts) or "."
 
 
+def check_drafts_glob(pattern: str) -> None:
+    """A `drafts` glob names files inside the workspace: relative, without `..`."""
+    p = pattern.replace("\\", "/").strip()
+    if not p:
+        raise ConfigError("drafts: each pattern must be a non-empty glob")
+    if p.startswith("/") or (len(p) > 1 and p[1] == ":"):
+        raise ConfigError(f"drafts: {pattern!r} is an absolute path; patterns are relative to the workspace root")
+    if ".." in p.split("/"):
+        raise ConfigError(f"drafts: {pattern!r} leaves the workspace; patterns must stay inside it")
+
+
 def read_toml(root: Path) -> dict[str, Any]:
     path = root / CONFIG_FILE
     if not path.is_file():
@@ -202,6 +213,8 @@ def load_settings(
             config = Config()
     for r in config.sources:
         normalise_root(r)
+    for pattern in config.drafts:
+        check_drafts_glob(pattern)
     if root.exists():
         real_root = root.resolve()
         for r in config.sources:
