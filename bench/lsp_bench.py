@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import re
 import random
 import shutil
@@ -28,9 +29,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from lsprotocol import types
-from pygls.protocol import default_converter
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, register_lsp_features
 
 from cairn.chunking import chunk_document
 
@@ -131,8 +129,6 @@ def make_draft(root: Path, n_claims: int, seed: int = 2, sample_sources: int = 2
 
 
 def json_str(s: str) -> str:
-    import json
-
     return json.dumps(s, ensure_ascii=False)
 
 
@@ -140,42 +136,108 @@ def json_str(s: str) -> str:
 # The client
 
 
+class RawClient:
+    """A minimal JSON-RPC client over the server's stdio: it parses messages with
+    json.loads only (as an editor's client does), so the figures are the server's."""
+
+    def __init__(self) -> None:
+        self.proc: asyncio.subprocess.Process | None = None
+        self.next_id = 0
+        self.pending: dict[int, asyncio.Future] = {}
+        self.handlers: dict[str, object] = {}
+        self.reader: asyncio.Task | None = None
+
+    async def start(self, *cmd: str) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+            limit=2**26,
+        )
+        self.reader = asyncio.create_task(self._read())
+
+    def _write(self, msg: dict) -> None:
+        body = json.dumps(msg).encode("utf-8")
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    async def _read(self) -> None:
+        out = self.proc.stdout
+        while True:
+            length = 0
+            while True:
+                line = await out.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            msg = json.loads(await out.readexactly(length))
+            if "method" in msg and "id" in msg:  # a request from the server
+                result = None
+                if msg["method"] == "workspace/configuration":
+                    result = [None for _ in msg["params"]["items"]]
+                self._write({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+            elif "id" in msg:
+                fut = self.pending.pop(msg["id"], None)
+                if fut is not None and not fut.done():
+                    if "error" in msg:
+                        fut.set_exception(RuntimeError(msg["error"]))
+                    else:
+                        fut.set_result(msg.get("result"))
+            else:
+                h = self.handlers.get(msg.get("method"))
+                if h is not None:
+                    h(msg.get("params"))
+
+    async def request(self, method: str, params) -> object:
+        self.next_id += 1
+        fut = asyncio.get_running_loop().create_future()
+        self.pending[self.next_id] = fut
+        self._write({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return await fut
+
+    def notify(self, method: str, params) -> None:
+        self._write({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+CAPABILITIES = {
+    "general": {"positionEncodings": ["utf-16"]},
+    "window": {"workDoneProgress": True},
+    "workspace": {"configuration": True, "didChangeWatchedFiles": {"dynamicRegistration": True},
+                  "workspaceEdit": {"documentChanges": True}, "codeLens": {"refreshSupport": True}},
+    "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]},
+                     "publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
+                     "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "source"]}},
+                                    "isPreferredSupport": True}},
+}
+
+
 class Bench:
     def __init__(self) -> None:
-        self.client = LanguageClient(converter_factory=default_converter)
-        register_lsp_features(self.client, {k: v for k, v in DEFAULT_CLIENT_FEATURES.items()
-                                            if k != types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS})
+        self.client = RawClient()
         self.published: dict[str, tuple[int | None, float, int]] = {}
         self.event = asyncio.Event()
         self.checked = 0
 
-        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        def on_publish(params: types.PublishDiagnosticsParams):
-            self.published[params.uri] = (params.version, time.perf_counter(), len(params.diagnostics))
+        def on_publish(params):
+            self.published[params["uri"]] = (params.get("version"), time.perf_counter(), len(params["diagnostics"]))
             self.event.set()
 
-        @self.client.feature("cairn/checked")
         def on_checked(params):
             self.checked += 1
             self.event.set()
 
-        @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
-        def on_register(params):
-            return None
+        self.client.handlers["textDocument/publishDiagnostics"] = on_publish
+        self.client.handlers["cairn/checked"] = on_checked
 
     async def start(self, root: Path) -> float:
-        from pytest_lsp import client_capabilities
-
-        await self.client.start_io(sys.executable, "-m", "cairn", "serve")
+        await self.client.start(sys.executable, "-m", "cairn", "serve")
         t0 = time.perf_counter()
-        await self.client.initialize_session(
-            types.InitializeParams(
-                capabilities=client_capabilities("visual-studio-code"),
-                root_uri=root.as_uri(),
-                workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
-                initialization_options={"debounce_ms": 0},
-            )
-        )
+        await self.client.request("initialize", {
+            "processId": None, "rootUri": root.as_uri(), "capabilities": CAPABILITIES,
+            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+            "initializationOptions": {"debounce_ms": 0},
+        })
+        self.client.notify("initialized", {})
         await self.wait(lambda: self.checked > 0, 3600)
         return time.perf_counter() - t0
 
@@ -191,13 +253,10 @@ class Bench:
             except asyncio.TimeoutError:
                 raise TimeoutError from None
 
-    def pid(self) -> int:
-        return self.client._server.pid  # the subprocess pygls started
-
     def memory(self) -> tuple[float, float]:
         """(VmRSS, VmHWM) of the server in MB."""
         rss = hwm = 0.0
-        for line in Path(f"/proc/{self.pid()}/status").read_text().splitlines():
+        for line in Path(f"/proc/{self.client.proc.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 rss = int(line.split()[1]) / 1024
             elif line.startswith("VmHWM:"):
@@ -206,17 +265,17 @@ class Bench:
 
     async def stop(self) -> None:
         try:
-            await asyncio.wait_for(self.client.shutdown_session(), 30)
+            await asyncio.wait_for(self.client.request("shutdown", None), 30)
+            self.client.notify("exit", None)
+            await asyncio.wait_for(self.client.proc.wait(), 30)
         except Exception:  # noqa: BLE001
-            pass
-        await self.client.stop()
+            self.client.proc.kill()
 
 
 async def latencies(b: Bench, root: Path, text: str, rounds: int) -> dict[str, list[float]]:
     c = b.client
     uri = (root / "drafts/answer.md").as_uri()
-    c.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=text)))
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}})
     t0 = time.perf_counter()
     await b.wait(lambda: b.published.get(uri, (None,))[0] == 1, 600)
     first = time.perf_counter() - t0
@@ -227,64 +286,54 @@ async def latencies(b: Bench, root: Path, text: str, rounds: int) -> dict[str, l
     out: dict[str, list[float]] = {"open (first check)": [first]}
     version = 1
 
-    async def edit(kind: str, change: types.TextDocumentContentChangePartial) -> None:
+    def rng_(sl, sc, el, ec):
+        return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
+    async def edit(kind: str, rng_value: dict, new: str) -> None:
         nonlocal version
         version += 1
         v = version
         t = time.perf_counter()
-        c.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=v), content_changes=[change]))
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
+                                            "contentChanges": [{"range": rng_value, "text": new}]})
         await b.wait(lambda: b.published.get(uri, (None,))[0] == v)
         out.setdefault(kind, []).append((b.published[uri][1] - t) * 1000)
 
-    def at(line, col, end_col, new):
-        return types.TextDocumentContentChangePartial(
-            range=types.Range(start=types.Position(line=line, character=col),
-                              end=types.Position(line=line, character=end_col)), text=new)
-
     # warm-up: the first edits pay for imports and caches
     for _ in range(3):
-        await edit("warm-up", at(0, 0, 0, "x"))
-        await edit("warm-up", at(0, 0, 1, ""))
-    for i in range(rounds):
+        await edit("warm-up", rng_(0, 0, 0, 0), "x")
+        await edit("warm-up", rng_(0, 0, 0, 1), "")
+    for _ in range(rounds):
         ln = rng.choice(claim_lines)
         # a word typed in a claim (that claim is re-verified) and taken back
-        await edit("edit -> diagnostics: a claim's text", at(ln, 0, 0, "Moreover "))
-        await edit("edit -> diagnostics: a claim's text", at(ln, 0, len("Moreover "), ""))
+        await edit("edit -> diagnostics: a word in a claim", rng_(ln, 0, ln, 0), "Moreover ")
+        await edit("edit -> diagnostics: a word in a claim", rng_(ln, 0, ln, 9), "")
         ql = rng.choice(quote_lines)
-        await edit("edit -> diagnostics: a quote", at(ql, 8, 8, "x"))
-        await edit("edit -> diagnostics: a quote", at(ql, 8, 9, ""))
-        # a line above everything (every claim moves; verdicts are reused)
-        await edit("edit -> diagnostics: a line at the top", at(1, 0, 0, "New first paragraph.\n\n"))
-        await edit("edit -> diagnostics: a line at the top", types.TextDocumentContentChangePartial(
-            range=types.Range(start=types.Position(line=1, character=0), end=types.Position(line=3, character=0)),
-            text=""))
+        await edit("edit -> diagnostics: a letter in a quote", rng_(ql, 8, ql, 8), "x")
+        await edit("edit -> diagnostics: a letter in a quote", rng_(ql, 8, ql, 9), "")
+        # a paragraph above everything (every claim moves; verdicts are reused)
+        await edit("edit -> diagnostics: lines added at the top", rng_(1, 0, 1, 0), "New first paragraph.\n\n")
+        await edit("edit -> diagnostics: lines added at the top", rng_(1, 0, 3, 0), "")
     out.pop("warm-up", None)
 
-    async def timed(kind, coro_fn):
+    async def timed(kind, method, make_params):
         for _ in range(rounds):
+            params = make_params()
             t = time.perf_counter()
-            await coro_fn()
+            await c.request(method, params)
             out.setdefault(kind, []).append((time.perf_counter() - t) * 1000)
 
-    doc = types.TextDocumentIdentifier(uri=uri)
-    await timed("hover", lambda: c.text_document_hover_async(types.HoverParams(
-        text_document=doc, position=types.Position(line=rng.choice(claim_lines + quote_lines), character=2))))
-    diag_lines = [ln for ln in quote_lines]
-    await timed("code action (quick-fixes at a line)", lambda: c.text_document_code_action_async(types.CodeActionParams(
-        text_document=doc, range=types.Range(start=types.Position(line=(ql := rng.choice(diag_lines)), character=0),
-                                             end=types.Position(line=ql, character=0)),
-        context=types.CodeActionContext(diagnostics=[]))))
-    await timed("code lens (whole draft)", lambda: c.text_document_code_lens_async(types.CodeLensParams(text_document=doc)))
-    await timed("definition", lambda: c.text_document_definition_async(types.DefinitionParams(
-        text_document=doc, position=types.Position(line=rng.choice(quote_lines), character=2))))
-
-    async def one_completion():
-        ql = rng.choice(quote_lines)
-        await c.text_document_completion_async(types.CompletionParams(
-            text_document=doc, position=types.Position(line=ql, character=len(lines[ql][:14]))))
-    await timed("completion (quote words)", one_completion)
-    c.text_document_did_close(types.DidCloseTextDocumentParams(text_document=doc))
+    doc = {"uri": uri}
+    await timed("hover", "textDocument/hover", lambda: {
+        "textDocument": doc, "position": {"line": rng.choice(claim_lines + quote_lines), "character": 2}})
+    await timed("code action (quick-fixes at a line)", "textDocument/codeAction", lambda: {
+        "textDocument": doc, "range": rng_(ql := rng.choice(quote_lines), 0, ql, 0), "context": {"diagnostics": []}})
+    await timed("code lens (whole draft)", "textDocument/codeLens", lambda: {"textDocument": doc})
+    await timed("definition", "textDocument/definition", lambda: {
+        "textDocument": doc, "position": {"line": rng.choice(quote_lines), "character": 2}})
+    await timed("completion (quote words)", "textDocument/completion", lambda: {
+        "textDocument": doc, "position": {"line": (ql := rng.choice(quote_lines)), "character": len(lines[ql][:14])}})
+    c.notify("textDocument/didClose", {"textDocument": doc})
     return out
 
 
