@@ -191,12 +191,21 @@ export class Workbench {
     if (!box) {
       throw new Error(`line ${line} with "${text}" is not on the screen`);
     }
-    await this.page.mouse.move(box.x + 30, box.y + box.height / 2);
-    await this.page.mouse.move(box.x + 40, box.y + box.height / 2);
+    let attempt = 0;
     return waitFor(`a hover on line ${line} containing ${JSON.stringify(expect)}`, async () => {
       const hovers = await this.page.locator('.monaco-hover:not(.hidden)').allTextContents();
       const hit = hovers.find((h) => expect.every((e) => h.includes(e)));
-      return hit ?? false;
+      if (hit) {
+        return hit;
+      }
+      // as a person would: move off the text and onto it again every couple of
+      // seconds (a hover that came back empty is not asked for again otherwise)
+      if (attempt++ % 10 === 0) {
+        await this.parkMouse();
+        await this.page.mouse.move(box.x + 30, box.y + box.height / 2);
+        await this.page.mouse.move(box.x + 40, box.y + box.height / 2);
+      }
+      return false;
     });
   }
 
