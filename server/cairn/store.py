@@ -104,7 +104,10 @@ class Store:
         except FileExistsError:
             raise StoreError(f"{folder} is not a folder; Cairn keeps its index there: move it away") from None
         for suffix in ("", "-wal", "-shm", "-journal"):
-            _unlink_if_link(Path(str(self.path) + suffix))
+            p = Path(str(self.path) + suffix)
+            _unlink_if_link(p)
+            if p.exists() and not p.is_file():
+                raise StoreError(f"{p} is not a file; Cairn keeps its index there: move it away")
         ignore = folder / ".gitignore"
         if folder.name == STORE_DIR:
             _unlink_if_link(ignore)
