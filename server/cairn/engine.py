@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import drafts as drafts_mod
 from .model import Citation, DraftResult
+from .store import StoreError
 from .verify import Verifier
 from .workspace import IndexResult, ProgressFn, Workspace
 
@@ -24,12 +25,23 @@ class CheckedDraft:
 
 
 def index(ws: Workspace, progress: ProgressFn | None = None) -> IndexResult:
-    """Index; a store found damaged on the way is rebuilt and indexing starts over."""
+    """Index; a store found damaged on the way is rebuilt and indexing starts over.
+
+    A store another process keeps locked past the busy timeout is not damaged:
+    rebuilding would delete it under that process. That is a StoreError."""
     try:
         return ws.index(progress)
     except sqlite3.DatabaseError as exc:
+        if is_locked(exc):
+            raise StoreError(f"the index {ws.store.path} is locked by another process: {exc}") from exc
         ws.store.recover(exc)
         return ws.index(progress)
+
+
+def is_locked(exc: Exception) -> bool:
+    """SQLite's "database is locked" / "busy": another connection holds the lock."""
+    msg = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in msg or "busy" in msg)
 
 
 def check_draft(ws: Workspace, verifier: Verifier, path: Path) -> CheckedDraft:
