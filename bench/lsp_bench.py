@@ -337,6 +337,16 @@ async def latencies(b: Bench, root: Path, text: str, rounds: int) -> dict[str, l
     return out
 
 
+def store_chunks(root: Path) -> str:
+    from cairn.store import Store
+
+    store = Store(root)
+    try:
+        return f"{store.current_chunk_count():,}"
+    finally:
+        store.close()
+
+
 def table(title: str, rows: list[tuple[str, str]]) -> str:
     w = max(len(r[0]) for r in rows)
     lines = [f"\n{title}", "-" * (w + 16)]
@@ -368,6 +378,12 @@ async def run_case(title: str, root: Path, claims: int, rounds: int, sample_sour
         rows.append(("RSS at the end (peak)", f"{rss:.0f} MB ({hwm:.0f} MB)"))
     finally:
         await b.stop()
+    from cairn.store import Store
+
+    store = Store(root)
+    stats = store.stats()
+    store.close()
+    rows.insert(0, ("sources / chunks indexed", f"{stats['current_sources']} / {store_chunks(root)}"))
     print(table(title, rows), flush=True)
     return rows
 

@@ -53,6 +53,7 @@ class Session:
         self._progress = 0
         self._notify_pending = False
         self._refresh_lenses = False
+        self._indexing = 0  # full index runs under way (the engine thread is busy for a while)
         self._editor: dict[str, dict] = {}
 
     # -- helpers --------------------------------------------------------------------
@@ -249,6 +250,14 @@ class Session:
             except Exception as exc:  # noqa: BLE001
                 log.info("no progress shown (%s)", exc)
                 token = None
+        self._indexing += 1
+        try:
+            return await self._with_progress(token, title, work)
+        finally:
+            self._indexing -= 1
+
+    async def _with_progress(self, token, title: str, work):
+        wp = self.ls.work_done_progress
         if token is None:
             return await self.run(work, None)
         wp.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
@@ -470,6 +479,12 @@ class Session:
             doc = self.documents.by_path(path)
             state = folder.drafts.get(path)
             pending = path in self._timers or (path in self._tasks and not self._tasks[path].done())
+            if pending and self._indexing:
+                # a check now would wait for the whole index run: answer from the last
+                # verdicts when they are of this very text, else not at all
+                if state is not None and doc is not None and state.is_open and state.version == doc.version:
+                    return state
+                return state if doc is None else None
             if state is not None and not pending:
                 if doc is None and not state.is_open:
                     return state
