@@ -94,7 +94,9 @@ def fixed_text(checked: CheckedDraft) -> str | None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file and a rename; keeps a BOM the file had."""
+    """Write via a temporary file and a rename; keeps a BOM the file had, and a
+    symbolic link (the file it points to is written, the link stays)."""
+    path = path.resolve()
     raw = path.read_bytes()
     data = text.encode("utf-8")
     if raw.startswith(b"\xef\xbb\xbf"):
