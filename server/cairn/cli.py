@@ -234,9 +234,12 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
             changed = 0
             for cd in checked:
                 new = engine.fixed_text(cd)
-                if new is not None:
-                    engine.write_atomic(cd.path, new)
+                if new is None:
+                    continue
+                if engine.write_atomic(cd.path, new, expected=cd.text):
                     changed += 1
+                else:
+                    _err(f"warning: {cd.result.path} changed while it was checked; not fixed")
             if changed:
                 _err(f"fixed {changed} draft(s)")
                 verifier.invalidate()

@@ -93,11 +93,21 @@ def fixed_text(checked: CheckedDraft) -> str | None:
     return new if new != checked.text else None
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, *, expected: str | None = None) -> bool:
     """Write via a temporary file and a rename; keeps a BOM the file had, and a
-    symbolic link (the file it points to is written, the link stays)."""
+    symbolic link (the file it points to is written, the link stays).
+
+    With `expected` (the text that was checked), a draft whose text on disk is
+    no longer that (the user saved it meanwhile) is left alone: returns False."""
     path = path.resolve()
     raw = path.read_bytes()
+    if expected is not None:
+        try:
+            current = (raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        if current != expected:
+            return False
     data = text.encode("utf-8")
     if raw.startswith(b"\xef\xbb\xbf"):
         data = b"\xef\xbb\xbf" + data
@@ -116,6 +126,7 @@ def write_atomic(path: Path, text: str) -> None:
         except OSError:
             pass
         raise
+    return True
 
 
 # -- the verdict cache -------------------------------------------------------------
