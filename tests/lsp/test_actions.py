@@ -8,7 +8,7 @@ import shutil
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import apply_edits, build_demo, change_all, cli, edits_for, line_of, open_doc, start, until
+from lsp_util import apply_edits, build_demo, change_all, cli, edits_for, line_of, open_doc, start, until
 
 WHOLE = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=10_000, character=0))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import build_demo, capabilities, line_of, open_doc, plain, start, until, uri, watch_client
+from lsp_util import build_demo, capabilities, line_of, open_doc, plain, start, until, uri, watch_client
 
 
 async def hover_text(client, u, line):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import change_all, cli_report, line_of, open_doc, start, until, uri
+from lsp_util import change_all, cli_report, line_of, open_doc, start, until, uri
 
 SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
 

@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import line_of, open_doc, start, units, until, uri
+from lsp_util import line_of, open_doc, start, units, until, uri
 
 QUOTE = "dairy, meat, fresh produce"
 

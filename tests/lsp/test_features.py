@@ -10,7 +10,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import (
+from lsp_util import (
     SERVER, apply_edits, build_demo, change_all, cli, cli_report, line_of, open_doc, start, until, uri,
 )
 

@@ -12,7 +12,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import CITE_OK, open_doc, plain, start, until, uri
+from lsp_util import CITE_OK, open_doc, plain, start, until, uri
 
 
 async def alive(client: LanguageClient, demo) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import open_doc, start, until, uri
+from lsp_util import open_doc, start, until, uri
 
 
 def changed(client: LanguageClient, path, kind=types.FileChangeType.Changed) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
