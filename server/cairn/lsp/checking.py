@@ -24,7 +24,7 @@ from lsprotocol import types
 
 from .. import drafts as drafts_mod
 from ..config import Settings
-from ..model import Claim, ClaimResult, Diagnostic, DraftDoc, DraftResult
+from ..model import Claim, ClaimResult, Diagnostic, DraftDoc, DraftResult, Pos, Range
 from ..sources import is_source_name
 from ..verify import Verifier
 from ..workspace import IndexResult, Workspace
@@ -173,31 +173,45 @@ def _shifted(d: types.Diagnostic, shift: int) -> types.Diagnostic:
     )
 
 
+def _rel(r: Range, base: int) -> tuple:
+    return (r.start.line - base, r.start.col, r.end.line - base, r.end.col)
+
+
 def _layout_key(claim: Claim) -> tuple:
-    """Equal for two parses of a claim whose verdict and diagnostic ranges are equal."""
+    """Equal for two parses of a claim whose verdicts are equal and whose diagnostic
+    ranges differ only by a whole number of lines (everything relative to its first line)."""
+    base = claim.line
     return (
         claim.key,
-        claim.line,
-        claim.range,
-        tuple((b.open_line, b.close_line, b.fence_range, b.body) for b in claim.blocks),
-        tuple(p.range for p in claim.problems),
-        tuple(tuple(sorted(c.field_ranges.items())) for c in claim.citations),
-        tuple(tuple((p.message, p.range) for p in c.problems) for c in claim.citations),
+        _rel(claim.range, base),
+        tuple((b.open_line - base, b.close_line - base, _rel(b.fence_range, base), b.body) for b in claim.blocks),
+        tuple(_rel(p.range, base) for p in claim.problems),
+        tuple(tuple(sorted((k, _rel(v, base)) for k, v in c.field_ranges.items())) for c in claim.citations),
+        tuple(tuple((p.message, _rel(p.range, base)) for p in c.problems) for c in claim.citations),
     )
 
 
+def _moved(r: Range, delta: int) -> Range:
+    return Range(Pos(r.start.line + delta, r.start.col), Pos(r.end.line + delta, r.end.col))
+
+
 def _rebind(hit: ClaimResult, claim: Claim) -> ClaimResult:
-    """A cached verdict attached to a new parse of the same claim (its citations
-    carry the layout quick-fixes edit)."""
+    """A cached verdict attached to a new parse of the same claim, its ranges moved to
+    where the claim now is (its citations carry the layout quick-fixes edit)."""
     new = {id(o): n for o, n in zip(hit.claim.citations, claim.citations)}
+    delta = claim.line - hit.claim.line
+
+    def diag(d: Diagnostic) -> Diagnostic:
+        cit = new.get(id(d.citation), d.citation) if d.citation is not None else None
+        if not delta:
+            return replace(d, citation=cit)
+        return replace(d, citation=cit, line=d.line + delta, range=_moved(d.range, delta))
+
     return replace(
         hit,
         claim=claim,
         citations=[replace(r, citation=new.get(id(r.citation), r.citation)) for r in hit.citations],
-        diagnostics=[
-            replace(d, citation=new.get(id(d.citation), d.citation)) if d.citation is not None else replace(d)
-            for d in hit.diagnostics
-        ],
+        diagnostics=[diag(d) for d in hit.diagnostics],
     )
 
 
@@ -297,6 +311,18 @@ class Folder:
             return True
         return not any(g > seg.generation and seg.touched_by(s, c) for g, s, c in self._changes)
 
+    def _claim_fresh(self, cr: ClaimResult, seg: Segment) -> bool:
+        """May a claim of a stale piece keep its verdict? Yes when no source change since
+        the piece was verified touched what this claim cites."""
+        if seg.epoch != self.epoch:
+            return False
+        ids = {r.citation.chunk_id for r in cr.citations if r.citation.chunk_id}
+        srcs = {r.citation.source for r in cr.citations if r.citation.source}
+        srcs |= {r.chunk.source for r in cr.citations if r.chunk is not None}
+        if any(not r.resolved for r in cr.citations):
+            return False
+        return not any(g > seg.generation and (srcs & s or ids & c) for g, s, c in self._changes)
+
     def check(self, path: Path, uri: str, text: str, version: int | None, *, is_open: bool,
               encoding_problem: bool, previous: DraftState | None) -> DraftState:
         placed_text = segments.pieces(text)
@@ -321,7 +347,7 @@ class Folder:
                             if t not in wanted and self._fresh(s):
                                 for cr in s.claims:
                                     claim_cache.setdefault(_layout_key(cr.claim), cr)
-                    seg = self._verify(piece, seg.doc if seg is not None else None, claim_cache)
+                    seg = self._verify(piece, seg, claim_cache)
                 made[piece] = seg
             placed.append((line, seg))
             uncited += seg.doc.uncited_paragraphs
@@ -353,15 +379,21 @@ class Folder:
     def forget(self, path: Path) -> None:
         self._cites.pop(path, None)
 
-    def _verify(self, text: str, doc: DraftDoc | None, cache: dict) -> Segment:
-        if doc is None:
-            doc = drafts_mod.parse_draft(text)
-        seg = Segment(text=text, doc=doc, lines=drafts_mod.split_lines(text),
+    def _verify(self, text: str, stale: Segment | None, cache: dict) -> Segment:
+        """Verify a piece: new, or the same text whose verdicts a source change may have made stale."""
+        doc = stale.doc if stale is not None else drafts_mod.parse_draft(text)
+        seg = Segment(text=text, doc=doc, lines=stale.lines if stale is not None else drafts_mod.split_lines(text),
                       epoch=self.epoch, generation=self.generation)
+        kept = {}
+        if stale is not None:
+            kept = {id(cr.claim): cr for cr in stale.claims if self._claim_fresh(cr, stale)}
         results = []
         for claim in doc.claims:
-            hit = cache.get(_layout_key(claim)) if cache else None
-            results.append(_rebind(hit, claim) if hit is not None else self.verifier.verify_claim(claim))
+            hit = kept.get(id(claim))
+            if hit is None:
+                hit = cache.get(_layout_key(claim)) if cache else None
+                hit = _rebind(hit, claim) if hit is not None else self.verifier.verify_claim(claim)
+            results.append(hit)
         seg.claims = results
         ids, srcs = set(), set()
         unresolved = False
