@@ -385,7 +385,11 @@ class Session:
             )
             now = self.documents.by_path(path)
             if now is not doc or now.version != version or now.text != text:
-                return  # edited or closed meanwhile; another check is on its way
+                # edited or closed meanwhile: another check is on its way; keep these verdicts
+                # for it to start from, but do not show them
+                if self.folder_for(path) is folder:
+                    folder.drafts[path] = state
+                return
         else:
             if path not in folder.answers:
                 if path in folder.drafts or path in self._published:
