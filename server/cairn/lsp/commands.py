@@ -27,7 +27,7 @@ async def report(session) -> dict:
     results = []
     for folder in list(session.folders):
         for path in sorted(folder.answers):
-            state = await session.current_path(path)
+            state = await session.current_path(path, patience=120.0)
             if state is not None:
                 results.append(state.absolute_result())
     return build_report(results).model_dump()

@@ -121,6 +121,11 @@ def make_judge_safely(ws) -> tuple[object | None, str | None]:
     try:
         from ..judge import make_judge
 
-        return make_judge(ws), None
+        judge = make_judge(ws)
     except Exception as exc:  # noqa: BLE001 - a judge that cannot start leaves the lexical check
         return None, f"judge {ws.settings.config.judge.provider!r} is not available ({exc}); the lexical check decides"
+    problem = getattr(judge, "problem", None)
+    if problem:
+        # the judge exists but every claim will fall back (URL refused, key missing): say why once
+        return judge, f"judge: {problem}; the lexical check decides"
+    return judge, None

@@ -450,7 +450,9 @@ class Session:
                     results.append(st.result())
         return metrics_of(results)
 
-    async def check_now(self, path: Path) -> None:
+    async def check_now(self, path: Path, patience: float | None = None) -> bool:
+        """Check a draft now (skipping the debounce) and wait for it; False when it took
+        longer than `patience` seconds (it goes on in the background)."""
         timer = self._timers.pop(path, None)
         if timer is not None:
             timer.cancel()
@@ -460,8 +462,13 @@ class Session:
             task = self._tasks.get(path)
         elif timer is not None:
             self._again.add(path)
-        if task is not None:
-            await asyncio.shield(task)
+        if task is None:
+            return True
+        try:
+            await asyncio.wait_for(asyncio.shield(task), patience)
+        except asyncio.TimeoutError:
+            return False
+        return True
 
     async def current(self, uri: str) -> tuple[Folder | None, DraftState | None]:
         """The verdicts of a document as it is now (checking it first if an edit is pending)."""
@@ -474,30 +481,39 @@ class Session:
             return folder, None
         return folder, await self.current_path(path)
 
-    async def current_path(self, path: Path) -> DraftState | None:
+    @staticmethod
+    def _fits(state: DraftState | None, doc: Document | None) -> bool:
+        """Are these verdicts of the text the client has?"""
+        if state is None:
+            return False
+        if doc is None:
+            return not state.is_open
+        return state.is_open and state.version == doc.version and state.text == doc.text
+
+    async def current_path(self, path: Path, patience: float = 5.0) -> DraftState | None:
+        """The verdicts of a draft's current text, waiting at most `patience` seconds for a
+        pending check (a slow judge must not hang requests): else the last verdicts when
+        they are of this very text, else None."""
         folder = self.folder_for(path)
         if folder is None:
             return None
+        deadline = self.loop.time() + patience
         for _ in range(4):
             doc = self.documents.by_path(path)
             state = folder.drafts.get(path)
             pending = path in self._timers or (path in self._tasks and not self._tasks[path].done())
+            if not pending and self._fits(state, doc):
+                return state
             if pending and self._indexing:
-                # a check now would wait for the whole index run: answer from the last
-                # verdicts when they are of this very text, else not at all
-                if state is not None and doc is not None and state.is_open and state.version == doc.version:
-                    return state
-                return state if doc is None else None
-            if state is not None and not pending:
-                if doc is None and not state.is_open:
-                    return state
-                if doc is not None and state.is_open and state.version == doc.version and state.text == doc.text:
-                    return state
+                break  # a check now would wait for the whole index run
             if doc is None and path not in folder.answers:
                 return None
-            await self.check_now(path)
+            left = deadline - self.loop.time()
+            if left <= 0 or not await self.check_now(path, left):
+                break
             folder = self.folder_for(path) or folder
-        return folder.drafts.get(path)
+        state = folder.drafts.get(path)
+        return state if self._fits(state, self.documents.by_path(path)) else None
 
     # -- files on disk -----------------------------------------------------------------
 
