@@ -33,6 +33,7 @@ async def test_quick_fix_applied_removes_the_diagnostic(client: LanguageClient, 
     got = await actions(client, u, types.Range(start=types.Position(line=q, character=3), end=types.Position(line=q, character=3)))
     fixes = [a for a in got if a.kind == types.CodeActionKind.QuickFix]
     assert [a.title for a in fixes] == ["Replace the quote with the source's exact text"]
+    assert all(a.kind == types.CodeActionKind.QuickFix for a in got)  # fix-all only when asked for
     fix = fixes[0]
     assert fix.is_preferred is True
     assert fix.diagnostics[0].code == "quote-not-found" and fix.diagnostics[0].range.start.line == q

@@ -84,7 +84,8 @@ def code_actions(state, codec, params: types.CodeActionParams, doc_changes: bool
                                 edit=_workspace_edit(doc_changes, state, edits),
                             )
                         )
-    if wants(only, FIX_ALL):
+    # a source action is given when asked for (on save, the Source Action menu), not with every lightbulb
+    if only and wants(only, FIX_ALL):
         fix_all = fix_all_action(state, codec, doc_changes)
         if fix_all is not None:
             out.append(fix_all)
