@@ -23,7 +23,7 @@ CITABLE = (".md", ".txt")
 
 async def report(session) -> dict:
     """The JSON report of SPEC section 6 over the workspace's answers; open drafts as the editor has them."""
-    await session._ready().wait()
+    await session.wait_ready()
     results = []
     for folder in list(session.folders):
         for path in sorted(folder.answers):
@@ -43,7 +43,7 @@ def _bad(message: str) -> JsonRpcInvalidParams:
 
 async def cite_selection(session, args) -> dict:
     """[uri, range] in a .md/.txt source -> a ready cite block, one citation per chunk the range touches."""
-    await session._ready().wait()
+    await session.wait_ready()
     if not isinstance(args, (list, tuple)) or len(args) < 2 or not isinstance(args[0], str):
         raise _bad("expected the arguments [uri, range]")
     uri, raw_range = args[0], args[1]

@@ -197,7 +197,7 @@ def create_server() -> CairnServer:
         if doc is None or not session.is_draft(doc):
             return None
         folder = session.folder_for(doc.path)
-        if folder is None or not session._ready().is_set():
+        if folder is None or not session.is_ready:
             return None
         return await completion.complete(session, folder, doc, params.position)
 

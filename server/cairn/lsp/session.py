@@ -66,6 +66,14 @@ class Session:
             self.ready = asyncio.Event()
         return self.ready
 
+    @property
+    def is_ready(self) -> bool:
+        """Started: settings read, sources indexed once."""
+        return self._ready().is_set()
+
+    async def wait_ready(self) -> None:
+        await self._ready().wait()
+
     async def run(self, fn, *args, **kwargs):
         """Run engine work on the engine thread."""
         return await self.loop.run_in_executor(self.engine, functools.partial(fn, *args, **kwargs))
