@@ -23,9 +23,11 @@ from pathlib import Path
 from lsprotocol import types
 
 from .. import drafts as drafts_mod
+from .. import engine
 from ..config import Settings
 from ..model import Claim, ClaimResult, Diagnostic, DraftDoc, DraftResult, Pos, Range
 from ..sources import is_source_name
+from ..store import StoreError
 from ..verify import Verifier
 from ..workspace import IndexResult, Workspace
 from . import segments
@@ -252,12 +254,9 @@ class Folder:
     # -- indexing (engine thread) ---------------------------------------------------
 
     def index_all(self, progress=None) -> IndexResult:
-        try:
-            res = self.ws.index(progress)
-        except sqlite3.DatabaseError as exc:
-            log.warning("the index of %s is damaged (%s); rebuilding it", self.root, exc)
-            self.ws.store.recover(exc)
-            res = self.ws.index(progress)
+        """Index every source (incremental). A damaged store is rebuilt (engine.index);
+        one only locked by another process is left alone: StoreError."""
+        res = engine.index(self.ws, progress)
         self.verifier.invalidate()
         self.indexed = True
         self._record_change(set(res.indexed) | set(res.removed) | set(res.errors), None)
@@ -273,6 +272,8 @@ class Folder:
         try:
             res = self.ws.index(only=identities)
         except sqlite3.DatabaseError as exc:
+            if engine.is_locked(exc):
+                raise StoreError(f"the index {store.path} is locked by another process: {exc}") from exc
             log.warning("the index of %s is damaged (%s); rebuilding it", self.root, exc)
             store.recover(exc)
             res = self.ws.index()

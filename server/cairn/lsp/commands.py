@@ -10,6 +10,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import chunking
 from ..report import build_report
+from ..store import StoreError
 from .completion import VERSION_DIGITS, dq, yaml_value
 from .documents import uri_to_path
 
@@ -61,7 +62,10 @@ async def cite_selection(session, args) -> dict:
     if ident is None or not folder.ws.allowed(ident):
         raise _bad(f"{path.name} is not under a source root ({', '.join(folder.ws.roots)})")
     # the citation names the indexed text: bring the index up to date with the file first
-    _, affected = await session.run(folder.reindex, [ident])
+    try:
+        _, affected = await session.run(folder.reindex, [ident])
+    except StoreError:
+        affected = []  # the index is locked by another process: cite what it holds
     for p in affected:
         session.request_check(p, 0)
     return await session.run(_cite, folder, ident, rng, session.codec)

@@ -21,6 +21,8 @@ from pygls.uris import from_fs_path
 
 from ..config import find_root
 from ..report import metrics_of
+from ..store import StoreError
+from ..workspace import IndexResult
 from .checking import DraftState, Folder
 from .config import ServerOptions, editor_section, folder_settings, make_judge_safely, plain, server_options
 from .documents import Document, Documents, uri_to_path
@@ -158,7 +160,11 @@ class Session:
         for f in self.folders:
             if f.root == root.resolve():
                 return f
-        return self._make_folder(root, uri)
+        try:
+            return self._make_folder(root, uri)
+        except StoreError as exc:
+            self.tell("error", f"{root.name}: {exc}; this folder is not checked")
+            return None
 
     def _make_folder(self, root: Path, uri: str, replacing: Folder | None = None) -> Folder:
         settings, messages = folder_settings(root, self._editor.get(uri) or self._editor.get("", {}))
@@ -229,7 +235,12 @@ class Session:
             log.warning("the client did not accept the file watchers (%s); sources are re-read on cairn.reindex", exc)
 
     async def _index_folder(self, folder: Folder):
-        res = await self.with_progress(f"Cairn: indexing {folder.root.name}", folder.index_all)
+        try:
+            res = await self.with_progress(f"Cairn: indexing {folder.root.name}", folder.index_all)
+        except StoreError as exc:
+            # another process holds the index: what it holds is still read; the next change re-indexes
+            self.tell("warning", f"{folder.root.name}: not indexed now: {exc}")
+            return IndexResult()
         for src, msg in sorted(res.errors.items()):
             log.warning("%s: skipped: %s", src, msg)
         for src, msgs in sorted(res.warnings.items()):
@@ -533,7 +544,11 @@ class Session:
         for folder, idents in plan.sources.items():
             if folder not in self.folders:
                 continue
-            res, affected = await self.run(folder.reindex, sorted(idents))
+            try:
+                res, affected = await self.run(folder.reindex, sorted(idents))
+            except StoreError as exc:
+                log.warning("%s: not re-indexed now: %s", ", ".join(sorted(idents)), exc)
+                continue
             for src, msg in sorted(res.errors.items()):
                 log.warning("%s: skipped: %s", src, msg)
             if res.indexed or res.removed:
