@@ -213,6 +213,8 @@ async def test_cli_and_server_index_one_workspace_at_once(client: LanguageClient
     await until(lambda: len(client.diagnostics.get(notes, [])) > 5, what="the server's diagnostics")
     assert not any("damaged" in m.message for m in client.messages)
     assert integrity(demo) == "ok"
+    with sqlite3.connect(db_path(demo)) as conn:  # readers never wait for a writer
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     code, report, stderr = check_json(demo)
     assert verdicts(report) == clean and "damaged" not in stderr
     assert "indexed 0 source(s)" in run_cairn(demo, "index").stderr
