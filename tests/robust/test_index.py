@@ -309,8 +309,8 @@ def test_a_lock_held_past_the_busy_timeout_is_an_error_not_a_rebuild(demo: Path)
     assert integrity(demo) == "ok"
 
 
-@pytest.mark.xfail(strict=True, reason="lsp bug: Folder.index_all rebuilds (deletes) an index that is only locked")
 def test_the_server_does_not_rebuild_an_index_that_is_only_locked(demo: Path):
+    """The server's own indexing (Folder.index_all) follows the same rule as engine.index."""
     from cairn.config import load_settings
     from cairn.lsp.checking import Folder
     from cairn.lsp.positions import Codec
