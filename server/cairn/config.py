@@ -128,6 +128,8 @@ def read_toml(root: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{CONFIG_FILE}: {exc}") from exc
+    except RecursionError:
+        raise ConfigError(f"{CONFIG_FILE}: arrays or tables nested too deeply") from None
     except OSError as exc:
         raise ConfigError(f"{CONFIG_FILE}: cannot read: {exc.strerror or exc}") from exc
 
