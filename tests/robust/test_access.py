@@ -411,3 +411,20 @@ def test_a_drafts_glob_outside_the_workspace_is_a_configuration_error(demo: Path
     proc = run_cairn(demo, "check")
     assert proc.returncode == 2, proc.stderr
     assert "configuration error" in proc.stderr and why in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("toml, why", [
+    ("x = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deeply"),
+    ("a = " + "{b = " * 5000 + "1" + "}" * 5000 + "\n", "nested too deeply"),
+    ('sources = ["sources"]\n\xff\n', "codec can't decode"),
+    ("threshold = nan\n", "threshold"),
+    ("[judge]\ntimeout = 1e308\n", "judge.timeout"),
+    ("chunk_chars = 1\n", "chunk_chars"),
+    ("unknown_key = 1\n", "unknown_key"),
+])
+def test_a_hostile_cairn_toml_is_a_configuration_error(demo: Path, toml, why):
+    (demo / "cairn.toml").write_bytes(toml.encode("utf-8", "surrogateescape") if "\xff" not in toml
+                                      else toml.replace("\xff", "").encode() + b"\xff\n")
+    proc = run_cairn(demo, "check")
+    assert proc.returncode == 2, proc.stderr[-500:]
+    assert "configuration error" in proc.stderr and why in proc.stderr and "Traceback" not in proc.stderr
