@@ -248,14 +248,11 @@ def test_judge_many_is_parallel_bounded_and_ordered(srv):
     srv.answer = answer
     items = [(f"claim {i}", QUOTES) for i in range(8)] + [("claim 3", QUOTES)]
     seen = []
-    start = time.monotonic()
     out = make(srv, concurrency=4).judge_many(items, progress=lambda d, t, c: seen.append((d, t)))
-    elapsed = time.monotonic() - start
     assert [v.score for v in out] == [i / 10 for i in range(8)] + [0.3]
     assert [v.supported for v in out[:4]] == [False, True, False, True]
     assert srv.count == 8  # the repeated pair is asked once
-    assert peak == 4
-    assert elapsed < 1.2  # 8 requests of 0.2 s, 4 at a time
+    assert peak == 4  # parallel, and never more than the configured concurrency
     assert seen[-1] == (9, 9)
 
 
