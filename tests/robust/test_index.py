@@ -6,7 +6,6 @@ killed in the middle of indexing leaves an index the next run uses.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
@@ -20,7 +19,6 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from robust_util import check_json, copy_tree, lsp_start, popen_cairn, run_cairn, until, uri

@@ -16,7 +16,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from robust_util import lsp_start, make_demo, open_doc, run_cairn, until, uri
+from robust_util import lsp_start, open_doc, run_cairn, until, uri
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "cairn", "serve"])
 
