@@ -212,6 +212,18 @@ def main() -> None:
             v.verify_draft(f"drafts/answer{i:03d}.md", d)
         verify_t.append(time.perf_counter() - t)
 
+    # per outcome: the cost of one claim by what verification found
+    per_kind: dict[str, list[float]] = {}
+    v = Verifier(ws)
+    for d in docs:
+        v.prefetch(c.chunk_id for claim in d.claims for c in claim.citations)
+        for claim in d.claims:
+            t = time.perf_counter()
+            cr = v.verify_claim(claim)
+            dt = time.perf_counter() - t
+            kind = cr.diagnostics[0].code if cr.diagnostics else "verified, no diagnostic"
+            per_kind.setdefault(kind, []).append(dt)
+
     files = sorted((root / "sources").iterdir())
     floor_t, index_t = [], []
     for _ in range(3):
@@ -245,6 +257,9 @@ def main() -> None:
     for name, val, target in rows:
         print(f"{name.ljust(w)}  {val}  {('(' + target + ')') if target else ''}")
     print(f"\nruns: cold {[round(x, 2) for x in cold]}, warm {[round(x, 2) for x in warm]}")
+    print("\nverification cost per claim by outcome (one citation each; median):")
+    for kind, ts in sorted(per_kind.items(), key=lambda kv: -len(kv[1])):
+        print(f"  {kind:<26} {len(ts):>6} claims  {med(ts) * 1e6:8.1f} µs  ({1 / med(ts):,.0f}/s)")
     if not args.keep:
         shutil.rmtree(tmp, ignore_errors=True)
 

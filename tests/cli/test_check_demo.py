@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import check_json, run_cairn
+from cairn_testing import check_json, run_cairn
 
 
 def _claims(report: dict, path: str) -> list[dict]:

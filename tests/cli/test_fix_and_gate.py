@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from conftest import check_json, run_cairn
+from cairn_testing import check_json, run_cairn
 
 
 def _by_line(report: dict, path: str) -> dict[int, dict]:

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cairn
+from cairn_testing import run_cairn
 from judge_server import JudgeServer, Reply
 
 REFUSED_URL = "http://203.0.113.5/v1"  # TEST-NET-3: must never be contacted
