@@ -33,8 +33,11 @@ test-vscode: $(STAMP)
 package:
 	client-vscode/scripts/package.sh
 
+# Benchmarks print figures; nothing here is a pass/fail test.
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py
+	$(BIN)/python bench/lsp_bench.py
+	$(BIN)/python bench/support_modes.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
