@@ -395,6 +395,10 @@ class Folder:
                 hit = cache.get(_layout_key(claim)) if cache else None
                 hit = _rebind(hit, claim) if hit is not None else self.verifier.verify_claim(claim)
             results.append(hit)
+        return self._fill(seg, results)
+
+    def _fill(self, seg: Segment, results: list[ClaimResult]) -> Segment:
+        """A piece's verdicts and what is made of them: cited chunks, diagnostics, lenses."""
         seg.claims = results
         ids, srcs = set(), set()
         unresolved = False
@@ -424,6 +428,29 @@ class Folder:
         seg.lsp = lsp
         seg.lenses = segment_lenses(self, seg, self.codec)
         return seg
+
+    def with_verdicts(self, state: DraftState, judged: dict[int, ClaimResult]) -> DraftState:
+        """The draft with the judge's verdicts in place of the claims they were asked for.
+
+        `judged` maps id(a ClaimResult of `state`) to its judged result. The pieces
+        holding such claims are made again (diagnostics, lenses) from the new results;
+        the rest is shared. Their verdicts stay for later checks: a piece whose text
+        does not change keeps them, as every verdict it has."""
+        made: dict[int, Segment] = {}
+        placed: list[tuple[int, Segment]] = []
+        for line, seg in state.placed:
+            new = made.get(id(seg))
+            if new is None:
+                new = seg
+                if any(id(cr) in judged for cr in seg.claims):
+                    new = Segment(text=seg.text, doc=seg.doc, lines=seg.lines,
+                                  epoch=seg.epoch, generation=seg.generation)
+                    self._fill(new, [judged.get(id(cr), cr) for cr in seg.claims])
+                made[id(seg)] = new
+            placed.append((line, new))
+        if all(new is seg for (_, new), (_, seg) in zip(placed, state.placed)):
+            return state
+        return replace(state, placed=placed)
 
     def _draft_diagnostics(self, rel: str, placed, encoding_problem: bool) -> list[Diagnostic]:
         """The draft's own diagnostics (encoding of the draft and of the sources it cites),

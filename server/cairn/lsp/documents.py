@@ -38,6 +38,7 @@ class Document:
     path: Path | None = None
     disk_invalid_utf8: bool = False  # the file on disk had bytes that are not UTF-8
     disk_checked: bool = True  # False until disk_invalid_utf8 was read
+    judge_wanted: bool = False  # ask the judge once the next check is done (opened, saved)
     _index: LineIndex | None = field(default=None, repr=False)
 
     @property

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 import sys
 
 from lsprotocol import types
@@ -127,6 +128,11 @@ def create_server() -> CairnServer:
     def did_change(params: types.DidChangeTextDocumentParams):
         session.did_change(params)
 
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    @guarded()
+    def did_save(params: types.DidSaveTextDocumentParams):
+        session.did_save(params)
+
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded()
     def did_close(params: types.DidCloseTextDocumentParams):
@@ -224,4 +230,13 @@ def serve() -> None:
     # stdout carries the protocol: anything printed by mistake goes to stderr instead
     sys.stdout = sys.stderr
     server = create_server()
-    server.start_io(sys.stdin.buffer, stdout)
+    try:
+        server.start_io(sys.stdin.buffer, stdout)
+    finally:
+        if server.session.judging_now:
+            # exiting would wait for the judge's requests still in flight (up to their timeout,
+            # each retry included): nothing needs their answers any more
+            log.info("exiting without waiting for the judge")
+            logging.shutdown()
+            sys.stderr.flush()
+            os._exit(0 if getattr(server.protocol, "_shutdown", False) else 1)

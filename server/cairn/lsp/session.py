@@ -5,6 +5,13 @@ Engine work runs on one background thread (`engine`), in the order it was
 asked for; the event loop stays free to answer requests meanwhile, from the
 last verdicts. Each draft has at most one check running and one waiting: an
 edit while a check runs asks for one more run, never a queue of them.
+
+The judge (judge.py) is never asked per keystroke: a check only applies
+verdicts already known. When a draft is opened or saved, its claims that no
+verdict decided yet are judged in the background, on threads of their own
+(`judging`), once its check is done; when the verdicts arrive and the text is
+still the one judged, they replace the lexical ones. A newer save of the
+draft cancels the run before it.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -22,6 +30,7 @@ from pygls.uris import from_fs_path
 from ..config import find_root
 from ..report import metrics_of
 from ..store import StoreError
+from ..verify import resolved_quotes
 from ..workspace import IndexResult
 from .checking import DraftState, Folder
 from .config import ServerOptions, editor_section, folder_settings, make_judge_safely, plain, server_options
@@ -44,6 +53,11 @@ class Session:
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-engine")
         # store reads for requests (completion, definition) while the engine thread is busy
         self.readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cairn-read")
+        # judge runs (network; each asks `concurrency` claims at a time), never on the engine thread
+        self.judging = ThreadPoolExecutor(max_workers=4, thread_name_prefix="cairn-judging")
+        self._judge_runs: dict[Path, threading.Event] = {}  # the cancel event of each draft's run
+        self._judging_now = 0  # runs on the `judging` threads (written there, under _judging_lock)
+        self._judging_lock = threading.Lock()
         self.folder_uris: list[str] = []
         self.ready: asyncio.Event | None = None
         self._timers: dict[Path, asyncio.TimerHandle] = {}
@@ -258,31 +272,33 @@ class Session:
 
     async def with_progress(self, title: str, work):
         """Run `work(progress)` on the engine thread, reporting $/progress when the client can show it."""
-        token = None
-        wp = self.ls.work_done_progress
-        if self.capability("window.work_done_progress", False):
-            self._progress += 1
-            token = f"cairn-index-{self._progress}"
-            try:
-                await asyncio.wait_for(wp.create_async(token), 10)
-            except Exception as exc:  # noqa: BLE001
-                log.info("no progress shown (%s)", exc)
-                token = None
+        token = await self._progress_token("index")
         self._indexing += 1
         try:
             return await self._with_progress(token, title, work)
         finally:
             self._indexing -= 1
 
-    async def _with_progress(self, token, title: str, work):
+    async def _progress_token(self, kind: str) -> str | None:
+        """A new $/progress token, or None when the client cannot show progress."""
+        if not self.capability("window.work_done_progress", False):
+            return None
+        self._progress += 1
+        token = f"cairn-{kind}-{self._progress}"
+        try:
+            await asyncio.wait_for(self.ls.work_done_progress.create_async(token), 10)
+        except Exception as exc:  # noqa: BLE001
+            log.info("no progress shown (%s)", exc)
+            return None
+        return token
+
+    def _reporter(self, token: str):
+        """progress(done, total, name) for a worker thread: $/progress reports of `token`."""
         wp = self.ls.work_done_progress
-        if token is None:
-            return await self.run(work, None)
-        wp.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
         loop = self.loop
         last = [-1]
 
-        def progress(done: int, total: int, name: str) -> None:  # engine thread
+        def progress(done: int, total: int, name: str) -> None:  # a worker thread
             pct = int(done * 100 / total) if total else 100
             if pct == last[0]:
                 return
@@ -292,9 +308,16 @@ class Session:
                 wp.report, token, types.WorkDoneProgressReport(message=msg, percentage=pct, cancellable=False)
             )
 
+        return progress
+
+    async def _with_progress(self, token, title: str, work):
+        wp = self.ls.work_done_progress
+        if token is None:
+            return await self.run(work, None)
+        wp.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
         res = None
         try:
-            res = await self.run(work, progress)
+            res = await self.run(work, self._reporter(token))
             return res
         finally:
             end = f"{res.total} source(s)" if res is not None and hasattr(res, "total") else "stopped"
@@ -318,7 +341,14 @@ class Session:
         doc = self.documents.open(params.text_document)
         if self.is_draft(doc):
             doc.disk_checked = False
+            doc.judge_wanted = True
             self.request_check(doc.path, 0)
+
+    def did_save(self, params: types.DidSaveTextDocumentParams) -> None:
+        doc = self.documents.get(params.text_document.uri)
+        if doc is not None and self.is_draft(doc):
+            doc.judge_wanted = True
+            self.judge_soon(doc.path)
 
     def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         doc = self.documents.change(params, self.codec)
@@ -378,6 +408,7 @@ class Session:
         finally:
             if self._tasks.get(path) is asyncio.current_task():
                 self._tasks.pop(path, None)
+                self.judge_soon(path)
             self._notify_soon()
 
     async def _check(self, path: Path) -> None:
@@ -424,6 +455,123 @@ class Session:
             return  # the folder was rebuilt meanwhile
         folder.drafts[path] = state
         self._publish(state)
+
+    # -- the judge ---------------------------------------------------------------------
+
+    def _pending(self, path: Path) -> bool:
+        return path in self._timers or (path in self._tasks and not self._tasks[path].done())
+
+    def judge_soon(self, path: Path) -> None:
+        """Judge an open draft that asked for it (opened, saved) once its check is done;
+        while a check is pending, the check's end calls this again."""
+        doc = self.documents.by_path(path)
+        if doc is None or not doc.judge_wanted or self._pending(path):
+            return
+        folder = self.folder_for(path)
+        state = folder.drafts.get(path) if folder is not None else None
+        if not self._fits(state, doc):
+            return  # not checked yet (still starting)
+        doc.judge_wanted = False
+        try:
+            self._start_judging(folder, state)
+        except Exception:  # noqa: BLE001
+            log.exception("judging %s failed", path)
+
+    def _start_judging(self, folder: Folder, state: DraftState) -> None:
+        judge = folder.verifier.judge
+        if judge is None or getattr(judge, "problem", None) or not hasattr(judge, "judge_many"):
+            return  # no judge, or one that cannot be asked (its fallbacks are shown already)
+        todo, seen = [], set()
+        for _, cr, _ in state.claims():
+            if id(cr) not in seen and cr.judge != judge.name and resolved_quotes(cr):
+                seen.add(id(cr))
+                todo.append(cr)
+        if not todo:
+            return  # every claim is decided by a verdict already known
+        previous = self._judge_runs.pop(state.path, None)
+        if previous is not None:
+            previous.set()  # a newer save: the older run stops asking
+        cancel = threading.Event()
+        self._judge_runs[state.path] = cancel
+        asyncio.ensure_future(self._judge(folder, state, todo, cancel))
+
+    async def _judge(self, folder: Folder, state: DraftState, todo: list, cancel: threading.Event) -> None:
+        path = state.path
+        n = len(todo)
+        title = f"Cairn: judging {n} claim{'s' if n != 1 else ''}"
+        token = await self._progress_token("judge")
+        wp = self.ls.work_done_progress
+        if token is not None:
+            wp.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
+        judged = None
+        try:
+            log.info("%s: judging %d claim(s)", state.rel, n)
+            judged = await self.loop.run_in_executor(
+                self.judging,
+                functools.partial(
+                    self._judge_claims, todo, folder.verifier.judge, folder.settings.config.threshold,
+                    progress=self._reporter(token) if token is not None else None, cancel=cancel,
+                ),
+            )
+        except Exception:  # noqa: BLE001
+            log.exception("judging %s failed", path)
+        finally:
+            if self._judge_runs.get(path) is cancel:
+                del self._judge_runs[path]
+            if token is not None:
+                wp.end(token, types.WorkDoneProgressEnd(message="stopped" if judged is None or cancel.is_set()
+                                                        else f"{n} judged"))
+        if judged is None or cancel.is_set():
+            return  # a newer run (or shutdown): the answers are cached for it
+        await self._apply_judged(folder, state, {id(a): b for a, b in zip(todo, judged) if a is not b})
+
+    def _judge_claims(self, *args, **kwargs):  # a `judging` thread
+        from ..judge import judge_claims
+
+        with self._judging_lock:
+            self._judging_now += 1
+        try:
+            return judge_claims(*args, **kwargs)
+        finally:
+            with self._judging_lock:
+                self._judging_now -= 1
+
+    @property
+    def judging_now(self) -> bool:
+        """Is the judge being asked (requests in flight finish only within its timeout)?"""
+        with self._judging_lock:
+            return self._judging_now > 0
+
+    async def _apply_judged(self, folder: Folder, state: DraftState, judged: dict) -> None:
+        """The judge's verdicts replace the lexical ones, when the draft's text is still the one judged."""
+        current = self._judged_target(folder, state)
+        if current is None or not judged:
+            return
+        new = await self.run(folder.with_verdicts, current, judged)
+        if self._judged_target(folder, state, current) is None or new is current:
+            return
+        folder.drafts[state.path] = new
+        self._publish(new)
+        self._refresh_lenses = True  # the lenses shown are the lexical ones
+        self._notify_soon()
+
+    def _judged_target(self, folder: Folder, state: DraftState, expected: DraftState | None = None):
+        """The draft's verdicts now, when its text is still the one judged (else None)."""
+        path = state.path
+        doc = self.documents.by_path(path)
+        if doc is None or self.folder_for(path) is not folder:
+            return None
+        if doc.version != state.version or doc.text != state.text:
+            # edited meanwhile: the verdicts are cached; the checks of the pieces edited apply them
+            log.info("%s: edited while it was judged; its verdicts wait for the next check", state.rel)
+            return None
+        current = folder.drafts.get(path)
+        if self._pending(path) or not self._fits(current, doc) or (expected is not None and current is not expected):
+            # checked again meanwhile, same text: judge after that check (the answers are cached)
+            doc.judge_wanted = True
+            self.judge_soon(path)
+            return None
+        return current
 
     def _publish(self, state: DraftState) -> None:
         old = self._published.get(state.path)
@@ -632,6 +780,9 @@ class Session:
         for p in list(self._published):
             if folder.contains(p):
                 self._drop(folder, p)
+        for doc in self.documents:
+            if doc.path is not None and new.contains(doc.path):
+                doc.judge_wanted = True  # a new judge, perhaps: judge the open drafts once again
         await self._index_folder(new)
         await self._recheck_folder(new)
 
@@ -664,6 +815,10 @@ class Session:
         for t in self._timers.values():
             t.cancel()
         self._timers.clear()
+        for cancel in self._judge_runs.values():
+            cancel.set()
+        self._judge_runs.clear()
+        self.judging.shutdown(wait=False, cancel_futures=True)
         self.engine.shutdown(wait=False, cancel_futures=True)
         self.readers.shutdown(wait=False, cancel_futures=True)
 
