@@ -133,6 +133,7 @@ class Verifier:
         self._searched: set[tuple[str, str | None]] = set()
         self._seen_generation = 0
         self._current: dict[str, object] = {}
+        self._current_loaded = False
         self._quotes: dict[tuple, list] = {}
         self._warnings: dict[tuple[str, str], list[str]] = {}
         self._current_ids: set[int] | None = None
@@ -143,6 +144,7 @@ class Verifier:
         self._searched.clear()
         self._seen_generation = 0
         self._current.clear()
+        self._current_loaded = False
         self._quotes.clear()
         self._warnings.clear()
         self._current_ids = None
@@ -190,9 +192,11 @@ class Verifier:
         return hit
 
     def current_version(self, source: str):
-        if source not in self._current:
-            self._current[source] = self.store.current_version(source)
-        return self._current[source]
+        if not self._current_loaded:
+            # one query for every source beats one per source on a big corpus
+            self._current.update(self.store.current_versions())
+            self._current_loaded = True
+        return self._current.get(source)
 
     # -- one citation ---------------------------------------------------------------
 
