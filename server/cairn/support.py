@@ -143,11 +143,14 @@ def number_key(text: str) -> str:
     String arithmetic, not floats, so 20-digit numbers keep every digit.
     Unicode decimal digits are read by value.
     """
-    digits = "".join(
-        c if "0" <= c <= "9" else (str(unicodedata.decimal(c)) if c.isdecimal() else c)
-        for c in text
-        if c != ","
-    )
+    if text.isascii():
+        digits = text.replace(",", "")
+    else:
+        digits = "".join(
+            c if "0" <= c <= "9" else (str(unicodedata.decimal(c)) if c.isdecimal() else c)
+            for c in text
+            if c != ","
+        )
     whole, _, frac = digits.partition(".")
     whole = whole.lstrip("0") or "0"
     frac = frac.rstrip("0")
@@ -345,6 +348,9 @@ def stem(word: str) -> str:
 
 # --------------------------------------------------------------------------
 # Tokens
+#
+# In the hot path a token is a plain tuple (below, _tok); tokens() wraps
+# them in Token.
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +369,17 @@ class Token:
     @property
     def stopword(self) -> bool:
         return not self.number and self.text in STOPWORDS
+
+
+# (key, text, number, weight, alts, offers, content, exact): the fields of
+# Token, then whether the token counts in a claim's content (it is not a
+# stopword) and whether its weight is whole and it has no alts (then sums of
+# weights are exact in any order).
+_Tok = tuple
+
+
+def _tok(key: str, text: str, number: bool, weight: float, alts: tuple = (), offers: tuple = ()) -> _Tok:
+    return (key, text, number, weight, alts, offers, number or text not in STOPWORDS, not alts and weight.is_integer())
 
 
 @lru_cache(maxsize=64)
@@ -395,6 +412,26 @@ def _expand(text: str, rules: frozenset[str]) -> str:
     return text
 
 
+# A text's expansions are made cheaply when they can be: "%" is replaced
+# whole (str.replace), and the negations per chunk, on a chunk's first sight
+# (_expand_chunk): their patterns never reach across whitespace. A text that
+# may hold "per cent", which does, is expanded whole by _expand instead.
+
+
+def _expands_whole(text: str, rules: frozenset[str]) -> bool:
+    if "percent" not in rules:
+        return False
+    low = text.lower()
+    return "cent" in low and "per" in low
+
+
+def _expand_chunk(chunk: str, rules: frozenset[str]) -> str:
+    if "negation" in rules and ("'" in chunk or "\u2019" in chunk or "nnot" in chunk.lower()):
+        chunk = _NT_SPECIAL.sub(lambda m: f"{_NT_BASE[(m[1] or m[2]).lower()]} not", chunk)
+        chunk = _NT.sub(" not", chunk)
+    return chunk
+
+
 _SCALES = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 
 
@@ -406,40 +443,61 @@ def _scaled(key: str, zeros: int) -> str:
     return number_key(whole + frac[:zeros] + (f".{rest}" if rest else ""))
 
 
-def _number(written: str, key: str | None = None, weight: float = 1.0) -> Token:
-    return Token(key if key is not None else number_key(written), written, True, weight)
+def _number(written: str, key: str | None = None, weight: float = 1.0) -> _Tok:
+    return _tok(key if key is not None else number_key(written), written, True, weight)
 
 
-def _tokenise(text: str, rules: frozenset[str]) -> list[Token]:
-    text = _expand(unicodedata.normalize("NFKC", text), rules)
+def _word(text: str, key: str, weight: float) -> _Tok:
+    if text in NUMBER_WORDS:
+        return _tok(NUMBER_WORDS[text], text, True, weight)
+    return _tok(key, text, False, weight)
+
+
+# Tokens never span whitespace, and the token pattern's look-arounds stop at
+# whitespace as at the ends of the text, so a text's tokens are those of its
+# whitespace-separated chunks in turn. A chunk's tokens are computed once and
+# kept (per rule set and WEIGHT): fresh claims are made of chunks seen before.
+# What crosses chunks is done per text: whether the first token opens a
+# sentence (rule "weight"), a scale word after a number (rule "scale"), and
+# month abbreviations next to a number (rule "dates").
+
+_CHUNK_CACHE_MAX = 200_000
+
+
+def _scan(chunk: str, rules: frozenset[str], opening_first: bool) -> tuple[list[_Tok], int, str | None, int]:
+    """The tokens of one chunk, as the text's tokeniser makes them.
+
+    ``opening_first``: the chunk's first token opens a sentence whatever
+    precedes it in the chunk (it is the text's first, or a sentence ended
+    before the chunk). Returns the tokens, where the first match starts, the
+    word of the first match (None when it is not a word) and where the last
+    match ends. A scale word is never joined to a number here: within a chunk
+    the gap before it is never whitespace.
+    """
     fold = "fold" in rules
     stemmer = stem if "stem" in rules else light_stem if "light_stem" in rules else None
     weigh = "weight" in rules
     scale = "scale" in rules
     nw = WEIGHT if weigh else 1.0
-    out: list[Token] = []
+    out: list[_Tok] = []
     prev_end = 0
+    first_start, first_word = -1, None
 
     def key(w: str) -> str:
         return stemmer(w) if stemmer else w
 
-    for m in _token_re(rules).finditer(text):
+    for m in _token_re(rules).finditer(chunk):
         g = "num" if m["num"] is not None else m.lastgroup
         start, end_before, prev_end = m.start(), prev_end, m.end()
+        if first_start < 0:
+            first_start, first_word = start, m["word"]
         if g == "num":
             out.append(_number(m["num"].casefold(), weight=nw))
-        elif scale and m["word"] in _SCALES and out and out[-1].number and text[end_before:start].isspace():
-            # "1.5 million" is one number, 1500000; in a quote its parts are found too.
-            prev = out[-1]
-            out[-1] = Token(
-                _scaled(prev.key, _SCALES[m["word"]]), f"{prev.text} {m['word']}", True, prev.weight, (),
-                prev.offers + (prev.key, _scaled("1", _SCALES[m["word"]])),
-            )  # fmt: skip
         elif g == "iso":
             y, mo, d = m[g].split("-")
             if 1 <= int(mo) <= 12 and 1 <= int(d) <= 31:
                 month = _MONTHS[int(mo) - 1]
-                out += [_number(y, weight=nw), Token(key(month), month, False), _number(d, weight=nw)]
+                out += [_number(y, weight=nw), _tok(key(month), month, False, 1.0), _number(d, weight=nw)]
             else:
                 out += [_number(y, weight=nw), _number(mo, weight=nw), _number(d, weight=nw)]
         elif g == "range":
@@ -454,7 +512,7 @@ def _tokenise(text: str, rules: frozenset[str]) -> list[Token]:
             if fold:
                 word = _fold_latin(word)
             # A capitalised word that does not open a sentence is taken for a name.
-            opening = not out or _SENTENCE_END.search(text, end_before, start) is not None
+            opening = (opening_first and not out) or _SENTENCE_END.search(chunk, end_before, start) is not None
             w = nw if weigh and raw[0].isupper() and not opening else 1.0
             if not word.isascii() and _CJK_ANY.search(word):
                 for part in _CJK_SPLIT.findall(word):
@@ -477,98 +535,469 @@ def _tokenise(text: str, rules: frozenset[str]) -> list[Token]:
                 for i, (p, rp) in enumerate(zip(parts, raw_parts)):
                     pw = nw if weigh and (i > 0 or not opening) and rp[0].isupper() else 1.0
                     t = _word(p, key(p), pw)
-                    out.append(t if t.number else Token(t.key, p, False, pw, solid, solid))
-    if "dates" in rules:
-        out = _months(out, key)
-    return out
+                    out.append(t if t[2] else _tok(t[0], p, False, pw, solid, solid))
+    return out, first_start, first_word, prev_end
 
 
-def _word(text: str, key: str, weight: float) -> Token:
-    if text in NUMBER_WORDS:
-        return Token(NUMBER_WORDS[text], text, True, weight)
-    return Token(key, text, False, weight)
+# ASCII characters that are never part of a token (all but letters and digits).
+_ASCII_GAP = "".join(chr(c) for c in range(128) if not chr(c).isalnum())
+_ASCII_NUMBER = re.compile(_NUMBER, re.ASCII)
+_ORDINALS = frozenset({"st", "nd", "rd", "th"})
 
 
-def _months(toks: list[Token], key) -> list[Token]:
-    """Month abbreviations and May, when next to a number, are months."""
-    for i, t in enumerate(toks):
-        if t.number or (t.text not in _MONTH_ABBR and t.text != "may"):
-            continue
-        near_number = (i > 0 and toks[i - 1].number) or (i + 1 < len(toks) and toks[i + 1].number)
-        if near_number:
-            month = _MONTH_ABBR.get(t.text, t.text)
-            # "may" is a stopword; as a month it is content, so it is shown as "May".
-            toks[i] = Token(key(month), "May" if t.text == "may" else t.text, False, t.weight)
-    return toks
-
-
-def _seed_tokens(text: str) -> list[Token]:
-    out: list[Token] = []
-    for m in _TOKEN_RE_SEED.finditer(unicodedata.normalize("NFKC", text).casefold()):
-        num, word = m.group(1), m.group(2)
-        if num is not None:
-            out.append(Token(number_key(num), num, True))
-        elif _CJK_ANY.search(word):
-            for part in _CJK_SPLIT.findall(word):
-                out.append(_word(part, part, 1.0))
+def _simple_chunk(chunk: str, rules: frozenset[str]) -> tuple | None:
+    """_chunk_tokens for a chunk that is one ASCII word or numeral with only
+    ASCII punctuation around it, made without the token pattern; None for any
+    other chunk."""
+    if chunk.isdigit() and chunk.isascii():  # the commonest new chunk
+        t = _tok(chunk.lstrip("0") or "0", chunk, True, WEIGHT if "weight" in rules else 1.0)
+        return (t,), (t,), False, False, True, True, None
+    core = chunk.strip(_ASCII_GAP)
+    if not core.isascii():
+        return None
+    weigh = "weight" in rules
+    nw = WEIGHT if weigh else 1.0
+    lead = chunk[: len(chunk) - len(chunk.lstrip(_ASCII_GAP))]
+    lead_se = "." in lead or "!" in lead or "?" in lead
+    first_word = None
+    if core.isdigit():
+        opened = closed = (_tok(core.lstrip("0") or "0", core, True, nw),)
+    elif core[:1].isdigit() and (
+        _ASCII_NUMBER.fullmatch(core)
+        or ("ordinal" in rules and core[-2:] in _ORDINALS and _ASCII_NUMBER.fullmatch(core, 0, len(core) - 2))
+    ):
+        # 1,500 or 3.5, and with the rule "ordinal" 21st or 1,000th: one number.
+        written = core if core[-1].isdigit() else core[:-2]
+        opened = closed = (_tok(number_key(written), written, True, nw),)
+    elif core.isalpha():
+        first_word = core
+        if not rules:  # seed: the chunk is case-folded already
+            opened = closed = (_word(core, core, 1.0),)
         else:
-            out.append(_word(word, word, 1.0))
-    return out
+            word = core.lower()
+            key = stem(word) if "stem" in rules else light_stem(word) if "light_stem" in rules else word
+            if "scale" in rules and word in _SCALES and word not in NUMBER_WORDS:
+                opened = closed = (_number(word, _scaled("1", _SCALES[word]), nw),)  # billion, trillion
+            else:
+                opened = (_word(word, key, 1.0),)
+                closed = (_word(word, key, nw),) if weigh and core[0].isupper() and not lead_se else opened
+    else:
+        return None
+    trail = chunk[len(lead) + len(core) :]
+    trail_se = "." in trail or "!" in trail or "?" in trail
+    return opened, closed, lead_se, trail_se, not lead, not trail, first_word
+
+
+def _chunk_tokens(chunk: str, rules: frozenset[str]) -> tuple:
+    """(tokens when the chunk's first token opens a sentence, tokens
+    otherwise, a sentence ends in the gap before its first token, ... after
+    its last token, no gap before its first token, none after its last, the
+    word of its first match or None)."""
+    simple = _simple_chunk(chunk, rules)
+    if simple is not None:
+        return simple
+    if not rules:
+        toks = []
+        for m in _TOKEN_RE_SEED.finditer(chunk):
+            num, word = m.group(1), m.group(2)
+            if num is not None:
+                toks.append(_tok(number_key(num), num, True, 1.0))
+            elif _CJK_ANY.search(word):
+                for part in _CJK_SPLIT.findall(word):
+                    toks.append(_word(part, part, 1.0))
+            else:
+                toks.append(_word(word, word, 1.0))
+        opened = tuple(toks)
+        return opened, opened, False, False, False, False, None
+    toks, first_start, first_word, last_end = _scan(chunk, rules, True)
+    if not toks:
+        se = _SENTENCE_END.search(chunk) is not None
+        return (), (), se, se, False, False, None
+    lead_se = _SENTENCE_END.search(chunk, 0, first_start) is not None
+    opened = tuple(toks)
+    closed = opened
+    if not lead_se and "weight" in rules and any(map(str.isupper, chunk)):
+        closed = tuple(_scan(chunk, rules, False)[0])
+        if closed == opened:
+            closed = opened
+    trail_se = _SENTENCE_END.search(chunk, last_end) is not None
+    return opened, closed, lead_se, trail_se, first_start == 0, last_end == len(chunk), first_word
+
+
+def _chunk_entry(chunk: str, rules: frozenset[str]) -> tuple:
+    """What is known of a chunk whatever surrounds it, read as it is, in one tuple.
+
+    Most chunks are simple: one token, which nothing around it changes but
+    its weight when it opens a sentence, of a whole weight and without alts
+    or offers. A simple chunk's entry is its token (_tok: fields 0 to 7),
+    then 8: a sentence ends after it; 9: no gap after it; 10: the entry for
+    when it opens a sentence, if its weight is then another, else None; 11:
+    None. Any other chunk's entry has its full entry in field 11 (_full).
+    """
+    opened, closed, lead_se, trail_se, lead_clean, trail_clean, first_word = _chunk_tokens(chunk, rules)
+    special = None
+    changes = False
+    opened, closed = tuple(opened), tuple(closed)
+    if rules:
+        scale_word = first_word if lead_clean and first_word in _SCALES and "scale" in rules else None
+        if len(opened) == 1:  # most chunks
+            t = opened[0]
+            month = not t[2] and (t[1] in _MONTH_ABBR or t[1] == "may") and "dates" in rules
+            offers = bool(t[5])
+        else:
+            month = "dates" in rules and any(not t[2] and (t[1] in _MONTH_ABBR or t[1] == "may") for t in opened)
+            offers = any(t[5] for t in opened)
+        whole = WEIGHT.is_integer() or all(t[3].is_integer() for t in opened + closed)
+        changes = scale_word is not None or month
+        if changes or offers or not opened or not whole:
+            special = (lead_se, lead_clean, scale_word, month, offers)
+    if special is None and opened and len(opened) == len(closed) and opened[1:] == closed[1:]:
+        # Simple tokens, of which only the first may change with what precedes the chunk.
+        first = closed[0] + ((trail_se, trail_clean) if len(closed) == 1 else (False, False))
+        first += (None if opened[0] == closed[0] else opened[0] + first[8:] + (None, None), None)
+        if len(closed) == 1:
+            return first
+        # Several: their entries take the chunk's place (_entries); between them
+        # the gap is never whitespace and no sentence end changes a weight.
+        last = closed[-1] + (trail_se, trail_clean, None, None)
+        return _Many((first, *[t + (False, False, None, None) for t in closed[1:-1]], last))
+    if not rules and not opened:
+        return _Many()  # the seed rule: a chunk without tokens is nothing
+    return _COMPLEX + ((closed, opened, trail_se, trail_clean, special, changes),)
+
+
+class _Many(tuple):
+    """The entries of the simple tokens of a chunk, which take its place."""
+
+
+# A complex chunk's entry: nothing but its full entry, field 11.
+_COMPLEX = (None, None, False, None, None, None, False, False, False, False, None)
+
+
+def _full(e: tuple) -> tuple:
+    """A chunk's full entry: (its tokens when its first token does not open a
+    sentence, its tokens when it does, a sentence ends after its last token
+    (for a chunk without tokens: in it), no gap after its last token,
+    special, a token may change with what surrounds it).
+
+    special is None for a chunk whose tokens nothing around them changes
+    but their weights, which offers no extra keys and has tokens. Otherwise
+    it is (a sentence ends before the first token, no gap before it, the
+    scale word the chunk starts with, a token may be a month, a token offers
+    extra keys), or, for a chunk that _expand_chunk changed, the entries of
+    the chunks it became (then the first two fields are None). The seed
+    rule's chunks have no special: nothing crosses chunks there."""
+    full = e[11]
+    if full is None:
+        return (e,), (e if e[10] is None else e[10],), e[8], e[9], None, False
+    return full
+
+
+def _lookup(chunk: str, rules: frozenset[str], caches: tuple[dict, ...], expand: bool) -> tuple:
+    """A chunk's entry, made on first sight and kept in ``caches``: (simple
+    entries, other entries, entries of chunks as they are that _expand_chunk
+    changes, those chunks). When ``expand`` and _expand_chunk changes the
+    chunk, its entry is that of the chunks it becomes (a _Many when they are
+    all simple).
+
+    Entries are tuples of tuples, strings, numbers and None only: the garbage
+    collector stops tracking them, so a large cache costs its collections
+    nothing."""
+    e = caches[0].get(chunk) or caches[1].get(chunk)
+    if e is None:
+        expanded = _expand_chunk(chunk, rules) if rules else chunk
+        if expanded != chunk:
+            caches[3][chunk] = None
+            parts: list[tuple] = []
+            for p in expanded.split():
+                e = _lookup(p, rules, caches, False)
+                if type(e) is _Many:
+                    parts += e
+                else:
+                    parts.append(e)
+            if all([p[11] is None for p in parts]):
+                e = _Many(parts)
+            else:
+                e = _COMPLEX + ((None, None, None, None, tuple(parts), any([_full(p)[5] for p in parts])),)
+        else:
+            e = _chunk_entry(chunk, rules)
+        cache = caches[0] if type(e) is not _Many and e[11] is None else caches[1]
+        if len(cache) >= _CHUNK_CACHE_MAX:
+            for c in caches:
+                c.clear()
+        cache[chunk] = e
+    if not expand and chunk in caches[3]:  # a chunk _expand_chunk changes, as it is
+        e = caches[2].get(chunk)
+        if e is None:
+            e = caches[2][chunk] = _chunk_entry(chunk, rules)
+    return e
 
 
 _TOKEN_RE_SEED = re.compile(rf"({_NUMBER})|({_LETTERS})")
+_CHUNK_CACHES: dict[tuple[frozenset[str], float], tuple[dict, ...]] = {}
+
+
+def _entries(text: str, rules: frozenset[str]) -> tuple[list[tuple], bool]:
+    """The entries of the text's chunks (after NFKC, and case folding for the
+    seed rule), and whether they are all simple."""
+    expand = bool(rules)
+    if rules:
+        if not text.isascii():
+            text = unicodedata.normalize("NFKC", text)
+        if _expands_whole(text, rules):
+            text, expand = _expand(text, rules), False
+        elif "%" in text and "percent" in rules:
+            text = text.replace("%", " percent ")
+    else:
+        text = text.lower() if text.isascii() else unicodedata.normalize("NFKC", text).casefold()
+    caches = _CHUNK_CACHES.get((rules, WEIGHT))
+    if caches is None:
+        caches = _CHUNK_CACHES[(rules, WEIGHT)] = ({}, {}, {}, {})
+    chunks = text.split()
+    entries = list(map(caches[0].get, chunks))
+    if None not in entries:
+        return entries, True
+    found = []
+    i = -1
+    try:
+        while True:
+            i = entries.index(None, i + 1)
+            found.append(i)
+    except ValueError:
+        pass
+    simple = True
+    for i in reversed(found):  # from the end: a _Many changes the places after it
+        e = _lookup(chunks[i], rules, caches, expand)
+        if type(e) is _Many:
+            entries[i : i + 1] = e
+        else:
+            entries[i] = e
+            if e[11] is not None:
+                simple = False
+    return entries, simple
+
+
+def _tokenise(text: str, rules: frozenset[str]) -> tuple[list[_Tok], bool]:
+    """The tokens of ``text``, and whether one of them offers extra keys."""
+    return _tokens_of(_entries(text, rules)[0], rules)
+
+
+def _tokens_of(entries: list[tuple], rules: frozenset[str]) -> tuple[list[_Tok], bool]:
+    out: list[_Tok] = []
+    flags = [False, False]  # a token may be a month; a token offers extra keys
+    _join(entries, out, True, False, flags)
+    if flags[0]:
+        _months(out, stem if "stem" in rules else light_stem if "light_stem" in rules else None)
+    return out, flags[1]
+
+
+def _join(entries: tuple | list, out: list[_Tok], pending: bool, clean: bool, flags: list[bool]) -> tuple[bool, bool]:
+    """Append the tokens of the chunks of ``entries`` to ``out``, with what
+    crosses chunks. pending: a sentence ended in the gap since the last token
+    (the first token opens a sentence); clean: that gap is whitespace only."""
+    for e in entries:
+        full = e[11]
+        if full is None:  # simple
+            out.append(e if not pending or e[10] is None else e[10])
+            pending, clean = e[8], e[9]
+            continue
+        closed, opened, trail_se, trail_clean, special, _ = full
+        if special is None:
+            out += opened if pending else closed
+            pending, clean = trail_se, trail_clean
+            continue
+        if closed is None:  # a chunk _expand_chunk changed
+            pending, clean = _join(special, out, pending, clean, flags)
+            continue
+        _, lead_clean, scale_word, month, offer = special
+        if not opened:
+            pending = pending or trail_se
+            clean = False
+            continue
+        if scale_word is not None and clean and lead_clean and out[-1][2]:
+            # "1.5 million" is one number, 1500000; in a quote its parts are found too.
+            prev = out[-1]
+            zeros = _SCALES[scale_word]
+            offers = prev[5] + (prev[0], _scaled("1", zeros))
+            out[-1] = _tok(_scaled(prev[0], zeros), f"{prev[1]} {scale_word}", True, prev[3], (), offers)
+            out += closed[1:]
+            flags[1] = True
+        else:
+            out += opened if pending else closed
+        pending, clean = trail_se, trail_clean
+        if month:
+            flags[0] = True
+        if offer:
+            flags[1] = True
+    return pending, clean
+
+
+def _months(toks: list[_Tok], stemmer) -> None:
+    """Month abbreviations and May, when next to a number, are months."""
+    n = len(toks)
+    for i, t in enumerate(toks):
+        text = t[1]
+        if t[2] or (text not in _MONTH_ABBR and text != "may"):
+            continue
+        if (i > 0 and toks[i - 1][2]) or (i + 1 < n and toks[i + 1][2]):
+            month = _MONTH_ABBR.get(text, text)
+            # "may" is a stopword; as a month it is content, so it is shown as "May".
+            toks[i] = _tok(stemmer(month) if stemmer else month, "May" if text == "may" else text, False, t[3])
 
 
 def tokens(text: str, mode: str = "seed") -> tuple[Token, ...]:
     """Every token of ``text`` in order, stopwords included."""
-    return _analyse(text, _rules(mode)).tokens
+    return tuple(Token(*t[:6]) for t in _tokenise(text, _rules(mode))[0])
+
+
+def _flat(entries: tuple | list) -> list[tuple]:
+    """The full entries, with those of the chunks _expand_chunk made in place of a chunk's."""
+    flat: list[tuple] = []
+    for e in entries:
+        full = _full(e)
+        if full[0] is None:
+            flat += map(_full, full[4])
+        else:
+            flat.append(full)
+    return flat
 
 
 # --------------------------------------------------------------------------
-# Analysis of one text, cached: the hot path sees the same quotes again and again.
+# Analysis of one text. A claim's content items and a quote's keys are read
+# off its tokens; the check reads a content item's key (0), display (1),
+# number (2), weight (3), alts (4) and exact (7).
 
 
-@dataclass(frozen=True, slots=True)
-class _Content:
-    key: str
-    display: str
-    weight: float
-    alts: tuple[str, ...]
+def _claim(text: str, rules: frozenset[str]) -> tuple:
+    """What the check needs of a claim, in tuples: (content, total weight,
+    exact, numbers, the keys of weight WEIGHT when exact, WEIGHT).
+
+    content: its distinct content tokens in order of first appearance, each
+    with its first display and alts and its highest weight; exact: all are
+    exact, so that any sum of weights is exact in any order; numbers: the
+    content tokens that are numbers (a number is never a stopword, and no
+    word has a number's key).
+    """
+    entries, simple = _entries(text, rules)
+    items: list[tuple] = []
+    pending = True  # as in _join: the first token opens a sentence
+    if simple:
+        for e in entries:
+            if pending and e[10] is not None:
+                e = e[10]
+            if e[6]:
+                items.append(e)
+            pending = e[8]
+    else:
+        fulls = _flat(entries)
+        if not any([f[5] for f in fulls]):  # no token changes with what surrounds it
+            for closed, opened, trail_se, _, special, _ in fulls:
+                if opened:
+                    items += [t for t in (opened if pending else closed) if t[6]]
+                    pending = trail_se
+                else:  # no tokens
+                    pending = pending or trail_se
+        else:
+            items = [t for t in _tokens_of(entries, rules)[0] if t[6]]
+    content = {item[0]: item for item in items}
+    if len(content) < len(items):
+        # A key comes again: its first token counts, at its highest weight.
+        content = {}
+        for item in items:
+            seen = content.get(item[0])
+            if seen is None:
+                content[item[0]] = item
+            elif item[3] > seen[3]:
+                content[item[0]] = (seen[0], seen[1], seen[2], item[3], seen[4], seen[5], True, seen[7] and item[7])
+    items = list(content.values())
+    if simple or all([item[7] for item in items]):  # simple chunks have only exact tokens
+        # Every weight is whole and is 1 or WEIGHT (the rule "weight"): the
+        # total, and later the found weight, are counted exactly.
+        heavy_keys = tuple([item[0] for item in items if item[3] != 1.0]) if "weight" in rules else ()
+        total = (len(items) - len(heavy_keys)) + len(heavy_keys) * WEIGHT
+        return tuple(items), float(total), True, tuple([item for item in items if item[2]]), heavy_keys, WEIGHT
+    total = 0.0
+    for item in items:
+        total += item[3]
+    return tuple(items), total, False, tuple([item for item in items if item[2]]), (), WEIGHT
 
 
-@dataclass(frozen=True, slots=True)
-class _Analysis:
-    tokens: tuple[Token, ...]
-    content: tuple[_Content, ...]  # distinct by key, in order of first appearance
-    keys: frozenset[str]  # every key a quote offers, stopwords included
-    numbers: tuple[tuple[str, str], ...]  # distinct (key, as written), in order
-    number_keys: frozenset[str]  # every number key a quote offers
-
-
-@lru_cache(maxsize=8192)
-def _analyse(text: str, rules: frozenset[str]) -> _Analysis:
-    toks = tuple(_tokenise(text, rules) if rules else _seed_tokens(text))
-    content: dict[str, _Content] = {}
+def _quote(text: str, rules: frozenset[str]) -> tuple:
+    """What the check needs of a quote: (every key it offers, stopwords
+    included; every number key it offers; {number key: as written}, in
+    order). The key sets are dicts (key: None): a dict of strings is not
+    tracked by the garbage collector, a set is."""
+    entries, simple = _entries(text, rules)
     numbers: dict[str, str] = {}
-    keys: set[str] = set()
+    if simple:
+        keys = {e[0]: None for e in entries}  # a simple token has no offers
+        for e in entries:
+            if e[2] and e[0] not in numbers:
+                numbers[e[0]] = e[1]
+        return keys, numbers, numbers
+    fulls = _flat(entries)
+    if not any([f[5] for f in fulls]):  # no token changes with what surrounds it
+        keys = {}
+        for full in fulls:
+            for t in full[0]:  # whether a token opens a sentence changes only its weight
+                keys[t[0]] = None
+                if t[5]:
+                    keys.update(dict.fromkeys(t[5]))
+                if t[2] and t[0] not in numbers:
+                    numbers[t[0]] = t[1]
+        return keys, numbers, numbers
+    toks, offers = _tokens_of(entries, rules)
+    key_set = {t[0] for t in toks}
     number_keys: set[str] = set()
     for t in toks:
-        keys.add(t.key)
-        keys.update(t.offers)
-        if t.number:
-            numbers.setdefault(t.key, t.text)
-            number_keys.add(t.key)
-            number_keys.update(t.offers)
-        elif t.stopword:
-            continue
-        seen = content.get(t.key)
-        if seen is None:
-            content[t.key] = _Content(t.key, t.text, t.weight, t.alts)
-        elif t.weight > seen.weight:
-            content[t.key] = _Content(t.key, seen.display, t.weight, seen.alts)
-    return _Analysis(
-        toks, tuple(content.values()), frozenset(keys), tuple(numbers.items()), frozenset(number_keys)
-    )
+        if offers:
+            key_set.update(t[5])
+        if t[2]:
+            if t[0] not in numbers:
+                numbers[t[0]] = t[1]
+            number_keys.add(t[0])
+            number_keys.update(t[5])
+    return dict.fromkeys(key_set), dict.fromkeys(number_keys), numbers
+
+
+# The analyses of claims and of quotes are kept per mode, in two generations
+# of _MEMO texts each: a text is looked up in the young one, then in the old
+# one (and moved to the young one); when the young one is full it becomes the
+# old one. So the last _MEMO texts seen are always kept.
+_MEMO = 8192
+# mode -> [rules, WEIGHT, young claims, old claims, young quotes, old quotes]
+_STATES: dict[str, list] = {}
+
+
+def _state(mode: str) -> list:
+    state = [_rules(mode), WEIGHT, {}, {}, {}, {}]
+    _STATES[mode] = state
+    return state
+
+
+def _memo(state: list, young: int, text: str, analyse) -> tuple:
+    """The analysis of ``text`` not found in state[young]: from the old generation, or made."""
+    result = state[young + 1].get(text)
+    if result is None:
+        result = analyse(text, state[0])
+    generation = state[young]
+    generation[text] = result
+    if len(generation) >= _MEMO:
+        state[young], state[young + 1] = {}, generation
+    return result
+
+
+def _analyse(text: str, rules: frozenset[str]) -> tuple[tuple, tuple]:
+    """The text as a claim and as a quote (uncached; ``_analyse.cache_clear()`` empties the caches)."""
+    return _claim(text, rules), _quote(text, rules)
+
+
+def _cache_clear() -> None:
+    _STATES.clear()
+    _CHUNK_CACHES.clear()
+
+
+_analyse.cache_clear = _cache_clear  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------
@@ -588,34 +1017,59 @@ def check_support(
     content tokens (only stopwords, or empty) scores 1.0: it asserts nothing
     the quotes could fail to back, and the citation checks still apply to it.
     """
-    rules = _rules(mode)
+    state = _STATES.get(mode)
+    if state is None or state[0] is not _MODE_RULES.get(mode) or state[1] != WEIGHT:
+        state = _state(mode)  # raises ValueError for an unknown mode
     if not quotes:
         return SupportResult(None, False, [], [], [])
     if isinstance(quotes, str):
         quotes = [quotes]
-    c = _analyse(claim, rules)
+    content, total, exact, numbers, heavy_keys, heavy_weight = state[2].get(claim) or _memo(state, 2, claim, _claim)
     if len(quotes) == 1:
-        q = _analyse(quotes[0], rules)
-        qkeys, qnums, quote_number_keys = q.keys, q.numbers, q.number_keys
+        quote = quotes[0]
+        qkeys, quote_number_keys, qnums = state[4].get(quote) or _memo(state, 4, quote, _quote)
+        quote_numbers = list(qnums.values())
     else:
-        qs = [_analyse(q, rules) for q in quotes]
-        qkeys = frozenset().union(*(q.keys for q in qs))
-        quote_number_keys = frozenset().union(*(q.number_keys for q in qs))
+        parts = [state[4].get(q) or _memo(state, 4, q, _quote) for q in quotes]
+        qkeys = set().union(*(p[0] for p in parts))
+        quote_number_keys = set().union(*(p[1] for p in parts))
         seen: dict[str, str] = {}
-        for q in qs:
-            for key, written in q.numbers:
+        for p in parts:
+            for key, written in p[2].items():
                 seen.setdefault(key, written)
-        qnums = tuple(seen.items())
+        quote_numbers = list(seen.values())
 
-    total = found = 0.0
-    missing: list[str] = []
-    for item in c.content:
-        total += item.weight
-        if item.key in qkeys or any(k in qkeys for k in item.alts):
-            found += item.weight
+    if exact:
+        # The found weight is the total less the missing weight, exactly:
+        # every weight is whole, heavy_weight for heavy_keys and 1 for the others.
+        missing = [item[1] for item in content if item[0] not in qkeys]
+        if missing:
+            heavy = len([k for k in heavy_keys if k not in qkeys]) if heavy_keys else 0
+            found = total - ((len(missing) - heavy) + heavy * heavy_weight)
         else:
-            missing.append(item.display)
+            found = total
+    else:
+        found = 0.0
+        missing = []
+        for key, display, _, weight, alts, *_ in content:
+            if key in qkeys or any(k in qkeys for k in alts):
+                found += weight
+            else:
+                missing.append(display)
     score = found / total if total else 1.0
-    numbers_missing = [w for k, w in c.numbers if k not in quote_number_keys]
-    passed = score >= threshold and not numbers_missing
-    return SupportResult(score, passed, missing, numbers_missing, [w for _, w in qnums])
+    numbers_missing = [item[1] for item in numbers if item[0] not in quote_number_keys] if numbers else []
+    # SupportResult(score, passed, missing, numbers_missing, quote_numbers),
+    # without the frozen dataclass's object.__setattr__ per field.
+    result = _new_result(SupportResult)
+    _set_score(result, score)
+    _set_passed(result, score >= threshold and not numbers_missing)
+    _set_missing(result, missing)
+    _set_numbers_missing(result, numbers_missing)
+    _set_quote_numbers(result, quote_numbers)
+    return result
+
+
+_new_result = object.__new__
+_set_score, _set_passed, _set_missing, _set_numbers_missing, _set_quote_numbers = (
+    SupportResult.__dict__[f].__set__ for f in SupportResult.__slots__
+)

@@ -1,0 +1,119 @@
+"""Speed of the lexical support check: prints figures, asserts nothing.
+
+    .venv/bin/python bench/support_speed.py [--pairs 2000] [--runs 7] [--seed 1]
+
+Generates fresh claim/quote pairs of 15 to 25 words (fixed seed) from a fixed
+vocabulary of common words, stopwords, names and numbers, with now and then a
+date, a percent, a scaled number, a contraction, an ordinal, an accented name
+or a hyphenated compound, so every rule of the calibrated mode gets work. For
+each mode it prints the median over several runs of the microseconds per
+``check_support(claim, [quote])``:
+
+- uncached: every claim and quote is new to the process (a new set of pairs
+  each run), the engine's cost for a citation it has not seen;
+- cached: the same pairs checked again, the hot path when a draft is
+  re-checked.
+
+The vocabulary is fixed and checked first (--warm pairs), so the per-word
+caches are warm, as they are in a long-running engine; the numbers and dates
+of new pairs still bring chunks never seen before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+
+from cairn import support  # noqa: E402
+
+WORDS = (
+    "customer credit delivery damaged request policy order refund store member payment approval warehouse "
+    "driver window goods perishable report photo account agent supervisor ticket invoice returned shipping "
+    "package address schedule market region quarter budget forecast supplier contract audit reviewed team "
+    "service supported products price discount season holiday weekend morning evening city river mountain "
+    "library museum station harbor bridge garden council school hospital tower railway airport stadium "
+    "released releasing championship congratulated studies governments elected minister opened building "
+    "population recorded album singer football league scored goals married died born founded company"
+).split()
+NAMES = "Paris London Lyon Tokyo Smith Johnson Garcia Hernández Müller Dubois Nakamura Williams".split()
+FILLER = (
+    "the a an of to in and for with on by within after before during about from was were is are has had "
+    "it its he she they their which that this not no"
+).split()
+EXTRAS = [
+    lambda r: f"{r.randint(1, 28)} {r.choice(['September', 'May', 'Sept.', 'Jan.', 'March'])} {r.randint(1900, 2024)}",
+    lambda r: f"{r.randint(1900, 2024)}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}",
+    lambda r: f"{r.randint(1, 99)}%",
+    lambda r: f"{r.randint(1, 99)} per cent",
+    lambda r: f"{r.randint(1, 9)}.{r.randint(1, 9)} million",
+    lambda r: f"{r.randint(1, 999)},{r.randint(0, 999):03d}",
+    lambda r: f"{r.randint(1, 31)}{r.choice(['st', 'nd', 'rd', 'th'])}",
+    lambda r: f"{r.randint(1990, 2020)}–{r.randint(10, 99)}",
+    lambda r: r.choice(["didn't", "can't", "won't", "cannot", "isn't"]),
+    lambda r: r.choice(["Ibero-American", "co-star", "twenty-four", "well-known", "long-term"]),
+    lambda r: r.choice(["fourteen", "twenty", "hundred", "thousand"]),
+]
+
+
+def sentence(rng: random.Random) -> str:
+    words: list[str] = []
+    for _ in range(rng.randint(15, 25)):
+        x = rng.random()
+        if x < 0.10:
+            words.append(str(rng.randint(1, 5000)))
+        elif x < 0.16:
+            words.append(rng.choice(NAMES))
+        elif x < 0.20:
+            words.append(rng.choice(EXTRAS)(rng))
+        elif x < 0.45:
+            words.append(rng.choice(FILLER))
+        else:
+            words.append(rng.choice(WORDS))
+        if rng.random() < 0.05:
+            words[-1] += rng.choice([",", ".", ";"])
+    s = " ".join(words)
+    return s[0].upper() + s[1:] + "."
+
+
+def pairs(rng: random.Random, n: int) -> list[tuple[str, str]]:
+    return [(sentence(rng), sentence(rng)) for _ in range(n)]
+
+
+def per_check(batch: list[tuple[str, str]], mode: str) -> float:
+    """Microseconds per check_support over the batch."""
+    check = support.check_support
+    start = time.perf_counter()
+    for claim, quote in batch:
+        check(claim, [quote], mode=mode)
+    return (time.perf_counter() - start) / len(batch) * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", type=int, default=2000, help="pairs per run (both texts must fit the cache)")
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--warm", type=int, default=5000, help="pairs checked before measuring")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    print(f"{args.pairs} fresh claim/quote pairs per run, {args.runs} runs, medians; µs per check_support")
+    print(f"{'mode':<12} {'uncached':>10} {'cached':>10} {'uncached/s':>12}")
+    for mode in support.MODES:
+        per_check(pairs(rng, args.warm), mode)  # a warm engine: the vocabulary seen before
+        cold, warm = [], []
+        for _ in range(args.runs):
+            batch = pairs(rng, args.pairs)
+            cold.append(per_check(batch, mode))
+            warm.append(per_check(batch, mode))
+        c, w = statistics.median(cold), statistics.median(warm)
+        print(f"{mode:<12} {c:>10.1f} {w:>10.2f} {1e6 / c:>12,.0f}")
+
+
+if __name__ == "__main__":
+    main()
