@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cairn_testing import check_json, run_cairn
+from cairn_testing import check_json, run_cairn, run_in_pty
 
 
 def test_index_is_incremental_and_quiet_when_piped(demo: Path):
@@ -108,27 +108,7 @@ def test_emoji_and_cjk_before_the_cited_span(demo: Path):
 
 def test_index_shows_a_progress_bar_on_a_terminal(demo: Path):
     """On a terminal `cairn index` draws a progress bar (tqdm) on stderr."""
-    import os
-    import pty
-    import subprocess
-    import sys
-
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "cairn", "index"], cwd=demo, stdin=slave, stdout=slave,
-                            stderr=slave, close_fds=True)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=60)
-    os.close(master)
-    out = b"".join(chunks).decode("utf-8", "replace")
-    assert proc.returncode == 0
+    code, out = run_in_pty(demo, "index")
+    assert code == 0
     assert "indexing" in out and "file" in out and "%" in out  # tqdm's bar
     assert "indexed 4 source(s)" in out

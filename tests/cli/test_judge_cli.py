@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cairn_testing import run_cairn
+from cairn_testing import run_cairn, run_in_pty
 from judge_server import JudgeServer, Reply
 
 REFUSED_URL = "http://203.0.113.5/v1"  # TEST-NET-3: must never be contacted
@@ -248,30 +248,9 @@ def test_calibrate_with_the_judge(demo: Path, srv: JudgeServer, tmp_path: Path):
 
 
 def test_judging_shows_a_progress_bar_on_a_terminal(demo: Path, srv: JudgeServer):
-    import os
-    import pty
-    import subprocess
-    import sys
-
     srv.answer = answer_by_claim
     configure(demo, srv.url)
-    master, slave = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if k != "CAIRN_JUDGE_URL"}
-    proc = subprocess.Popen([sys.executable, "-m", "cairn", "check"], cwd=demo, stdin=slave,
-                            stdout=subprocess.DEVNULL, stderr=slave, close_fds=True, env=env)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=60)
-    os.close(master)
-    out = b"".join(chunks).decode("utf-8", "replace")
-    assert proc.returncode == 1
+    code, out = run_in_pty(demo, "check", stdout_to_pty=False)
+    assert code == 1
     assert "judging" in out and "13/13" in out
     assert srv.count == 13
