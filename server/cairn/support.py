@@ -287,6 +287,13 @@ _STEP4 = (
 )  # fmt: skip
 
 
+# The tables by their suffixes' last letter, in their order: a step tries
+# only the suffixes a word can end with, and the first that matches is the same.
+_STEP2_BY_LAST = {c: tuple(x for x in _STEP2 if x[0][-1] == c) for c in {x[0][-1] for x in _STEP2}}
+_STEP3_BY_LAST = {c: tuple(x for x in _STEP3 if x[0][-1] == c) for c in {x[0][-1] for x in _STEP3}}
+_STEP4_BY_LAST = {c: tuple(s for s in _STEP4 if s[-1] == c) for c in {s[-1] for s in _STEP4}}
+
+
 @lru_cache(maxsize=131072)
 def stem(word: str) -> str:
     """Porter's stemmer on a lower-case a-z word; any other word is returned as is.
@@ -322,14 +329,14 @@ def stem(word: str) -> str:
     if w.endswith("y") and _has_vowel(w[:-1]):
         w = w[:-1] + "i"
     # Steps 2 and 3: derivational suffixes, when the stem has m > 0.
-    for table in (_STEP2, _STEP3):
-        for suffix, replacement in table:
+    for table in (_STEP2_BY_LAST, _STEP3_BY_LAST):
+        for suffix, replacement in table.get(w[-1:], ()):
             if w.endswith(suffix):
                 if _measure(w[: -len(suffix)]) > 0:
                     w = w[: -len(suffix)] + replacement
                 break
     # Step 4: more suffixes, when m > 1.
-    for suffix in _STEP4:
+    for suffix in _STEP4_BY_LAST.get(w[-1:], ()):
         if w.endswith(suffix):
             base = w[: -len(suffix)]
             if _measure(base) > 1 and (suffix != "ion" or base.endswith(("s", "t"))):
@@ -379,7 +386,7 @@ _Tok = tuple
 
 
 def _tok(key: str, text: str, number: bool, weight: float, alts: tuple = (), offers: tuple = ()) -> _Tok:
-    return (key, text, number, weight, alts, offers, number or text not in STOPWORDS, not alts and weight.is_integer())
+    return (key, text, number, weight, alts, offers, number or text not in STOPWORDS, not alts and float(weight).is_integer())
 
 
 @lru_cache(maxsize=64)
@@ -453,15 +460,24 @@ def _word(text: str, key: str, weight: float) -> _Tok:
     return _tok(key, text, False, weight)
 
 
-# Tokens never span whitespace, and the token pattern's look-arounds stop at
-# whitespace as at the ends of the text, so a text's tokens are those of its
-# whitespace-separated chunks in turn. A chunk's tokens are computed once and
-# kept (per rule set and WEIGHT): fresh claims are made of chunks seen before.
-# What crosses chunks is done per text: whether the first token opens a
-# sentence (rule "weight"), a scale word after a number (rule "scale"), and
-# month abbreviations next to a number (rule "dates").
+# --------------------------------------------------------------------------
+# Chunks
+#
+# How the text is read is fixed by the SPEC and by the rules; this is only how
+# it is done fast. Tokens never span whitespace, and the token pattern's
+# look-arounds stop at whitespace as at the ends of the text, so a text's
+# tokens are those of its whitespace-separated chunks in turn. A chunk is read
+# once, on first sight, into an entry that is kept (per rule set and WEIGHT):
+# a new claim is mostly made of chunks seen before, so reading it costs a
+# str.split() and a dict look-up per chunk. What crosses chunks is done per
+# text: whether the first token opens a sentence (rule "weight"), a scale word
+# after a number (rule "scale"), month abbreviations next to a number (rule
+# "dates"). Most chunks are one plain token, and most texts are made only of
+# such chunks: for them the claim's content and the quote's keys are read off
+# the entries directly (_claim, _quote); any other text goes through its
+# tokens (_join), as a one-pass tokeniser reads them.
 
-_CHUNK_CACHE_MAX = 200_000
+_CHUNK_CACHE_MAX = 100_000  # entries per cache; a full cache is emptied
 
 
 def _scan(chunk: str, rules: frozenset[str], opening_first: bool) -> tuple[list[_Tok], int, str | None, int]:
@@ -494,18 +510,9 @@ def _scan(chunk: str, rules: frozenset[str], opening_first: bool) -> tuple[list[
         if g == "num":
             out.append(_number(m["num"].casefold(), weight=nw))
         elif g == "iso":
-            y, mo, d = m[g].split("-")
-            if 1 <= int(mo) <= 12 and 1 <= int(d) <= 31:
-                month = _MONTHS[int(mo) - 1]
-                out += [_number(y, weight=nw), _tok(key(month), month, False, 1.0), _number(d, weight=nw)]
-            else:
-                out += [_number(y, weight=nw), _number(mo, weight=nw), _number(d, weight=nw)]
+            out += _iso(m[g], stemmer, nw)
         elif g == "range":
-            first, last = m[g][:4], m[g][5:]
-            end = int(first[:2] + last)
-            if end <= int(first):
-                end += 100
-            out += [_number(first, weight=nw), _number(m[g], str(end), weight=nw)]
+            out += _range(m[g], nw)
         else:
             raw = m["word"]
             word = raw.casefold()
@@ -539,37 +546,62 @@ def _scan(chunk: str, rules: frozenset[str], opening_first: bool) -> tuple[list[
     return out, first_start, first_word, prev_end
 
 
+def _iso(date: str, stemmer, nw: float) -> list[_Tok]:
+    """The tokens of an ISO date (rule "dates"): 2010-09-29 is 2010 september 29."""
+    y, mo, d = date.split("-")
+    if 1 <= int(mo) <= 12 and 1 <= int(d) <= 31:
+        month = _MONTHS[int(mo) - 1]
+        return [_number(y, weight=nw), _tok(stemmer(month) if stemmer else month, month, False, 1.0), _number(d, weight=nw)]
+    return [_number(y, weight=nw), _number(mo, weight=nw), _number(d, weight=nw)]
+
+
+def _range(years: str, nw: float) -> list[_Tok]:
+    """The tokens of a year range (rule "dates"): 2018-19 is 2018 and 2019."""
+    first, last = years[:4], years[5:]
+    end = int(first[:2] + last)
+    if end <= int(first):
+        end += 100
+    return [_number(first, weight=nw), _number(years, str(end), weight=nw)]
+
+
+# A chunk that is an ISO date or a year range with only punctuation around it
+# (the gap before a range does not end in "." or ",": the token pattern's look-behind).
+_DATE_CHUNK = re.compile(r"([\W_]*)(?:([0-9]{4}-[0-9]{2}-[0-9]{2})|([0-9]{4}[-\u2010\u2013][0-9]{2}))([\W_]*)")
+
+
 # ASCII characters that are never part of a token (all but letters and digits).
 _ASCII_GAP = "".join(chr(c) for c in range(128) if not chr(c).isalnum())
 _ASCII_NUMBER = re.compile(_NUMBER, re.ASCII)
+_LETTER_STARTS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ORDINALS = frozenset({"st", "nd", "rd", "th"})
 
 
 def _simple_chunk(chunk: str, rules: frozenset[str]) -> tuple | None:
     """_chunk_tokens for a chunk that is one ASCII word or numeral with only
     ASCII punctuation around it, made without the token pattern; None for any
-    other chunk."""
-    if chunk.isdigit() and chunk.isascii():  # the commonest new chunk
-        t = _tok(chunk.lstrip("0") or "0", chunk, True, WEIGHT if "weight" in rules else 1.0)
-        return (t,), (t,), False, False, True, True, None
-    core = chunk.strip(_ASCII_GAP)
-    if not core.isascii():
+    other chunk. With the rule "dates", an ISO date or a year range too."""
+    nw = WEIGHT if "weight" in rules else 1.0
+    if "dates" in rules and chunk[:1] not in _LETTER_STARTS:
+        m = _DATE_CHUNK.fullmatch(chunk)
+        if m is not None and (m[2] is not None or not m[1].endswith((".", ","))):
+            stemmer = stem if "stem" in rules else light_stem if "light_stem" in rules else None
+            toks = tuple(_iso(m[2], stemmer, nw) if m[2] is not None else _range(m[3], nw))
+            lead_se = _SENTENCE_END.search(m[1]) is not None
+            return toks, toks, lead_se, _SENTENCE_END.search(m[4]) is not None, not m[1], not m[4], None
+    if not chunk.isascii():
         return None
-    weigh = "weight" in rules
-    nw = WEIGHT if weigh else 1.0
-    lead = chunk[: len(chunk) - len(chunk.lstrip(_ASCII_GAP))]
-    lead_se = "." in lead or "!" in lead or "?" in lead
+    if chunk.isalpha():  # the commonest chunks
+        core, lead_se, lead, trail = chunk, False, "", ""
+    elif chunk.isdigit():
+        t = _tok(chunk.lstrip("0") or "0", chunk, True, nw)
+        return (t,), (t,), False, False, True, True, None
+    else:
+        core = chunk.strip(_ASCII_GAP)
+        lead = chunk[: len(chunk) - len(chunk.lstrip(_ASCII_GAP))]
+        trail = chunk[len(lead) + len(core) :]
+        lead_se = "." in lead or "!" in lead or "?" in lead
     first_word = None
-    if core.isdigit():
-        opened = closed = (_tok(core.lstrip("0") or "0", core, True, nw),)
-    elif core[:1].isdigit() and (
-        _ASCII_NUMBER.fullmatch(core)
-        or ("ordinal" in rules and core[-2:] in _ORDINALS and _ASCII_NUMBER.fullmatch(core, 0, len(core) - 2))
-    ):
-        # 1,500 or 3.5, and with the rule "ordinal" 21st or 1,000th: one number.
-        written = core if core[-1].isdigit() else core[:-2]
-        opened = closed = (_tok(number_key(written), written, True, nw),)
-    elif core.isalpha():
+    if core.isalpha():
         first_word = core
         if not rules:  # seed: the chunk is case-folded already
             opened = closed = (_word(core, core, 1.0),)
@@ -580,10 +612,18 @@ def _simple_chunk(chunk: str, rules: frozenset[str]) -> tuple | None:
                 opened = closed = (_number(word, _scaled("1", _SCALES[word]), nw),)  # billion, trillion
             else:
                 opened = (_word(word, key, 1.0),)
-                closed = (_word(word, key, nw),) if weigh and core[0].isupper() and not lead_se else opened
+                closed = (_word(word, key, nw),) if nw != 1.0 and core[0].isupper() and not lead_se else opened
+    elif core.isdigit():
+        opened = closed = (_tok(core.lstrip("0") or "0", core, True, nw),)
+    elif core[:1].isdigit() and (
+        _ASCII_NUMBER.fullmatch(core)
+        or ("ordinal" in rules and core[-2:] in _ORDINALS and _ASCII_NUMBER.fullmatch(core, 0, len(core) - 2))
+    ):
+        # 1,500 or 3.5, and with the rule "ordinal" 21st or 1,000th: one number.
+        written = core if core[-1].isdigit() else core[:-2]
+        opened = closed = (_tok(number_key(written), written, True, nw),)
     else:
         return None
-    trail = chunk[len(lead) + len(core) :]
     trail_se = "." in trail or "!" in trail or "?" in trail
     return opened, closed, lead_se, trail_se, not lead, not trail, first_word
 
@@ -632,7 +672,10 @@ def _chunk_entry(chunk: str, rules: frozenset[str]) -> tuple:
     or offers. A simple chunk's entry is its token (_tok: fields 0 to 7),
     then 8: a sentence ends after it; 9: no gap after it; 10: the entry for
     when it opens a sentence, if its weight is then another, else None; 11:
-    None. Any other chunk's entry has its full entry in field 11 (_full).
+    None. A chunk of several such tokens, of which only the first may change
+    (didn't, 29th in the seed rule, 2010-09-29), gives a _Many of their
+    entries, which take its place in the text (_entries). Any other chunk's
+    entry has its full entry in field 11 (_full).
     """
     opened, closed, lead_se, trail_se, lead_clean, trail_clean, first_word = _chunk_tokens(chunk, rules)
     special = None
@@ -647,7 +690,7 @@ def _chunk_entry(chunk: str, rules: frozenset[str]) -> tuple:
         else:
             month = "dates" in rules and any(not t[2] and (t[1] in _MONTH_ABBR or t[1] == "may") for t in opened)
             offers = any(t[5] for t in opened)
-        whole = WEIGHT.is_integer() or all(t[3].is_integer() for t in opened + closed)
+        whole = float(WEIGHT).is_integer() or all([t[7] for t in opened + closed])
         changes = scale_word is not None or month
         if changes or offers or not opened or not whole:
             special = (lead_se, lead_clean, scale_word, month, offers)
@@ -737,9 +780,10 @@ _TOKEN_RE_SEED = re.compile(rf"({_NUMBER})|({_LETTERS})")
 _CHUNK_CACHES: dict[tuple[frozenset[str], float], tuple[dict, ...]] = {}
 
 
-def _entries(text: str, rules: frozenset[str]) -> tuple[list[tuple], bool]:
+def _entries(text: str, rules: frozenset[str]) -> tuple[list[tuple], int]:
     """The entries of the text's chunks (after NFKC, and case folding for the
-    seed rule), and whether they are all simple."""
+    seed rule), and their kind: 0 when all are simple, 2 when a token may
+    change with what surrounds it, else 1."""
     expand = bool(rules)
     if rules:
         if not text.isascii():
@@ -756,7 +800,7 @@ def _entries(text: str, rules: frozenset[str]) -> tuple[list[tuple], bool]:
     chunks = text.split()
     entries = list(map(caches[0].get, chunks))
     if None not in entries:
-        return entries, True
+        return entries, 0
     found = []
     i = -1
     try:
@@ -765,7 +809,7 @@ def _entries(text: str, rules: frozenset[str]) -> tuple[list[tuple], bool]:
             found.append(i)
     except ValueError:
         pass
-    simple = True
+    kind = 0
     for i in reversed(found):  # from the end: a _Many changes the places after it
         e = _lookup(chunks[i], rules, caches, expand)
         if type(e) is _Many:
@@ -773,8 +817,8 @@ def _entries(text: str, rules: frozenset[str]) -> tuple[list[tuple], bool]:
         else:
             entries[i] = e
             if e[11] is not None:
-                simple = False
-    return entries, simple
+                kind = 2 if e[11][5] else max(kind, 1)
+    return entries, kind
 
 
 def _tokenise(text: str, rules: frozenset[str]) -> tuple[list[_Tok], bool]:
@@ -850,18 +894,6 @@ def tokens(text: str, mode: str = "seed") -> tuple[Token, ...]:
     return tuple(Token(*t[:6]) for t in _tokenise(text, _rules(mode))[0])
 
 
-def _flat(entries: tuple | list) -> list[tuple]:
-    """The full entries, with those of the chunks _expand_chunk made in place of a chunk's."""
-    flat: list[tuple] = []
-    for e in entries:
-        full = _full(e)
-        if full[0] is None:
-            flat += map(_full, full[4])
-        else:
-            flat.append(full)
-    return flat
-
-
 # --------------------------------------------------------------------------
 # Analysis of one text. A claim's content items and a quote's keys are read
 # off its tokens; the check reads a content item's key (0), display (1),
@@ -878,27 +910,20 @@ def _claim(text: str, rules: frozenset[str]) -> tuple:
     content tokens that are numbers (a number is never a stopword, and no
     word has a number's key).
     """
-    entries, simple = _entries(text, rules)
+    entries, kind = _entries(text, rules)
     items: list[tuple] = []
-    pending = True  # as in _join: the first token opens a sentence
-    if simple:
+    if kind == 0:
+        pending = True  # as in _join: the first token opens a sentence
         for e in entries:
             if pending and e[10] is not None:
                 e = e[10]
             if e[6]:
                 items.append(e)
             pending = e[8]
+    elif kind == 1:
+        _content_tokens(entries, items, True)
     else:
-        fulls = _flat(entries)
-        if not any([f[5] for f in fulls]):  # no token changes with what surrounds it
-            for closed, opened, trail_se, _, special, _ in fulls:
-                if opened:
-                    items += [t for t in (opened if pending else closed) if t[6]]
-                    pending = trail_se
-                else:  # no tokens
-                    pending = pending or trail_se
-        else:
-            items = [t for t in _tokens_of(entries, rules)[0] if t[6]]
+        items = [t for t in _tokens_of(entries, rules)[0] if t[6]]
     content = {item[0]: item for item in items}
     if len(content) < len(items):
         # A key comes again: its first token counts, at its highest weight.
@@ -910,7 +935,7 @@ def _claim(text: str, rules: frozenset[str]) -> tuple:
             elif item[3] > seen[3]:
                 content[item[0]] = (seen[0], seen[1], seen[2], item[3], seen[4], seen[5], True, seen[7] and item[7])
     items = list(content.values())
-    if simple or all([item[7] for item in items]):  # simple chunks have only exact tokens
+    if kind == 0 or all([item[7] for item in items]):  # simple chunks have only exact tokens
         # Every weight is whole and is 1 or WEIGHT (the rule "weight"): the
         # total, and later the found weight, are counted exactly.
         heavy_keys = tuple([item[0] for item in items if item[3] != 1.0]) if "weight" in rules else ()
@@ -927,24 +952,17 @@ def _quote(text: str, rules: frozenset[str]) -> tuple:
     included; every number key it offers; {number key: as written}, in
     order). The key sets are dicts (key: None): a dict of strings is not
     tracked by the garbage collector, a set is."""
-    entries, simple = _entries(text, rules)
+    entries, kind = _entries(text, rules)
     numbers: dict[str, str] = {}
-    if simple:
+    if kind == 0:
         keys = {e[0]: None for e in entries}  # a simple token has no offers
         for e in entries:
             if e[2] and e[0] not in numbers:
                 numbers[e[0]] = e[1]
         return keys, numbers, numbers
-    fulls = _flat(entries)
-    if not any([f[5] for f in fulls]):  # no token changes with what surrounds it
+    if kind == 1:
         keys = {}
-        for full in fulls:
-            for t in full[0]:  # whether a token opens a sentence changes only its weight
-                keys[t[0]] = None
-                if t[5]:
-                    keys.update(dict.fromkeys(t[5]))
-                if t[2] and t[0] not in numbers:
-                    numbers[t[0]] = t[1]
+        _keys(entries, keys, numbers)
         return keys, numbers, numbers
     toks, offers = _tokens_of(entries, rules)
     key_set = {t[0] for t in toks}
@@ -958,6 +976,49 @@ def _quote(text: str, rules: frozenset[str]) -> tuple:
             number_keys.add(t[0])
             number_keys.update(t[5])
     return dict.fromkeys(key_set), dict.fromkeys(number_keys), numbers
+
+
+# When no token changes with what surrounds it (kind 1), a claim's content
+# tokens and a quote's keys are read off the entries as in _join.
+
+
+def _content_tokens(entries: tuple | list, items: list[tuple], pending: bool) -> bool:
+    for e in entries:
+        full = e[11]
+        if full is None:  # simple
+            if pending and e[10] is not None:
+                e = e[10]
+            if e[6]:
+                items.append(e)
+            pending = e[8]
+            continue
+        closed, opened, trail_se, _, special, _ = full
+        if closed is None:  # a chunk _expand_chunk changed
+            pending = _content_tokens(special, items, pending)
+        elif opened:
+            items += [t for t in (opened if pending else closed) if t[6]]
+            pending = trail_se
+        else:  # no tokens
+            pending = pending or trail_se
+    return pending
+
+
+def _keys(entries: tuple | list, keys: dict[str, None], numbers: dict[str, str]) -> None:
+    for e in entries:
+        full = e[11]
+        if full is None:  # simple
+            keys[e[0]] = None
+            if e[2] and e[0] not in numbers:
+                numbers[e[0]] = e[1]
+        elif full[0] is None:  # a chunk _expand_chunk changed
+            _keys(full[4], keys, numbers)
+        else:
+            for t in full[0]:  # whether a token opens a sentence changes only its weight
+                keys[t[0]] = None
+                if t[5]:
+                    keys.update(dict.fromkeys(t[5]))
+                if t[2] and t[0] not in numbers:
+                    numbers[t[0]] = t[1]
 
 
 # The analyses of claims and of quotes are kept per mode, in two generations
