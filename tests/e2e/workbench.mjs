@@ -65,6 +65,20 @@ export class Workbench {
    * `keepSelection`: no Escape first, which would clear the editor's selection.
    */
   async runCommand(title, { keepSelection = false } = {}) {
+    // the quick input can close under us (a notification or a focus change
+    // right after it opened): open it again, a few times, as a person would
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.openCommandAndRun(title, { keepSelection: keepSelection && attempt === 1 });
+        return;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        await this.page.keyboard.press('Escape');
+      }
+    }
+  }
+
+  async openCommandAndRun(title, { keepSelection }) {
     if (!keepSelection) {
       await this.page.keyboard.press('Escape');
     }
@@ -78,7 +92,7 @@ export class Workbench {
       await this.page.locator('.command-center-center').click();
       await input.waitFor({ state: 'visible', timeout: 10_000 });
     }
-    await input.fill(`>${title}`);
+    await input.fill(`>${title}`, { timeout: 10_000 });
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     await row.waitFor({ state: 'visible', timeout: 15_000 });
     await row.click();
