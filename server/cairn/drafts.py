@@ -176,6 +176,18 @@ class _N:
         self.ci = ci
 
 
+def _attach(parent: "_N", pending: list, node: "_N") -> None:
+    """Add a finished node to its open parent: an item of a sequence, or a
+    mapping's key (kept pending) or the value that completes the pair."""
+    if parent.kind == "seq":
+        parent.value.append(node)
+    elif pending[-1] is None:
+        pending[-1] = node
+    else:
+        parent.value.append((pending[-1], node))
+        pending[-1] = None
+
+
 class _BodyError(Exception):
     def __init__(self, message: str, index: int | None = None, line: int | None = None):
         super().__init__(message)
@@ -233,14 +245,7 @@ def _compose(body: str, loader=None) -> _N | None:
             if not stack:
                 root = node
             else:
-                parent = stack[-1]
-                if parent.kind == "seq":
-                    parent.value.append(node)
-                elif pending[-1] is None:
-                    pending[-1] = node
-                else:
-                    parent.value.append((pending[-1], node))
-                    pending[-1] = None
+                _attach(stack[-1], pending, node)
     finally:
         parser.dispose()
     return root
@@ -286,14 +291,7 @@ def _json_marks(body: str) -> _N | None:
         if not stack:
             root = node
         else:
-            parent = stack[-1]
-            if parent.kind == "seq":
-                parent.value.append(node)
-            elif pending[-1] is None:
-                pending[-1] = node
-            else:
-                parent.value.append((pending[-1], node))
-                pending[-1] = None
+            _attach(stack[-1], pending, node)
     return root
 
 
