@@ -8,8 +8,12 @@ parsed text (SPEC section 2).
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
+
+log = logging.getLogger(__name__)
 
 Severity = Literal["error", "warning", "information", "hint"]
 
@@ -196,16 +200,90 @@ class SpanRef:
     end: int
 
 
-@dataclass(slots=True)
 class Diagnostic:
-    code: str
-    message: str
-    line: int  # 0-based; the JSON report adds 1
-    range: Range
-    ignored: bool = False
-    citation: Citation | None = None
-    fixes: list[Fix] = field(default_factory=list)
-    related: SpanRef | None = None
+    """One finding on a draft.
+
+    `more`, when given, is work that adds to the message and the fixes (the
+    corpus-wide search for where an unknown chunk's quote went). It runs once,
+    when the message or the fixes are first read, so verification does not pay
+    for a suggestion nobody looks at; a report, a published diagnostic or
+    `--fix` reads them and so sees the same values as if it had run at once.
+    """
+
+    __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_more")
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        line: int,  # 0-based; the JSON report adds 1
+        range: Range,
+        ignored: bool = False,
+        citation: Citation | None = None,
+        fixes: list[Fix] | None = None,
+        related: SpanRef | None = None,
+        more: Callable[[Diagnostic], None] | None = None,
+    ):
+        self.code = code
+        self._message = message
+        self.line = line
+        self.range = range
+        self.ignored = ignored
+        self.citation = citation
+        self._fixes = [] if fixes is None else fixes
+        self.related = related
+        self._more = more
+
+    def _complete(self) -> None:
+        more = self._more
+        if more is not None:
+            self._more = None
+            try:
+                more(self)
+            except Exception:  # a suggestion that fails leaves the finding as it is
+                log.warning("could not complete the %s diagnostic on line %d", self.code, self.line + 1, exc_info=True)
+
+    @property
+    def message(self) -> str:
+        self._complete()
+        return self._message
+
+    @message.setter
+    def message(self, value: str) -> None:
+        self._complete()
+        self._message = value
+
+    @property
+    def fixes(self) -> list[Fix]:
+        self._complete()
+        return self._fixes
+
+    @fixes.setter
+    def fixes(self, value: list[Fix]) -> None:
+        self._complete()
+        self._fixes = value
+
+    def copy(self, **changes) -> Diagnostic:
+        """A completed copy with some fields changed (dataclasses.replace for this class)."""
+        self._complete()
+        fields = {name: getattr(self, name) for name in _DIAGNOSTIC_FIELDS}
+        fields["fixes"] = list(self._fixes)
+        fields.update(changes)
+        return Diagnostic(**fields)
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, name) for name in _DIAGNOSTIC_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Diagnostic:
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclasses around it
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in _DIAGNOSTIC_FIELDS)
+        return f"Diagnostic({inner})"
 
     @property
     def severity(self) -> Severity:
@@ -214,6 +292,9 @@ class Diagnostic:
     @property
     def fails(self) -> bool:
         return CODES[self.code][1] and not self.ignored
+
+
+_DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related")
 
 
 @dataclass(slots=True)

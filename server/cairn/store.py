@@ -24,7 +24,7 @@ from .model import Chunk
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: versions.text last (reading indexed_at no longer walks the text)
 STORE_DIR = ".cairn"
 STORE_FILE = "index.db"
 
@@ -37,8 +37,8 @@ CREATE TABLE IF NOT EXISTS versions (
   lineage TEXT NOT NULL,
   chunk_chars INTEGER NOT NULL,
   pages TEXT,
-  text BLOB NOT NULL,
   indexed_at REAL NOT NULL,
+  text BLOB NOT NULL,  -- last: a column after a large value costs a walk through its overflow pages
   UNIQUE (source, version, lineage, chunk_chars)
 );
 CREATE TABLE IF NOT EXISTS current (
@@ -122,6 +122,7 @@ class Store:
         conn.execute("PRAGMA busy_timeout = 30000")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA cache_size = -65536")  # KiB: random chunk reads stay in memory
         return conn
 
     def _open(self) -> sqlite3.Connection:
@@ -340,7 +341,7 @@ class Store:
                 rows = []
                 for s in sources:
                     rows += self._conn.execute(
-                        self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id WHERE v.source = ? ORDER BY ch.start",
+                        self._CHUNK_SQL + " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id WHERE v.source = ? ORDER BY ch.start",
                         (s,),
                     ).fetchall()
         return [self._chunk(r) for r in rows]
@@ -351,12 +352,71 @@ class Store:
                 "SELECT count(*) FROM chunks ch JOIN current c ON c.version_id = ch.version_id"
             ).fetchone()[0]
 
-    def find_quote(self, quote: str, *, sources: Iterable[str] | None = None, limit: int = 50) -> list[tuple[Chunk, int]]:
+    # a term in fewer chunks than this is "rare": its chunks are the candidates
+    RARE_TERM = 64
+    # at most this many uncached terms are tried before the phrase search
+    TERM_PROBES = 6
+
+    _ROWS_SQL = (
+        "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
+        " FROM chunks ch JOIN versions v ON v.id = ch.version_id JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
+    )
+
+    def _term_rows(self, term: str, terms: dict) -> frozenset[int] | None:
+        """The rowids of the chunks (any version) holding `term`, or None when it is common."""
+        if term in terms:
+            return terms[term]
+        try:
+            got = self._conn.execute(
+                "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?", ('"' + term + '"', self.RARE_TERM)
+            ).fetchall()
+            rows = frozenset(r[0] for r in got) if len(got) < self.RARE_TERM else None
+        except sqlite3.OperationalError:
+            rows = None  # a term the search cannot take is never a filter
+        terms[term] = rows
+        return rows
+
+    def _candidates(self, words: list[str], terms: dict) -> list[tuple] | None:
+        """Candidate rows for a quote holding these whole words, None when none is rare.
+
+        A chunk holding the quote holds each of its whole words, so the
+        chunks of its two rarest known words are a superset of the answer.
+        Words are tried longest first (long words are rarer); `terms` keeps
+        each word's answer, so a common word is asked about once.
+        """
+        picked: list[frozenset[int]] = []
+        probes = 0
+        for w in sorted(dict.fromkeys(w.lower() for w in words), key=len, reverse=True):
+            if w not in terms:
+                if probes >= self.TERM_PROBES:
+                    continue
+                probes += 1
+            rows = self._term_rows(w, terms)
+            if rows is not None:
+                picked.append(rows)
+                if len(picked) == 2 or not rows:
+                    break
+        if not picked:
+            return None
+        ids = sorted(frozenset.intersection(*picked))
+        if not ids:
+            return []
+        return self._conn.execute(
+            self._ROWS_SQL + f" WHERE ch.rowid IN ({','.join('?' * len(ids))}) ORDER BY v.source, ch.start", ids
+        ).fetchall()
+
+    def find_quote(
+        self, quote: str, *, sources: Iterable[str] | None = None, limit: int = 50, terms: dict | None = None
+    ) -> list[tuple[Chunk, int]]:
         """Where `quote` occurs verbatim in the current sources: (chunk, offset in chunk).
 
-        Full-text search finds candidate chunks; an exact substring test
-        decides. When the quote has no whole word to search for, or the search
-        finds nothing, a plain scan of the current chunks decides instead.
+        Full-text search finds candidate chunks (those of the quote's rarest
+        whole words, else those holding its longest three-word phrase); an
+        exact substring test decides. When the quote has no whole word, or is
+        not plain ASCII (where the search's tokens may differ from ours) and
+        the search finds nothing, a plain scan of the current chunks decides.
+        `terms`: a cache of word answers kept by the caller while the store
+        does not change (see Verifier).
         """
         if not quote:
             return []
@@ -369,25 +429,27 @@ class Store:
             words = words[:-1]
         found: list[tuple[Chunk, int]] = []
         with self._lock:
-            rows = []
+            rows: list[tuple] | None = None
             if words:
-                # a phrase of three adjacent whole words, the longest such run:
-                # long words are rare, so their posting lists are short
-                k = min(3, len(words))
-                best = max(range(len(words) - k + 1), key=lambda i: sum(len(w) for w in words[i:i + k]))
-                phrase = '"' + " ".join(words[best:best + k]) + '"'
-                try:
-                    rows = self._conn.execute(
-                        "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
-                        " FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
-                        " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
-                        " JOIN current c2 ON c2.version_id = v.id ORDER BY v.source, ch.start",
-                        (phrase,),
-                    ).fetchall()
-                except sqlite3.OperationalError:
-                    rows = []
-            hits = [r for r in rows if quote in r[6]]
-            if not hits:
+                rows = self._candidates(words, {} if terms is None else terms)
+                if rows is None:
+                    # a phrase of three adjacent whole words, the longest such run
+                    k = min(3, len(words))
+                    best = max(range(len(words) - k + 1), key=lambda i: sum(len(w) for w in words[i:i + k]))
+                    phrase = '"' + " ".join(words[best:best + k]) + '"'
+                    try:
+                        rows = self._conn.execute(
+                            "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
+                            " FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
+                            " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
+                            " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id ORDER BY v.source, ch.start",
+                            (phrase,),
+                        ).fetchall()
+                    except sqlite3.OperationalError:
+                        rows = None
+            hits = [r for r in rows or () if quote in r[6]]
+            # the search is exact for plain ASCII words; anything else is checked by a scan
+            if not hits and (rows is None or not quote.isascii()):
                 hits = self._conn.execute(
                     "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
                     " FROM current c2 JOIN versions v ON v.id = c2.version_id"
@@ -414,7 +476,7 @@ class Store:
         with self._lock:
             try:
                 rows = self._conn.execute(
-                    self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id"
+                    self._CHUNK_SQL + " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
                     " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
                     (q.strip(), limit * 4),
                 ).fetchall()
@@ -425,7 +487,7 @@ class Store:
     def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
         with self._lock:
             rows = self._conn.execute(
-                self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id WHERE ch.chunk_id LIKE ? LIMIT ?",
+                self._CHUNK_SQL + " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id WHERE ch.chunk_id LIKE ? LIMIT ?",
                 (prefix.lower() + "%", limit),
             ).fetchall()
         return [self._chunk(r) for r in rows]

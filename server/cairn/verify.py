@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from . import anchor
 from .history import History
@@ -135,6 +136,7 @@ class Verifier:
         self._current: dict[str, object] = {}
         self._current_loaded = False
         self._quotes: dict[tuple, list] = {}
+        self._terms: dict[str, frozenset[int] | None] = {}  # word -> chunks holding it (store.find_quote)
         self._warnings: dict[tuple[str, str], list[str]] = {}
         self._current_ids: set[int] | None = None
 
@@ -146,6 +148,7 @@ class Verifier:
         self._current.clear()
         self._current_loaded = False
         self._quotes.clear()
+        self._terms.clear()
         self._warnings.clear()
         self._current_ids = None
         self.history = History(self.ws)
@@ -188,7 +191,7 @@ class Verifier:
         key = (quote, sources)
         hit = self._quotes.get(key)
         if hit is None:
-            hit = self._quotes[key] = self.store.find_quote(quote, sources=sources)
+            hit = self._quotes[key] = self.store.find_quote(quote, sources=sources, terms=self._terms)
         return hit
 
     def current_version(self, source: str):
@@ -229,18 +232,14 @@ class Verifier:
         # 3. the chunk id, in the store or the git history
         chunks = self.lookup(cit.chunk_id, cit.source)
         if not chunks:
-            d = diag(
+            # where the quote went is searched across the corpus only when the
+            # message or fixes are read (see Diagnostic)
+            diag(
                 "unknown-chunk",
                 f"chunk {cit.chunk_id} is in no indexed version of any source",
                 cit.line_of("chunk_id"),
+                more=partial(self._quote_elsewhere, cit.quote),
             )
-            hits = [(ch, pos) for ch, pos in self.find_quote(cit.quote) if self.ws.allowed(ch.source)]
-            if len(hits) == 1:
-                ch, pos = hits[0]
-                d.message += f"; the quote is found in {ch.source}"
-                d.fixes.append(self._reanchor_fix(ch, pos, cit.quote, f"Re-anchor to {ch.source} (quote found there)"))
-            elif len(hits) > 1:
-                d.message += f"; the quote is found in {len(hits)} places"
             return res, diags
 
         chunk = self._pick(chunks, cit)
@@ -382,6 +381,16 @@ class Verifier:
                     )
                 )
         return res, diags
+
+    def _quote_elsewhere(self, quote: str, d: Diagnostic) -> None:
+        """An unknown chunk's diagnostic completed: where its quote is now, re-anchored when one place."""
+        hits = [(ch, pos) for ch, pos in self.find_quote(quote) if self.ws.allowed(ch.source)]
+        if len(hits) == 1:
+            ch, pos = hits[0]
+            d.message += f"; the quote is found in {ch.source}"
+            d.fixes.append(self._reanchor_fix(ch, pos, quote, f"Re-anchor to {ch.source} (quote found there)"))
+        elif len(hits) > 1:
+            d.message += f"; the quote is found in {len(hits)} places"
 
     def _pick(self, chunks: list[Chunk], cit: Citation) -> Chunk:
         """The occurrence a citation names: its version if it gives one, else current, else newest."""

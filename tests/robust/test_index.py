@@ -22,6 +22,7 @@ import pytest_lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from robust_util import check_json, copy_tree, lsp_start, popen_cairn, run_cairn, until, uri
+from cairn.store import SCHEMA_VERSION
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "cairn", "serve"])
 
@@ -116,7 +117,7 @@ def _foreign_tables(db: Path) -> None:
     with sqlite3.connect(db) as conn:
         conn.execute("CREATE TABLE chunks (a, b)")
         conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-        conn.execute("INSERT INTO meta VALUES ('schema', '1')")
+        conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
 
 
 def _wal_garbage(db: Path) -> None:

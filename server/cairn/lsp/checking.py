@@ -133,7 +133,7 @@ class DraftState:
                 cr = replace(
                     cr,
                     claim=replace(cr.claim, line=cr.claim.line + shift),
-                    diagnostics=[replace(d, line=d.line + shift) for d in cr.diagnostics],
+                    diagnostics=[d.copy(line=d.line + shift) for d in cr.diagnostics],
                 )
             claims.append(cr)
         return DraftResult(
@@ -206,8 +206,8 @@ def _rebind(hit: ClaimResult, claim: Claim) -> ClaimResult:
     def diag(d: Diagnostic) -> Diagnostic:
         cit = new.get(id(d.citation), d.citation) if d.citation is not None else None
         if not delta:
-            return replace(d, citation=cit)
-        return replace(d, citation=cit, line=d.line + delta, range=_moved(d.range, delta))
+            return d.copy(citation=cit)
+        return d.copy(citation=cit, line=d.line + delta, range=_moved(d.range, delta))
 
     return replace(
         hit,
