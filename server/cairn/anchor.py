@@ -9,6 +9,7 @@ editor only, a writer must look at it).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from rapidfuzz import fuzz
 
@@ -20,47 +21,48 @@ _QUOTES.update({c: '"' for c in "\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033"})
 _DASHES = {c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"}
 _FOLD = {**_QUOTES, **_DASHES}
 _WS = re.compile(r"\s+")
+_WS_RUN = re.compile(r"\s{2,}")
 _FOLD_TABLE = str.maketrans(_FOLD)
 
 
-def fold(text: str) -> tuple[str, list[int]]:
-    """Normalise white space runs to one space, quote marks and dashes to
-    ASCII; returns the folded text and, for each folded character, its index
-    in `text` (plus one final entry for the end)."""
-    out: list[str] = []
-    index: list[int] = []
-    pos = 0
-    translated = text.translate(_FOLD_TABLE)
-    for m in _WS.finditer(text):
-        s, e = m.span()
-        out.append(translated[pos:s])
-        index.extend(range(pos, s))
-        out.append(" ")
-        index.append(s)
-        pos = e
-    out.append(translated[pos:])
-    index.extend(range(pos, len(text)))
-    index.append(len(text))
-    return "".join(out), index
-
-
-
-
-def _fold_fast(text: str) -> str:
+def fold(text: str) -> str:
+    """White space runs to one space, quote marks and dashes to ASCII."""
     return _WS.sub(" ", text.translate(_FOLD_TABLE))
+
+
+def _unfold(text: str) -> tuple[list[int], list[int]]:
+    """Where white space runs of two or more characters sit in fold(text), and
+    how far each moves what follows it: (folded offsets, cumulative shifts).
+    Every other character keeps its length, so this is the whole map."""
+    at: list[int] = []
+    shifts: list[int] = []
+    shift = 0
+    for m in _WS_RUN.finditer(text):
+        s, e = m.span()
+        at.append(s - shift)
+        shift += e - s - 1
+        shifts.append(shift)
+    return at, shifts
 
 
 def loose_find(quote: str, text: str) -> list[tuple[int, int]]:
     """Spans of `text` equal to `quote` up to white space, quote marks and dashes."""
-    fq = _fold_fast(quote.strip())
-    if not fq.strip() or fq not in _fold_fast(text):
-        return []  # the common case, decided without the index map
-    ft, idx = fold(text)
-    spans = []
+    fq = fold(quote.strip())
+    if not fq.strip():
+        return []
+    ft = fold(text)
     pos = ft.find(fq)
+    if pos < 0:
+        return []
+    at, shifts = _unfold(text)
+
+    def original(p: int) -> int:  # p is never a run's space: fq starts and ends with a non-space
+        k = bisect_right(at, p)
+        return p + (shifts[k - 1] if k else 0)
+
+    spans = []
     while pos >= 0:
-        # fq starts and ends with a non-space, so both ends map to one character
-        spans.append((idx[pos], idx[pos + len(fq) - 1] + 1))
+        spans.append((original(pos), original(pos + len(fq) - 1) + 1))
         pos = ft.find(fq, pos + 1)
     return spans
 

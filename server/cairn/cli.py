@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -94,6 +95,14 @@ def _guard(fn):
 @click.version_option(__version__, prog_name="cairn")
 def main() -> None:
     """Cairn checks span-level citations in Markdown drafts."""
+    tune_gc()
+
+
+def tune_gc() -> None:
+    """Collect young objects less often. A check builds hundreds of thousands
+    of small objects that live until it ends; at Python's default threshold
+    the collector walks them again and again (about a tenth of a large check)."""
+    gc.set_threshold(50_000, 20, 100)
 
 
 @main.command("index")

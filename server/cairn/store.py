@@ -122,7 +122,6 @@ class Store:
         conn.execute("PRAGMA busy_timeout = 30000")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA cache_size = -65536")  # KiB: random chunk reads stay in memory
         return conn
 
     def _open(self) -> sqlite3.Connection:
@@ -352,66 +351,69 @@ class Store:
                 "SELECT count(*) FROM chunks ch JOIN current c ON c.version_id = ch.version_id"
             ).fetchone()[0]
 
-    # a term in fewer chunks than this is "rare": its chunks are the candidates
-    RARE_TERM = 64
-    # at most this many uncached terms are tried before the phrase search
-    TERM_PROBES = 6
+    # words in fewer chunks than this narrow a quote search; more are "common"
+    RARE_TERM = 1024
+    # a word in fewer chunks than this is rare enough to stop looking for more
+    VERY_RARE_TERM = 64
+    # at most this many words a search: (uncached) counts, then the words searched
+    TERM_PROBES = 12
+    SEARCH_TERMS = 3
 
-    _ROWS_SQL = (
+    _FTS_ROWS_SQL = (
         "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
-        " FROM chunks ch JOIN versions v ON v.id = ch.version_id JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
+        " FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
+        " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
+        " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
+        " WHERE instr(ch.text, ?) > 0 ORDER BY v.source, ch.start"
     )
 
-    def _term_rows(self, term: str, terms: dict) -> frozenset[int] | None:
-        """The rowids of the chunks (any version) holding `term`, or None when it is common."""
-        if term in terms:
-            return terms[term]
-        try:
-            got = self._conn.execute(
-                "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?", ('"' + term + '"', self.RARE_TERM)
-            ).fetchall()
-            rows = frozenset(r[0] for r in got) if len(got) < self.RARE_TERM else None
-        except sqlite3.OperationalError:
-            rows = None  # a term the search cannot take is never a filter
-        terms[term] = rows
-        return rows
+    def _term_count(self, term: str, terms: dict[str, int]) -> int:
+        """In how many chunks (any version) `term` is, counted up to RARE_TERM."""
+        n = terms.get(term)
+        if n is None:
+            try:
+                n = self._conn.execute(
+                    "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
+                    ('"' + term + '"', self.RARE_TERM),
+                ).fetchone()[0]
+            except sqlite3.OperationalError:
+                n = self.RARE_TERM  # a term the search cannot take is never a filter
+            terms[term] = n
+        return n
 
-    def _candidates(self, words: list[str], terms: dict) -> list[tuple] | None:
-        """Candidate rows for a quote holding these whole words, None when none is rare.
+    def _search_query(self, words: list[str], terms: dict[str, int]) -> str | None:
+        """The full-text query for a quote holding these whole words: its rarest
+        words, all required; None when every word is common.
 
-        A chunk holding the quote holds each of its whole words, so the
-        chunks of its two rarest known words are a superset of the answer.
-        Words are tried longest first (long words are rarer); `terms` keeps
-        each word's answer, so a common word is asked about once.
+        A chunk holding the quote holds each of its whole words, so the chunks
+        holding its rarest words are a superset of the answer, and a small one.
+        Words are counted longest first (long words tend to be rarer); `terms`
+        keeps the counts, so a common word is counted once per store state.
         """
-        picked: list[frozenset[int]] = []
+        counted: list[tuple[int, str]] = []
         probes = 0
         for w in sorted(dict.fromkeys(w.lower() for w in words), key=len, reverse=True):
             if w not in terms:
                 if probes >= self.TERM_PROBES:
                     continue
                 probes += 1
-            rows = self._term_rows(w, terms)
-            if rows is not None:
-                picked.append(rows)
-                if len(picked) == 2 or not rows:
+            n = self._term_count(w, terms)
+            if n < self.RARE_TERM:
+                counted.append((n, w))
+                if n == 0 or sum(1 for c, _ in counted if c < self.VERY_RARE_TERM) >= self.SEARCH_TERMS:
                     break
-        if not picked:
+        if not counted:
             return None
-        ids = sorted(frozenset.intersection(*picked))
-        if not ids:
-            return []
-        return self._conn.execute(
-            self._ROWS_SQL + f" WHERE ch.rowid IN ({','.join('?' * len(ids))}) ORDER BY v.source, ch.start", ids
-        ).fetchall()
+        counted.sort()
+        return " AND ".join('"' + w + '"' for _, w in counted[: self.SEARCH_TERMS])
 
     def find_quote(
-        self, quote: str, *, sources: Iterable[str] | None = None, limit: int = 50, terms: dict | None = None
+        self, quote: str, *, sources: Iterable[str] | None = None, limit: int = 50, terms: dict[str, int] | None = None
     ) -> list[tuple[Chunk, int]]:
         """Where `quote` occurs verbatim in the current sources: (chunk, offset in chunk).
 
-        Full-text search finds candidate chunks (those of the quote's rarest
-        whole words, else those holding its longest three-word phrase); an
+        Full-text search finds candidate chunks (those holding the quote's
+        rarest whole words, else its longest three-word phrase); an
         exact substring test decides. When the quote has no whole word, or is
         not plain ASCII (where the search's tokens may differ from ours) and
         the search finds nothing, a plain scan of the current chunks decides.
@@ -431,22 +433,16 @@ class Store:
         with self._lock:
             rows: list[tuple] | None = None
             if words:
-                rows = self._candidates(words, {} if terms is None else terms)
-                if rows is None:
-                    # a phrase of three adjacent whole words, the longest such run
+                query = self._search_query(words, {} if terms is None else terms)
+                if query is None:
+                    # every word is common: a phrase of three adjacent whole words, the longest such run
                     k = min(3, len(words))
                     best = max(range(len(words) - k + 1), key=lambda i: sum(len(w) for w in words[i:i + k]))
-                    phrase = '"' + " ".join(words[best:best + k]) + '"'
-                    try:
-                        rows = self._conn.execute(
-                            "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
-                            " FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
-                            " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
-                            " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id ORDER BY v.source, ch.start",
-                            (phrase,),
-                        ).fetchall()
-                    except sqlite3.OperationalError:
-                        rows = None
+                    query = '"' + " ".join(words[best:best + k]) + '"'
+                try:
+                    rows = self._conn.execute(self._FTS_ROWS_SQL, (query, quote)).fetchall()
+                except sqlite3.OperationalError:
+                    rows = None
             hits = [r for r in rows or () if quote in r[6]]
             # the search is exact for plain ASCII words; anything else is checked by a scan
             if not hits and (rows is None or not quote.isascii()):

@@ -136,7 +136,7 @@ class Verifier:
         self._current: dict[str, object] = {}
         self._current_loaded = False
         self._quotes: dict[tuple, list] = {}
-        self._terms: dict[str, frozenset[int] | None] = {}  # word -> chunks holding it (store.find_quote)
+        self._terms: dict[str, int] = {}  # word -> in how many chunks, capped (store.find_quote)
         self._warnings: dict[tuple[str, str], list[str]] = {}
         self._current_ids: set[int] | None = None
 
@@ -191,6 +191,8 @@ class Verifier:
         key = (quote, sources)
         hit = self._quotes.get(key)
         if hit is None:
+            if len(self._terms) > 200_000:  # a long editing session: start again rather than grow
+                self._terms.clear()
             hit = self._quotes[key] = self.store.find_quote(quote, sources=sources, terms=self._terms)
         return hit
 

@@ -64,13 +64,19 @@ def _found(store: Store, quote: str, terms: dict) -> list[tuple[str, str, int]]:
     return [(ch.source, ch.chunk_id, pos) for ch, pos in store.find_quote(quote, terms=terms)]
 
 
-_TERMS: dict = {}  # shared across examples, as a Verifier keeps it while the store is unchanged
+# the store's own limits, and limits under which this corpus's common words are common
+LIMITS = [None, (40, 8)]
+_TERMS: dict = {}  # counts shared across examples, as a Verifier keeps them while the store is unchanged
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.parametrize("limits", LIMITS)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_find_quote_equals_a_scan_of_every_current_chunk(corpus: Workspace, data):
+def test_find_quote_equals_a_scan_of_every_current_chunk(corpus: Workspace, limits, monkeypatch, data):
     store = corpus.store
+    if limits:
+        monkeypatch.setattr(store, "RARE_TERM", limits[0])
+        monkeypatch.setattr(store, "VERY_RARE_TERM", limits[1])
     chunks = data.draw(st.sampled_from(["current", "old", "made-up"]))
     if chunks == "made-up":
         words = data.draw(st.lists(st.sampled_from(COMMON + RARE[:20] + ODD), min_size=1, max_size=8))
@@ -81,7 +87,7 @@ def test_find_quote_equals_a_scan_of_every_current_chunk(corpus: Workspace, data
         start = data.draw(st.integers(0, len(text) - 1))
         end = data.draw(st.integers(start + 1, min(len(text), start + 120)))
         quote = text[start:end]
-    assert _found(store, quote, _TERMS) == _scan(store, quote)
+    assert _found(store, quote, _TERMS.setdefault(limits, {})) == _scan(store, quote)
 
 
 _OLD: list = []
@@ -97,15 +103,16 @@ def _superseded(store: Store) -> list:
     return _OLD
 
 
-def test_common_words_only_fall_back_to_the_phrase_search(corpus: Workspace):
+def test_common_words_only_fall_back_to_the_phrase_search(corpus: Workspace, monkeypatch):
     store = corpus.store
+    monkeypatch.setattr(store, "RARE_TERM", 40)
     terms: dict = {}
     quote = next(
         ch.text[:60] for ch in store.current_chunks()
         if not any(w in ch.text[:60] for w in RARE + ODD) and len(ch.text) > 60
     )
     assert _found(store, quote, terms) == _scan(store, quote) != []
-    assert all(v is None for v in terms.values())  # every word was too common to filter on
+    assert terms and all(n == 40 for n in terms.values())  # every word was too common to narrow the search
 
 
 def test_a_quote_found_nowhere_is_not_found(corpus: Workspace):
