@@ -28,8 +28,7 @@ SCHEMA_VERSION = "2"  # 2: versions.text last (reading indexed_at no longer walk
 STORE_DIR = ".cairn"
 STORE_FILE = "index.db"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+_VERSIONS_DDL = """
 CREATE TABLE IF NOT EXISTS versions (
   id INTEGER PRIMARY KEY,
   source TEXT NOT NULL,
@@ -40,7 +39,10 @@ CREATE TABLE IF NOT EXISTS versions (
   indexed_at REAL NOT NULL,
   text BLOB NOT NULL,  -- last: a column after a large value costs a walk through its overflow pages
   UNIQUE (source, version, lineage, chunk_chars)
-);
+)"""
+
+_SCHEMA = _VERSIONS_DDL + """;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS current (
   source TEXT PRIMARY KEY,
   version_id INTEGER NOT NULL REFERENCES versions(id)
@@ -141,11 +143,36 @@ class Store:
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        elif row[0] == "1":
+            self._migrate_from_1(conn)
         elif row[0] != SCHEMA_VERSION:
             raise StoreError(f"index schema {row[0]} is not {SCHEMA_VERSION}")
         ok = conn.execute("PRAGMA quick_check(1)").fetchone()
         if not ok or ok[0] != "ok":
             raise StoreError(f"index failed its integrity check: {ok[0] if ok else '?'}")
+
+    @staticmethod
+    def _migrate_from_1(conn: sqlite3.Connection) -> None:
+        """Schema 1 -> 2: the versions table with its text column last. Migrated,
+        not rebuilt: superseded versions may exist nowhere else (no git history)."""
+        log.info("migrating the index to schema 2")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] != "1":
+                conn.execute("ROLLBACK")  # another process migrated it meanwhile
+                return
+            conn.execute(_VERSIONS_DDL.replace("EXISTS versions (", "EXISTS versions_2 (", 1))
+            conn.execute(
+                "INSERT INTO versions_2 (id, source, version, lineage, chunk_chars, pages, indexed_at, text)"
+                " SELECT id, source, version, lineage, chunk_chars, pages, indexed_at, text FROM versions"
+            )
+            conn.execute("DROP TABLE versions")
+            conn.execute("ALTER TABLE versions_2 RENAME TO versions")
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
     def _rebuild(self, reason: str) -> sqlite3.Connection:
         log.warning("index %s is damaged (%s); rebuilding it", self.path, reason)

@@ -7,11 +7,9 @@ name a test module can import reliably.)"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from lsprotocol import types
@@ -23,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "fixtures"))
 
 import make_demo  # noqa: E402
+from cairn_testing import open_doc, until, uri  # noqa: E402,F401  (re-exported)
 
 # a citation that verifies in the demo (sources/policy.md)
 CITE_OK = (
@@ -37,10 +36,6 @@ CHECKED = "cairn/checked"
 
 def build_demo(dest: Path) -> Path:
     return make_demo.build(dest)
-
-
-def uri(path: Path) -> str:
-    return path.resolve().as_uri()
 
 
 def capabilities(encodings: list[str] | None = None) -> types.ClientCapabilities:
@@ -92,30 +87,6 @@ async def start(client: LanguageClient, root: Path, *, encodings: list[str] | No
     )
     await until(lambda: client.checked, timeout=30, what="the first check cycle")
     return result
-
-
-async def until(predicate, *, timeout: float = 15.0, what: str = "a condition"):
-    end = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def open_doc(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
-    u = uri(path)
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=u, language_id="markdown", version=version,
-                text=path.read_text(encoding="utf-8", errors="replace") if text is None else text,
-            )
-        )
-    )
-    return u
 
 
 def codes(diags) -> list[tuple[str, int]]:

@@ -6,31 +6,8 @@ from __future__ import annotations
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from cairn_testing import assert_diagnostics_match, expected_diagnostics
 from lsp_util import change_all, cli_report, line_of, open_doc, start, until, uri
-
-SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
-
-
-def expected(report: dict, rel: str) -> list[tuple]:
-    draft = next(d for d in report["drafts"] if d["path"] == rel)
-    out = [(d["code"], d["line"] - 1, SEVERITY[d["severity"]], d["message"]) for d in draft["diagnostics"]]
-    for c in draft["claims"]:
-        out += [(d["code"], d["line"] - 1, SEVERITY[d["severity"]], d["message"]) for d in c["diagnostics"]]
-    return sorted(out)
-
-
-def matches(diags, want) -> None:
-    assert len(diags) == len(want), (sorted(d.code for d in diags), [w[0] for w in want])
-    left = list(diags)
-    for code, line, severity, message in want:
-        hit = next(
-            (d for d in left if d.code == code and d.message == message and d.severity == severity
-             and d.range.start.line <= line <= d.range.end.line),
-            None,
-        )
-        assert hit is not None, (code, line, message)
-        left.remove(hit)
-    assert all(d.source == "cairn" for d in diags)
 
 
 async def test_drafts_match_cairn_check_open_or_not(client: LanguageClient, demo):
@@ -40,11 +17,11 @@ async def test_drafts_match_cairn_check_open_or_not(client: LanguageClient, demo
         u = uri(demo / rel)
         # every answer is checked at start, open or not
         diags = await until(lambda: client.diagnostics.get(u) is not None and [client.diagnostics[u]], what=rel)
-        matches(diags[0], expected(report, rel))
+        assert_diagnostics_match(diags[0], expected_diagnostics(report, rel))
     # opened, the editor's text gives the same verdicts
     u = open_doc(client, demo / "drafts/review-notes.md")
     await until(lambda: any(d.code == "span-shifted" for d in client.diagnostics.get(u, [])))
-    matches(client.diagnostics[u], expected(report, "drafts/review-notes.md"))
+    assert_diagnostics_match(client.diagnostics[u], expected_diagnostics(report, "drafts/review-notes.md"))
     by_code = {d.code: d for d in client.diagnostics[u]}
     assert by_code["block-syntax"].severity == types.DiagnosticSeverity.Error
     hints = [d for d in client.diagnostics[u] if d.severity == types.DiagnosticSeverity.Hint]

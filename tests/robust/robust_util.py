@@ -6,6 +6,7 @@ Short runs by default (CI); CAIRN_LONG_TESTS=1 makes the fuzz runs long.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -22,6 +23,8 @@ if str(FIXTURES) not in sys.path:
     sys.path.insert(0, str(FIXTURES))
 
 import make_demo  # noqa: E402
+from cairn_testing import open_doc, uri  # noqa: E402,F401  (re-exported)
+from cairn_testing import until as _until  # noqa: E402
 
 LONG = os.environ.get("CAIRN_LONG_TESTS") == "1"
 
@@ -100,10 +103,7 @@ def vm_rss_kb(pid: int) -> int:
 # The language server (a real `cairn serve` driven by pytest-lsp)
 
 CHECKED = "cairn/checked"
-
-
-def uri(path: Path) -> str:
-    return path.resolve().as_uri()
+until = functools.partial(_until, timeout=30.0)  # a loaded machine: longer waits
 
 
 async def lsp_start(client, root: Path, options: dict | None = None, timeout: float = 60):
@@ -140,30 +140,6 @@ async def lsp_start(client, root: Path, options: dict | None = None, timeout: fl
     while not client.checked:
         assert time.monotonic() < end, "no first check cycle"
         await asyncio.sleep(0.02)
-
-
-async def until(predicate, *, timeout: float = 30.0, what: str = "a condition"):
-    import asyncio
-    import time
-
-    end = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def open_doc(client, path: Path, text: str | None = None, version: int = 1) -> str:
-    from lsprotocol import types
-
-    u = uri(path)
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=u, language_id="markdown", version=version,
-        text=path.read_text(encoding="utf-8") if text is None else text)))
-    return u
 
 
 def server_pid(client) -> int:

@@ -19,10 +19,10 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from cairn_testing import assert_diagnostics_match, expected_diagnostics
 from robust_util import LONG, check_json, copy_tree, lsp_start, open_doc, server_pid, until, vm_rss_kb
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "cairn", "serve"])
-SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
 ROUNDS = 8 if LONG else 4
 EDITS_PER_ROUND = 250 if LONG else 150
 WORDS = ["credit", "fourteen", "30", "days", "refund", "the", "photo", "damaged", "é", "🥛", "生鮮", "\"", ":", "-"]
@@ -32,24 +32,6 @@ WORDS = ["credit", "fourteen", "30", "days", "refund", "the", "photo", "damaged"
 async def client(lsp_client: LanguageClient):
     yield
     await lsp_client.shutdown_session()
-
-
-def expected(report: dict, rel: str) -> list[tuple]:
-    draft = next(d for d in report["drafts"] if d["path"] == rel)
-    out = [(d["code"], d["line"] - 1, SEVERITY[d["severity"]], d["message"]) for d in draft["diagnostics"]]
-    for c in draft["claims"]:
-        out += [(d["code"], d["line"] - 1, SEVERITY[d["severity"]], d["message"]) for d in c["diagnostics"]]
-    return sorted(out)
-
-
-def matches(diags, want) -> None:
-    assert len(diags) == len(want), (sorted(d.code for d in diags), [w[0] for w in want])
-    left = list(diags)
-    for code, line, severity, message in want:
-        hit = next((d for d in left if d.code == code and d.message == message and d.severity == severity
-                    and d.range.start.line <= line <= d.range.end.line), None)
-        assert hit is not None, (code, line, message)
-        left.remove(hit)
 
 
 def utf16(s: str) -> int:
@@ -221,10 +203,10 @@ async def test_rapid_edits_requests_and_cancellations(client: LanguageClient, de
     copy = copy_tree(demo, tmp_path / "final")
     (copy / "drafts" / "review-notes.md").write_text(final, encoding="utf-8")
     _, report, _ = check_json(copy, "drafts/review-notes.md")
-    want = expected(report, "drafts/review-notes.md")
+    want = expected_diagnostics(report, "drafts/review-notes.md")
     await until(lambda: len(client.diagnostics.get(u, [])) == len(want), timeout=30,
                 what="diagnostics of the final text")
-    matches(client.diagnostics[u], want)
+    assert_diagnostics_match(client.diagnostics[u], want)
     # memory: bounded, and not growing round after round
     assert rss[-1] < 400_000, rss  # kB
     assert rss[-1] - rss[1] < 60_000, rss

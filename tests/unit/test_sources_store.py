@@ -210,3 +210,48 @@ def test_store_gc_keeps_cited_versions(tmp_path: Path):
     assert ws.store.lookup(chunk_id("sources/a.md", "One."))
     assert not ws.store.lookup(chunk_id("sources/a.md", "Two."))
     assert isinstance(Store, type)
+
+
+def test_an_index_of_schema_1_is_migrated_with_its_superseded_versions(tmp_path: Path):
+    """Schema 2 moved versions.text last. An index made by a Cairn of schema 1
+    is migrated, not rebuilt: an old version may be stored nowhere else."""
+    import sqlite3
+
+    from cairn.store import SCHEMA_VERSION
+
+    (tmp_path / "sources").mkdir()
+    src = tmp_path / "sources" / "a.md"
+    src.write_text("Refunds take 14 days.\n")
+    ws = _ws(tmp_path)
+    ws.index()
+    (old,) = ws.store.current_chunks()
+    src.write_text("Refunds take 30 days.\n")
+    ws.index()
+    ws.store.close()
+    db = tmp_path / ".cairn" / "index.db"
+    with sqlite3.connect(db) as conn:  # the layout schema 1 had: text before indexed_at
+        conn.executescript(
+            """
+            CREATE TABLE v1 (id INTEGER PRIMARY KEY, source TEXT NOT NULL, version TEXT NOT NULL,
+              lineage TEXT NOT NULL, chunk_chars INTEGER NOT NULL, pages TEXT, text BLOB NOT NULL,
+              indexed_at REAL NOT NULL, UNIQUE (source, version, lineage, chunk_chars));
+            INSERT INTO v1 SELECT id, source, version, lineage, chunk_chars, pages, text, indexed_at FROM versions;
+            DROP TABLE versions;
+            ALTER TABLE v1 RENAME TO versions;
+            UPDATE meta SET value = '1' WHERE key = 'schema';
+            """
+        )
+    store = Store(tmp_path)
+    assert store.rebuilt_reason is None
+    (superseded,) = store.lookup(old.chunk_id)
+    assert not superseded.current and superseded.text == "Refunds take 14 days."
+    assert [c.text for c in store.current_chunks()] == ["Refunds take 30 days."]
+    with sqlite3.connect(db) as conn:
+        cols = [r[1] for r in conn.execute("PRAGMA table_info(versions)")]
+        assert cols[-1] == "text"
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == SCHEMA_VERSION
+    # and the index keeps working: a new version is stored beside them
+    src.write_text("Refunds take 45 days.\n")
+    ws2 = Workspace(tmp_path, load_settings(tmp_path), store=store)
+    ws2.index()
+    assert len(store.lookup(old.chunk_id)) == 1 and store.current_chunks()[0].text == "Refunds take 45 days."
