@@ -19,7 +19,7 @@ from . import chunking
 from .config import Settings, load_settings
 from .gitsafe import git_command, git_env
 from .sources import SourceError, is_source_name, parse_bytes
-from .store import STORE_DIR, Store
+from .store import STORE_DIR, NewVersion, Store
 
 log = logging.getLogger(__name__)
 
@@ -189,17 +189,23 @@ class Workspace:
             res.errors[text_name(ident)] = "the file name is not valid UTF-8: not read (rename the file)"
         chunk_chars = self.settings.config.chunk_chars
         total = len(sources)
+        pending: list[tuple[NewVersion, list[str]]] = []
         for i, ident in enumerate(sources):
             if progress:
                 progress(i, total, ident)
             try:
-                self._index_one(ident, chunk_chars, res)
+                new = self._index_one(ident, chunk_chars, res)
             except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
                 if _is_db_damage(exc):
                     raise
-                log.exception("indexing %s failed", ident)
-                res.errors[ident] = f"{exc.__class__.__name__}: {exc}"
-                self.store.record_error(ident, None, res.errors[ident])
+                self._failed(ident, exc, res)
+                continue
+            if new is not None:
+                pending.append(new)
+                if len(pending) >= self.BATCH_FILES or sum(len(v.text) for v, _ in pending) >= self.BATCH_CHARS:
+                    self._store_parsed(pending, res)
+                    pending = []
+        self._store_parsed(pending, res)
         for ident in sorted(stale):
             self.store.drop_current(ident)
             res.removed.append(ident)
@@ -207,7 +213,12 @@ class Workspace:
             progress(total, total, "")
         return res
 
-    def _index_one(self, ident: str, chunk_chars: int, res: IndexResult) -> None:
+    # parsed sources are stored together, up to this many files or characters
+    BATCH_FILES = 64
+    BATCH_CHARS = 4_000_000
+
+    def _index_one(self, ident: str, chunk_chars: int, res: IndexResult) -> tuple[NewVersion, list[str]] | None:
+        """Bring one source up to date; a new version parsed is returned, for the caller to store."""
         path = self.root / ident
         try:
             size = path.stat().st_size
@@ -219,31 +230,61 @@ class Workspace:
             res.errors[ident] = msg
             self.store.record_error(ident, None, msg)
             self.store.drop_current(ident)
-            return
+            return None
         version = hashlib.sha256(data).hexdigest()
         lineage = lineage_for(ident)
         cur = self.store.current_version(ident)
         if cur and cur.version == version and cur.lineage == lineage and cur.chunk_chars == chunk_chars:
             res.unchanged += 1
-            return
+            return None
         existing = self.store.find_version(ident, version, lineage, chunk_chars)
         if existing is not None:
             self.store.set_current(ident, existing)
             res.indexed.append(ident)
-            return
+            return None
         try:
             doc = parse_bytes(ident, data)
         except SourceError as exc:
             res.errors[ident] = str(exc)
             self.store.record_error(ident, version, str(exc))
             self.store.drop_current(ident)
-            return
+            return None
         chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
-        self.store.add_version(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, make_current=True)
-        if doc.warnings:
-            res.warnings[ident] = doc.warnings
-            self.store.record_warnings(ident, version, doc.warnings)
-        res.indexed.append(ident)
+        return NewVersion(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, True), doc.warnings
+
+    def _store_parsed(self, parsed: list[tuple[NewVersion, list[str]]], res: IndexResult) -> None:
+        """Store parsed sources in one transaction; if that fails, one by one,
+        so that only the source at fault is reported and the others are kept."""
+        if not parsed:
+            return
+        try:
+            self.store.add_versions([v for v, _ in parsed])
+            stored = parsed
+        except Exception as exc:  # noqa: BLE001
+            if _is_db_damage(exc) or len(parsed) == 1:
+                if _is_db_damage(exc):
+                    raise
+                self._failed(parsed[0][0].source, exc, res)
+                return
+            stored = []
+            for item in parsed:
+                try:
+                    self.store.add_versions([item[0]])
+                    stored.append(item)
+                except Exception as one:  # noqa: BLE001
+                    if _is_db_damage(one):
+                        raise
+                    self._failed(item[0].source, one, res)
+        for v, warnings in stored:
+            if warnings:
+                res.warnings[v.source] = warnings
+                self.store.record_warnings(v.source, v.version, warnings)
+            res.indexed.append(v.source)
+
+    def _failed(self, ident: str, exc: Exception, res: IndexResult) -> None:
+        log.error("indexing %s failed", ident, exc_info=exc)
+        res.errors[ident] = f"{exc.__class__.__name__}: {exc}"
+        self.store.record_error(ident, None, res.errors[ident])
 
     def index_bytes(self, ident: str, data: bytes, *, current: bool = False) -> int | None:
         """Index a version given as bytes (from git history) as superseded."""

@@ -255,3 +255,31 @@ def test_an_index_of_schema_1_is_migrated_with_its_superseded_versions(tmp_path:
     ws2 = Workspace(tmp_path, load_settings(tmp_path), store=store)
     ws2.index()
     assert len(store.lookup(old.chunk_id)) == 1 and store.current_chunks()[0].text == "Refunds take 45 days."
+
+
+@pytest.mark.parametrize("batch_files", [64, 2])
+def test_a_source_that_cannot_be_stored_costs_only_itself(tmp_path: Path, monkeypatch, batch_files: int):
+    """Parsed sources are stored together; when that fails, one by one, so
+    only the source at fault is reported and every other one is kept."""
+    (tmp_path / "sources").mkdir()
+    for name in "abcde":
+        (tmp_path / "sources" / f"{name}.md").write_text(f"Paragraph of {name}.\n")
+    ws = _ws(tmp_path)
+    monkeypatch.setattr(ws, "BATCH_FILES", batch_files)
+    real = Store._insert_version
+
+    def failing(c, v, blob):  # a fault injected into the real write path
+        if v.source == "sources/c.md":
+            raise ValueError("injected write failure")
+        return real(c, v, blob)
+
+    monkeypatch.setattr(Store, "_insert_version", staticmethod(failing))
+    res = ws.index()
+    assert res.errors == {"sources/c.md": "ValueError: injected write failure"}
+    assert sorted(res.indexed) == ["sources/a.md", "sources/b.md", "sources/d.md", "sources/e.md"]
+    assert sorted(c.source for c in ws.store.current_chunks()) == sorted(res.indexed)
+    assert ws.store.source_errors() == {"sources/c.md": "ValueError: injected write failure"}
+    monkeypatch.setattr(Store, "_insert_version", staticmethod(real))
+    again = ws.index()
+    assert again.indexed == ["sources/c.md"] and again.errors == {} and again.unchanged == 4
+    assert ws.store.source_errors() == {}
