@@ -9,6 +9,7 @@ parsed text (SPEC section 2).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -235,13 +236,19 @@ class Diagnostic:
         self._more = more
 
     def _complete(self) -> None:
-        more = self._more
-        if more is not None:
-            self._more = None
+        if self._more is None:
+            return
+        with _COMPLETING:  # a reader in another thread waits here for the finished message
+            more = self._more
+            if more is None or more is _running:  # done, or this thread is completing it
+                return
+            self._more = _running
             try:
                 more(self)
             except Exception:  # a suggestion that fails leaves the finding as it is
                 log.warning("could not complete the %s diagnostic on line %d", self.code, self.line + 1, exc_info=True)
+            finally:
+                self._more = None
 
     @property
     def message(self) -> str:
@@ -292,6 +299,13 @@ class Diagnostic:
     @property
     def fails(self) -> bool:
         return CODES[self.code][1] and not self.ignored
+
+
+_COMPLETING = threading.RLock()
+
+
+def _running(d: Diagnostic) -> None:
+    """Diagnostic._more while its completion runs."""
 
 
 _DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related")

@@ -392,7 +392,8 @@ class Store:
                 rows = []
                 for s in sources:
                     rows += self._conn.execute(
-                        self._CHUNK_SQL + " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id WHERE v.source = ? ORDER BY ch.start",
+                        self._CHUNK_SQL + " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
+                        " WHERE v.source = ? ORDER BY ch.start",
                         (s,),
                     ).fetchall()
         return [self._chunk(r) for r in rows]

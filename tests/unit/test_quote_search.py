@@ -20,7 +20,10 @@ from cairn.workspace import Workspace
 
 COMMON = "policy refund order store customer days within the of and".split()
 RARE = [f"zq{i:03d}" for i in range(400)]
-ODD = ["café", "cafe\u0301", "naïve", "हिन्दी", "ภาษาไทย", "مَرْحَبًا", "ǅemal", "Ⅻ", "x²", "東京", "x_y", "C++", "1,000", "14.5", "don't", "—", "\u00a0"]
+ODD = [
+    "café", "cafe\u0301", "naïve", "हिन्दी", "ภาษาไทย", "مَرْحَبًا", "ǅemal", "Ⅻ", "x²", "東京", "x_y", "C++", "1,000",
+    "14.5", "don't", "—", "\u00a0",
+]
 
 
 def _paragraph(rng: random.Random) -> str:
@@ -164,3 +167,28 @@ def test_words_the_search_tokenises_differently_are_still_found(tricky: Workspac
     SQLite's search than in ours: a non-ASCII quote the search misses is scanned for."""
     for quote in (f" {word} ", f"aaa {word} bbb", word):
         assert _found(tricky.store, quote, {}) == _scan(tricky.store, quote) != []
+
+
+def test_a_diagnostic_read_from_many_threads_is_completed_once(corpus: Workspace):
+    import threading
+
+    store = corpus.store
+    target = next(ch for ch in store.current_chunks() if "zq" in ch.text and len(_scan(store, ch.text[5:45])) == 1)
+    body = json.dumps({"chunk_id": "0000000000000000", "start": 5, "end": 45, "quote": target.text[5:45]})
+    for _ in range(20):
+        draft = parse_draft(f"The claim.\n\n```cite\n{body}\n```\n")
+        (diag,) = Verifier(corpus).verify_draft("drafts/a.md", draft).claims[0].diagnostics
+        seen: list[str] = []
+        gate = threading.Barrier(4)
+
+        def read(d=diag, out=seen, g=gate):
+            g.wait()
+            out.append(d.message)
+
+        threads = [threading.Thread(target=read) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        want = f"chunk 0000000000000000 is in no indexed version of any source; the quote is found in {target.source}"
+        assert seen == [want] * 4
