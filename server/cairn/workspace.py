@@ -190,6 +190,7 @@ class Workspace:
         chunk_chars = self.settings.config.chunk_chars
         total = len(sources)
         pending: list[tuple[NewVersion, list[str]]] = []
+        pending_chars = 0
         for i, ident in enumerate(sources):
             if progress:
                 progress(i, total, ident)
@@ -202,9 +203,10 @@ class Workspace:
                 continue
             if new is not None:
                 pending.append(new)
-                if len(pending) >= self.BATCH_FILES or sum(len(v.text) for v, _ in pending) >= self.BATCH_CHARS:
+                pending_chars += len(new[0].text)
+                if len(pending) >= self.BATCH_FILES or pending_chars >= self.BATCH_CHARS:
                     self._store_parsed(pending, res)
-                    pending = []
+                    pending, pending_chars = [], 0
         self._store_parsed(pending, res)
         for ident in sorted(stale):
             self.store.drop_current(ident)
@@ -260,10 +262,10 @@ class Workspace:
         try:
             self.store.add_versions([v for v, _ in parsed])
             stored = parsed
-        except Exception as exc:  # noqa: BLE001
-            if _is_db_damage(exc) or len(parsed) == 1:
-                if _is_db_damage(exc):
-                    raise
+        except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
+            if _is_db_damage(exc):
+                raise
+            if len(parsed) == 1:
                 self._failed(parsed[0][0].source, exc, res)
                 return
             stored = []
