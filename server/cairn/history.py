@@ -97,6 +97,9 @@ class History:
                         continue
                     blobs_read += 1
                     if blobs_read > MAX_BLOBS:
+                        if self.ws.store.lookup(chunk_id):
+                            self.generation += 1
+                            return True
                         self._missing.add(chunk_id)
                         return False
                     size = _git(self.ws.root, "cat-file", "-s", blob)
@@ -114,5 +117,10 @@ class History:
                         return True
             if head is not None:
                 done.add(scope)
+        # a blob seen already may have been indexed by another process (a CLI
+        # beside the server) after our caller looked in the store
+        if self.ws.store.lookup(chunk_id):
+            self.generation += 1
+            return True
         self._missing.add(chunk_id)
         return False
