@@ -200,6 +200,7 @@ def main() -> None:
     from cairn.verify import Verifier
     from cairn.workspace import Workspace
 
+    tune_gc()  # as the cairn command does
     texts = [p.read_text(encoding="utf-8") for p in sorted((root / "drafts").glob("*.md"))]
     parse_t = []
     for _ in range(args.runs):
@@ -208,7 +209,6 @@ def main() -> None:
         parse_t.append(time.perf_counter() - t)
     n_cit = sum(len(c.citations) for d in docs for c in d.claims)
     ws = Workspace(root, load_settings(root))
-    tune_gc()  # as the cairn command does
     # each run a new Verifier (nothing read from the store is kept); the first
     # run in the process also meets every word for the first time
     verify_t = []
