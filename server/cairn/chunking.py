@@ -17,7 +17,11 @@ from dataclasses import dataclass
 
 DEFAULT_CHUNK_CHARS = 1200
 
-_LINE = re.compile(r"[^\r\n\f]*(?:\r\n|\r|\n|\f|$)")
+# a paragraph: a non-blank line starting where a line starts (\s is str.isspace),
+# and each non-blank line after it; a form feed or a blank line ends it
+_PARAGRAPH = re.compile(
+    r"(?<![^\r\n\f])[^\S\r\n\f]*\S[^\r\n\f]*(?:(?:\r\n|\r|\n)[^\S\r\n\f]*\S[^\r\n\f]*)*"
+)
 _SENTENCE_END = re.compile(r"[.!?](?=\s)")
 
 
@@ -34,37 +38,7 @@ def chunk_id(source: str, text: str) -> str:
 
 def paragraphs(text: str) -> list[Span]:
     """Maximal runs of non-blank lines, line breaks at the ends excluded."""
-    spans: list[Span] = []
-    start = -1  # start of the paragraph being built
-    end = 0  # end of its last non-blank line (line break excluded)
-    pos = 0
-    n = len(text)
-    while pos < n:
-        m = _LINE.match(text, pos)
-        line_end = m.end()
-        content_end = line_end
-        brk = text[line_end - 1] if line_end > pos else ""
-        if brk == "\n":
-            content_end -= 2 if line_end - 2 >= pos and text[line_end - 2] == "\r" else 1
-        elif brk in ("\r", "\f"):
-            content_end -= 1
-        line = text[pos:content_end]
-        if line and not line.isspace():
-            if start < 0:
-                start = pos
-            end = content_end
-        elif start >= 0:
-            spans.append(Span(start, end))
-            start = -1
-        if brk == "\f" and start >= 0:
-            spans.append(Span(start, end))
-            start = -1
-        if line_end == pos:  # empty match at the end of text
-            break
-        pos = line_end
-    if start >= 0:
-        spans.append(Span(start, end))
-    return spans
+    return [Span(m.start(), m.end()) for m in _PARAGRAPH.finditer(text)]
 
 
 def _cut(text: str, start: int, end: int, limit: int) -> list[Span]:

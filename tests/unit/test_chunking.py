@@ -106,3 +106,44 @@ def test_pages():
     assert page_of([0, 100, 250], 99) == 1
     assert page_of([0, 100, 250], 100) == 2
     assert page_of([0, 100, 250], 999) == 3
+
+
+def _paragraphs_line_by_line(text: str) -> list[tuple[int, int]]:
+    """SPEC section 2's paragraphs, line by line: the reference the one-pattern
+    paragraphs() must equal (it replaced this loop; chunk ids depend on it)."""
+    import re
+
+    spans, start, end, pos = [], -1, 0, 0
+    for m in re.finditer(r"[^\r\n\f]*(?:\r\n|\r|\n|\f|$)", text):
+        if m.start() != pos or (m.end() == pos and pos < len(text)):
+            continue
+        line_end = m.end()
+        brk = text[line_end - 1] if line_end > pos else ""
+        content_end = line_end - (2 if text.endswith("\r\n", pos, line_end) else 1 if brk in "\r\n\f" and brk else 0)
+        line = text[pos:content_end]
+        if line and not line.isspace():
+            start = pos if start < 0 else start
+            end = content_end
+        elif start >= 0:
+            spans.append((start, end))
+            start = -1
+        if brk == "\f" and start >= 0:
+            spans.append((start, end))
+            start = -1
+        if line_end == pos:
+            break
+        pos = line_end
+    if start >= 0:
+        spans.append((start, end))
+    return spans
+
+
+LINE_PIECES = st.sampled_from(
+    ["a", "b.", " ", "\t", "\n", "\r", "\r\n", "\f", "\v", "\x1c", "\x85", "\u2028", "\u3000", "é", "\x00", "東", "\ud800"]
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(LINE_PIECES, max_size=40).map("".join))
+def test_paragraphs_equal_the_line_by_line_reference(text: str):
+    assert [(p.start, p.end) for p in paragraphs(text)] == _paragraphs_line_by_line(text)
