@@ -70,13 +70,11 @@ def safe_fix_values(result: DraftResult) -> list[tuple[Citation, dict]]:
     merged: dict[int, tuple[Citation, dict]] = {}
     for cr in result.claims:
         for d in cr.diagnostics:
-            if d.citation is None:
-                continue
-            safe = [f for f in d.fixes if f.safe]
-            if len(safe) != 1:
+            fix = d.auto_fix
+            if fix is None:
                 continue
             cit, values = merged.setdefault(id(d.citation), (d.citation, {}))
-            values.update(safe[0].values)
+            values.update(fix.values)
     return list(merged.values())
 
 
@@ -137,6 +135,7 @@ def write_atomic(path: Path, text: str, *, expected: str | None = None) -> bool:
 # version. Any change to one of these makes a new key.
 
 _CACHE_PREFIX = "draft-report:"
+REPORT_FORMAT = "2"  # 2: a diagnostic's `fix`; cached reports of another format are not reused
 _CACHE_MAX_AGE = 30 * 24 * 3600
 
 
@@ -161,6 +160,7 @@ def fingerprint(ws: Workspace) -> str:
     h = hashlib.sha256()
     for part in (
         __version__,
+        REPORT_FORMAT,
         ws.settings.config.model_dump_json(),
         str(ws.settings.judge_url_trusted),
         ws.store.state_token(),

@@ -293,6 +293,14 @@ class Diagnostic:
         return f"Diagnostic({inner})"
 
     @property
+    def auto_fix(self) -> Fix | None:
+        """The fix `cairn check --fix` applies: the only safe one, on a citation."""
+        if self.citation is None:
+            return None
+        safe = [f for f in self.fixes if f.safe]
+        return safe[0] if len(safe) == 1 else None
+
+    @property
     def severity(self) -> Severity:
         return "hint" if self.ignored else CODES[self.code][0]
 
@@ -338,6 +346,7 @@ class DraftResult:
     claims: list[ClaimResult]
     diagnostics: list[Diagnostic]  # draft-level (encoding)
     uncited_paragraphs: int
+    encoding_problem: bool = False  # the draft itself is not valid UTF-8: `--fix` never writes it
 
     @property
     def faithful(self) -> bool:

@@ -28,6 +28,7 @@ class DiagnosticOut(BaseModel):
     severity: str
     message: str
     line: int
+    fix: str | None = None  # (extra field) what `cairn check --fix` would do about it
 
 
 class ClaimOut(BaseModel):
@@ -72,11 +73,13 @@ def _ratio(a: int, b: int) -> float | None:
     return a / b if b else None
 
 
-def diagnostic_out(d: Diagnostic) -> DiagnosticOut:
-    return DiagnosticOut(code=d.code, severity=d.severity, message=d.message, line=d.line + 1)
+def diagnostic_out(d: Diagnostic, *, fixable: bool = True) -> DiagnosticOut:
+    fix = d.auto_fix if fixable else None
+    return DiagnosticOut(code=d.code, severity=d.severity, message=d.message, line=d.line + 1,
+                         fix=fix.title if fix else None)
 
 
-def claim_out(cr: ClaimResult) -> ClaimOut:
+def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
     cits = []
     for r in cr.citations:
         c = r.citation
@@ -100,7 +103,7 @@ def claim_out(cr: ClaimResult) -> ClaimOut:
         support_score=cr.support_score,
         judge=cr.judge,
         citations=cits,
-        diagnostics=[diagnostic_out(d) for d in sorted(cr.diagnostics, key=lambda d: d.line)],
+        diagnostics=[diagnostic_out(d, fixable=fixable) for d in sorted(cr.diagnostics, key=lambda d: d.line)],
     )
 
 
@@ -130,7 +133,7 @@ def draft_out(d: DraftResult) -> DraftOut:
     return DraftOut(
         path=d.path,
         faithful=d.faithful,
-        claims=[claim_out(c) for c in d.claims],
+        claims=[claim_out(c, fixable=not d.encoding_problem) for c in d.claims],
         diagnostics=[diagnostic_out(x) for x in d.diagnostics],
         uncited_paragraphs=d.uncited_paragraphs,
     )
@@ -158,6 +161,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
         return f"\x1b[{code}m{s}\x1b[0m" if color else s
 
     out: list[str] = []
+    fixes = 0
     for d in report.drafts:
         badge = paint("faithful", "32") if d.faithful else paint("not faithful", "31")
         out.append(f"{d.path}: {badge}")
@@ -181,6 +185,9 @@ def render_text(report: Report, *, color: bool = False) -> str:
                 sev = diag.severity
                 tag = paint(sev, "31" if sev == "error" else "33" if sev == "warning" else "36")
                 out.append(f"    {d.path}:{diag.line}: {tag} [{diag.code}] {diag.message}")
+                if diag.fix:
+                    out.append(f"      fix: {diag.fix}")
+                    fixes += 1
         out.append("")
     m = report.metrics
     out.append(
@@ -188,6 +195,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
         f" · faithfulness {_pct(m.faithfulness)} ({m.faithful_answers}/{m.answers} answers)"
         f" · resolution {_pct(m.resolution)} · coverage {_pct(m.coverage)}"
     )
+    if fixes:
+        out.append(f"{fixes} fix{'es' if fixes > 1 else ''} above can be applied with `cairn check --fix`")
     return "\n".join(out)
 
 

@@ -519,7 +519,8 @@ class Verifier:
                     diags.append(
                         Diagnostic("encoding", f"source {r.chunk.source}: {w}", 0, Range(Pos(0, 0), Pos(0, 0)))
                     )
-        return DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs)
+        return DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
+                           encoding_problem=encoding_problem)
 
 
 def _fmt(score: float | None) -> str:

@@ -179,3 +179,37 @@ def test_warm_check_reuses_verdicts_until_an_input_changes(demo: Path):
     (demo / "cairn.toml").write_text('sources = ["sources"]\ndrafts = ["drafts/*.md"]\nthreshold = 0.99\n')
     _, strict = check_json(demo)
     assert strict["metrics"]["verified_claims"] < first["metrics"]["verified_claims"]
+
+
+def test_the_report_says_which_diagnostics_fix_applies_to(demo: Path):
+    """Each diagnostic's `fix` (an extra JSON field) names what `cairn check
+    --fix` would do about it; the text output lists them and counts them."""
+    code, report = check_json(demo)
+    by_line = {c["line"]: c for c in _claims(report, "drafts/review-notes.md")}
+    fix = {line: [d["fix"] for d in c["diagnostics"]] for line, c in by_line.items()}
+    assert fix[6] == ["Re-anchor to [86, 154)"]  # span-shifted in its chunk
+    assert fix[17] == ["Replace the quote with the source's exact text"]  # curly quotes only
+    assert fix[28] == [None]  # a near miss: the editor offers it, --fix never applies it
+    assert fix[39] == ["Re-anchor to sources/handbook.html (quote found there)"]  # unknown chunk
+    assert fix[84] == [None] and fix[95] == [None]  # nothing to re-anchor
+    assert fix[106] == [None]  # source-changed: the closest match is editor only
+    assert fix[117] == ["Re-anchor to the current version of sources/policy.md"]
+    fixes = sum(1 for c in by_line.values() for f in fix[c["line"]] if f)
+    # the warm run (verdicts reused from the cache) says the same
+    assert check_json(demo) == (code, report)
+
+    text = run_cairn(demo, "check").stdout
+    assert text.count("\n      fix: ") == fixes
+    assert text.rstrip().endswith(f"{fixes} fixes above can be applied with `cairn check --fix`")
+    run_cairn(demo, "check", "--fix")
+    after = run_cairn(demo, "check").stdout
+    assert "      fix: " not in after and "cairn check --fix" not in after
+
+
+def test_no_fix_is_offered_on_a_draft_fix_never_writes(demo: Path):
+    legacy = demo / "drafts" / "legacy-import.md"
+    legacy.write_bytes(legacy.read_bytes().replace(b"start: 30", b"start: 31").replace(b"end: 90", b"end: 91"))
+    _, report = check_json(demo, "drafts/legacy-import.md")
+    diags = [d for c in report["drafts"][0]["claims"] for d in c["diagnostics"]]
+    assert "span-shifted" in [d["code"] for d in diags]
+    assert all(d["fix"] is None for d in diags)  # the draft is not valid UTF-8
