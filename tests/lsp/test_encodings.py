@@ -88,3 +88,26 @@ async def test_columns_in_both_encodings(client: LanguageClient, demo, offered, 
         )
     )
     await until(lambda: not any(d.code == "number-mismatch" for d in client.diagnostics.get(u, [])))
+
+
+async def test_report_offers_no_fix_on_a_draft_that_is_not_utf8(client: LanguageClient, demo):
+    """`cairn.report` says what `--fix` would do, as `cairn check` does: nothing
+    on a draft with invalid UTF-8, which `--fix` never writes."""
+    import json
+
+    from lsprotocol import types as t
+
+    from lsp_util import cli_report, plain
+
+    legacy = demo / "drafts" / "legacy-import.md"
+    legacy.write_bytes(legacy.read_bytes().replace(b"start: 30", b"start: 31").replace(b"end: 90", b"end: 91"))
+    want = cli_report(demo)
+    await start(client, demo)
+    got = json.loads(json.dumps(plain(await client.workspace_execute_command_async(
+        t.ExecuteCommandParams(command="cairn.report")))))
+    (draft,) = [d for d in got["drafts"] if d["path"] == "drafts/legacy-import.md"]
+    diags = [d for c in draft["claims"] for d in c["diagnostics"]]
+    assert "span-shifted" in [d["code"] for d in diags] and all(d["fix"] is None for d in diags)
+    notes = next(d for d in got["drafts"] if d["path"] == "drafts/review-notes.md")
+    assert any(d["fix"] for c in notes["claims"] for d in c["diagnostics"])  # a valid draft has them
+    assert got == want

@@ -123,6 +123,7 @@ class DraftState:
             claims=[cr for _, cr, _ in self.claims()],
             diagnostics=list(self.draft_diagnostics),
             uncited_paragraphs=self.uncited_paragraphs,
+            encoding_problem=self.encoding_problem,
         )
 
     def absolute_result(self) -> DraftResult:
@@ -138,7 +139,7 @@ class DraftState:
             claims.append(cr)
         return DraftResult(
             path=self.rel, claims=claims, diagnostics=list(self.draft_diagnostics),
-            uncited_paragraphs=self.uncited_paragraphs,
+            uncited_paragraphs=self.uncited_paragraphs, encoding_problem=self.encoding_problem,
         )
 
 
