@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -161,14 +160,10 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
 
 
 def _git_root(path: Path) -> Path | None:
-    from .gitsafe import git_command, git_env
+    from .gitsafe import run_git
 
-    try:
-        out = subprocess.run(git_command(path, "rev-parse", "--show-toplevel"), capture_output=True, timeout=10,
-                             env=git_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return Path(out.stdout.decode().strip()) if out.returncode == 0 else None
+    out = run_git(path, "rev-parse", "--show-toplevel", timeout=10)
+    return Path(out.decode().strip()) if out is not None else None
 
 
 @main.command("check")

@@ -140,16 +140,10 @@ _CACHE_MAX_AGE = 30 * 24 * 3600
 
 
 def _git_head(root: Path) -> str:
-    import subprocess
+    from .gitsafe import run_git
 
-    from .gitsafe import git_command, git_env
-
-    try:
-        out = subprocess.run(git_command(root, "rev-parse", "-q", "HEAD"), capture_output=True, timeout=10,
-                             env=git_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return out.stdout.decode().strip() if out.returncode == 0 else ""
+    out = run_git(root, "rev-parse", "-q", "HEAD", timeout=10)
+    return out.decode().strip() if out is not None else ""
 
 
 def fingerprint(ws: Workspace) -> str:

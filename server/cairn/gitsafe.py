@@ -13,6 +13,7 @@ writes nothing into `.git`).
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 SAFE_CONFIG = (
@@ -37,3 +38,12 @@ def git_env() -> dict[str, str]:
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_OPTIONAL_LOCKS": "0",  # no index refresh written back
     }
+
+
+def run_git(root: Path | str, *args: str, timeout: float = 30) -> bytes | None:
+    """A git command's output, run as above; None when git is missing, fails or times out."""
+    try:
+        out = subprocess.run(git_command(root, *args), capture_output=True, timeout=timeout, env=git_env())
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout if out.returncode == 0 else None

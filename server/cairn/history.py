@@ -9,10 +9,9 @@ superseded, so the next lookup needs no git at all.
 from __future__ import annotations
 
 import logging
-import subprocess
 from pathlib import Path
 
-from .gitsafe import git_command, git_env
+from .gitsafe import run_git
 from .sources import is_source_name
 
 log = logging.getLogger(__name__)
@@ -20,14 +19,6 @@ log = logging.getLogger(__name__)
 MAX_COMMITS = 200
 MAX_BLOBS = 2000
 MAX_BLOB_BYTES = 64 * 1024 * 1024
-
-
-def _git(root: Path, *args: str, timeout: float = 30) -> bytes | None:
-    try:
-        out = subprocess.run(git_command(root, *args), capture_output=True, timeout=timeout, env=git_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout if out.returncode == 0 else None
 
 
 class History:
@@ -42,7 +33,7 @@ class History:
 
     def toplevel(self) -> Path | None:
         if self._toplevel is False:
-            out = _git(self.ws.root, "rev-parse", "--show-toplevel", timeout=10)
+            out = run_git(self.ws.root, "rev-parse", "--show-toplevel", timeout=10)
             self._toplevel = Path(out.decode().strip()).resolve() if out else None
         return self._toplevel  # type: ignore[return-value]
 
@@ -62,7 +53,7 @@ class History:
         if source_hint and self.ws.under_roots(source_hint):
             paths.append(source_hint)
         paths += [r for r in self.ws.roots]
-        head_out = _git(self.ws.root, "rev-parse", "HEAD", timeout=10)
+        head_out = run_git(self.ws.root, "rev-parse", "HEAD", timeout=10)
         head = head_out.decode().strip() if head_out else None
         if self._done[0] != head:
             self._done = (head, set())
@@ -71,11 +62,11 @@ class History:
         for scope in paths:
             if scope in done:
                 continue
-            commits = _git(self.ws.root, "log", f"-n{MAX_COMMITS}", "--format=%H", "--", prefix + scope if prefix else scope)
+            commits = run_git(self.ws.root, "log", f"-n{MAX_COMMITS}", "--format=%H", "--", prefix + scope if prefix else scope)
             if not commits:
                 continue
             for commit in commits.decode().split():
-                listing = _git(self.ws.root, "ls-tree", "-r", "-z", commit, "--", f"{prefix}{scope}")
+                listing = run_git(self.ws.root, "ls-tree", "-r", "-z", commit, "--", f"{prefix}{scope}")
                 if not listing:
                     continue
                 for entry in listing.split(b"\0"):
@@ -102,11 +93,11 @@ class History:
                             return True
                         self._missing.add(chunk_id)
                         return False
-                    size = _git(self.ws.root, "cat-file", "-s", blob)
+                    size = run_git(self.ws.root, "cat-file", "-s", blob)
                     if size is None or int(size.strip() or 0) > MAX_BLOB_BYTES:
                         self.ws.store.mark_git_seen(f"{blob}:{ident}")
                         continue
-                    data = _git(self.ws.root, "cat-file", "blob", blob, timeout=60)
+                    data = run_git(self.ws.root, "cat-file", "blob", blob, timeout=60)
                     if data is None:
                         continue
                     if self.ws.index_bytes(ident, data) is not None:

@@ -10,14 +10,13 @@ import fnmatch
 import hashlib
 import logging
 import os
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from . import chunking
 from .config import Settings, load_settings
-from .gitsafe import git_command, git_env
+from .gitsafe import run_git
 from .sources import SourceError, is_source_name, parse_bytes
 from .store import STORE_DIR, NewVersion, Store
 
@@ -376,20 +375,12 @@ class Workspace:
         return any(x.startswith(".") or x in SKIP_DIRS for x in parts[:-1])
 
     def _git_ignored(self) -> set[str]:
-        try:
-            out = subprocess.run(
-                git_command(self.root, "ls-files", "--others", "--ignored", "--exclude-standard", "-z"),
-                capture_output=True,
-                timeout=20,
-                env=git_env(),
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return set()
-        if out.returncode != 0:
+        out = run_git(self.root, "ls-files", "--others", "--ignored", "--exclude-standard", "-z", timeout=20)
+        if out is None:
             return set()
         prefix = self._git_prefix()
         names = set()
-        for raw in out.stdout.split(b"\0"):
+        for raw in out.split(b"\0"):
             if raw:
                 name = raw.decode("utf-8", "replace")
                 names.add(name)
@@ -398,13 +389,8 @@ class Workspace:
         return names
 
     def _git_prefix(self) -> str:
-        try:
-            out = subprocess.run(
-                git_command(self.root, "rev-parse", "--show-prefix"), capture_output=True, timeout=10, env=git_env()
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return ""
-        return out.stdout.decode().strip() if out.returncode == 0 else ""
+        out = run_git(self.root, "rev-parse", "--show-prefix", timeout=10)
+        return out.decode().strip() if out is not None else ""
 
 
 def text_name(name: str) -> str:
