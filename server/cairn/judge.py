@@ -372,12 +372,17 @@ class OpenAIJudge:
         Never contacts the endpoint."""
         return self.cached(claim, quotes)
 
+    def _known(self, claim: str, quotes: Sequence[str]) -> tuple[str, JudgeVerdict | None]:
+        """The claim's cache key, and its verdict when no request is needed: a
+        fallback while the judge is unusable, else a cached answer."""
+        key = self.cache_key(claim, quotes)
+        if self.problem:
+            return key, self._fallback(self.problem)
+        return key, self._lookup(key)
+
     def cached(self, claim: str, quotes: Sequence[str]) -> JudgeVerdict | None:
         """The verdict known for this claim (an answer, or the last fallback), else None."""
-        if self.problem:
-            return self._fallback(self.problem)
-        key = self.cache_key(claim, quotes)
-        hit = self._lookup(key)
+        key, hit = self._known(claim, quotes)
         if hit is not None:
             return hit
         with self._lock:
@@ -385,10 +390,7 @@ class OpenAIJudge:
 
     def judge(self, claim: str, quotes: Sequence[str]) -> JudgeVerdict:
         """Ask (blocking) unless the answer is cached; a failure gives a fallback verdict."""
-        if self.problem:
-            return self._fallback(self.problem)
-        key = self.cache_key(claim, quotes)
-        hit = self._lookup(key)
+        key, hit = self._known(claim, quotes)
         if hit is not None:
             return hit
         try:
@@ -420,11 +422,7 @@ class OpenAIJudge:
         out: list[JudgeVerdict | None] = [None] * total
         todo: dict[str, list[int]] = {}
         for i, (claim, quotes) in enumerate(items):
-            if self.problem:
-                out[i] = self._fallback(self.problem)
-                continue
-            key = self.cache_key(claim, quotes)
-            hit = self._lookup(key)
+            key, hit = self._known(claim, quotes)
             if hit is not None:
                 out[i] = hit
             else:
