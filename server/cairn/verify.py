@@ -96,13 +96,19 @@ def apply_verdict(cr: ClaimResult, verdict: JudgeVerdict | None, threshold: floa
         else:
             msg = f"the {judge_name} judge finds that the quotes do not support the claim (score {_fmt(score)})"
         diags.append(Diagnostic("unsupported-claim", msg, claim.line, claim.range))
+    supported = _settle(claim, diags)
+    return replace(cr, supported=supported, support_score=score, judge=judge_name, diagnostics=diags)
+
+
+def _settle(claim: Claim, diags: list[Diagnostic]) -> bool:
+    """Mark the diagnostics whose codes the claim's citations `ignore`; True when
+    the claim is verified (SPEC section 4: cited, and nothing left that fails it)."""
     ignored = claim.ignored
     if ignored:
         for d in diags:
             if d.code in ignored:
                 d.ignored = True
-    supported = bool(claim.citations) and not any(d.fails for d in diags)
-    return replace(cr, supported=supported, support_score=score, judge=judge_name, diagnostics=diags)
+    return bool(claim.citations) and not any(d.fails for d in diags)
 
 
 def _span(*ranges: Range | None) -> Range | None:
@@ -442,8 +448,7 @@ class Verifier:
             for p in block.problems:
                 diags.append(Diagnostic(p.code, p.message, p.line, p.range))
         results: list[CitationResult] = []
-        citations = claim.citations
-        for cit in citations:
+        for cit in claim.citations:
             r, ds = self.verify_citation(cit)
             results.append(r)
             diags += ds
@@ -466,15 +471,9 @@ class Verifier:
                     )
                 )
             verdict = self.judge(claim.text, quotes) if self.judge else None
-        ignored = {code for c in citations for code in c.ignore}
-        if ignored:
-            for d in diags:
-                if d.code in ignored:
-                    d.ignored = True
-        supported = bool(citations) and not any(d.fails for d in diags)
         result = ClaimResult(
             claim=claim,
-            supported=supported,
+            supported=False,  # decided below
             support_score=score,
             judge="lexical",
             missing=missing,
@@ -482,8 +481,11 @@ class Verifier:
             diagnostics=diags,
             lexical_score=score,
         )
-        # the score test (or the judge's verdict in its place)
-        return apply_verdict(result, verdict, cfg.threshold)
+        if quotes:
+            # the score test (or the judge's verdict in its place)
+            return apply_verdict(result, verdict, cfg.threshold)
+        result.supported = _settle(claim, diags)
+        return result
 
     def verify_draft(self, path: str, doc: DraftDoc, *, encoding_problem: bool = False,
                      cache: dict | None = None) -> DraftResult:
