@@ -341,6 +341,8 @@ class Store:
             raise KeyError(version_id)
         return zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
 
+    # rows of current versions only: joined by `current`'s key (a join on version_id alone scans it)
+    _JOIN_CURRENT = " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
     _CHUNK_SQL = (
         "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text,"
         " (SELECT 1 FROM current c WHERE c.source = v.source AND c.version_id = v.id) IS NOT NULL AS cur,"
@@ -392,8 +394,7 @@ class Store:
                 rows = []
                 for s in sources:
                     rows += self._conn.execute(
-                        self._CHUNK_SQL + " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
-                        " WHERE v.source = ? ORDER BY ch.start",
+                        self._CHUNK_SQL + self._JOIN_CURRENT + " WHERE v.source = ? ORDER BY ch.start",
                         (s,),
                     ).fetchall()
         return [self._chunk(r) for r in rows]
@@ -413,12 +414,13 @@ class Store:
     TERM_PROBES = 8
     SEARCH_TERMS = 2
 
+    # the columns _chunk() reads, for rows known to be current
+    _CURRENT_COLS = "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
     _FTS_ROWS_SQL = (
-        "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
-        " FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
+        _CURRENT_COLS + " FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
         " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
-        " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
-        " WHERE instr(ch.text, ?) > 0 ORDER BY v.source, ch.start"
+        + _JOIN_CURRENT
+        + " WHERE instr(ch.text, ?) > 0 ORDER BY v.source, ch.start"
     )
 
     def _term_count(self, term: str, terms: dict[str, int]) -> int:
@@ -501,8 +503,7 @@ class Store:
             # the search is exact for plain ASCII words; anything else is checked by a scan
             if not hits and (rows is None or not quote.isascii()):
                 hits = self._conn.execute(
-                    "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
-                    " FROM current c2 JOIN versions v ON v.id = c2.version_id"
+                    self._CURRENT_COLS + " FROM current c2 JOIN versions v ON v.id = c2.version_id"
                     " JOIN chunks ch ON ch.version_id = v.id"
                     " WHERE instr(ch.text, ?) > 0 ORDER BY v.source, ch.start",
                     (quote,),
@@ -526,8 +527,8 @@ class Store:
         with self._lock:
             try:
                 rows = self._conn.execute(
-                    self._CHUNK_SQL + " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
-                    " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
+                    self._CHUNK_SQL + self._JOIN_CURRENT
+                    + " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
                     (q.strip(), limit * 4),
                 ).fetchall()
             except sqlite3.OperationalError:
@@ -537,7 +538,7 @@ class Store:
     def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
         with self._lock:
             rows = self._conn.execute(
-                self._CHUNK_SQL + " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id WHERE ch.chunk_id LIKE ? LIMIT ?",
+                self._CHUNK_SQL + self._JOIN_CURRENT + " WHERE ch.chunk_id LIKE ? LIMIT ?",
                 (prefix.lower() + "%", limit),
             ).fetchall()
         return [self._chunk(r) for r in rows]
