@@ -136,6 +136,20 @@ def change_all(client: LanguageClient, u: str, text: str, version: int) -> None:
     )
 
 
+def change_range(client: LanguageClient, u: str, version: int, line: int, start: int, end: int, text: str) -> None:
+    """didChange replacing columns [start, end) of one line (client units) with `text`."""
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=u, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line=line, character=start),
+                                  end=types.Position(line=line, character=end)),
+                text=text,
+            )],
+        )
+    )
+
+
 def line_of(text: str, needle: str) -> int:
     for i, line in enumerate(text.splitlines()):
         if needle in line:

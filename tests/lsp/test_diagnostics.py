@@ -7,7 +7,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from cairn_testing import assert_diagnostics_match, expected_diagnostics
-from lsp_util import change_all, cli_report, line_of, open_doc, start, until, uri
+from lsp_util import change_all, change_range, cli_report, line_of, open_doc, start, until, uri
 
 
 async def test_drafts_match_cairn_check_open_or_not(client: LanguageClient, demo):
@@ -75,17 +75,7 @@ async def test_typing_rechecks_and_moved_claims_keep_their_verdicts(client: Lang
     first = await until(lambda: [d for d in client.diagnostics.get(u, []) if d.code == "number-mismatch"])
     before = sorted((d.code, d.range.start.line, d.message) for d in client.diagnostics[u])
     # three lines above everything: every diagnostic moves down by three, nothing else changes
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=u, version=2),
-            content_changes=[
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
-                    text="Intro 😀 line.\n\nAnother paragraph.\n",
-                )
-            ],
-        )
-    )
+    change_range(client, u, 2, 0, 0, 0, "Intro 😀 line.\n\nAnother paragraph.\n")
     moved = await until(
         lambda: [d for d in client.diagnostics.get(u, []) if d.code == "number-mismatch"
                  and d.range.start.line == first[0].range.start.line + 3]
@@ -97,18 +87,7 @@ async def test_typing_rechecks_and_moved_claims_keep_their_verdicts(client: Lang
     text = "Intro 😀 line.\n\nAnother paragraph.\n" + text
     line = line_of(text, "Customers have 30 days")
     col = text.splitlines()[line].index("30")
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=u, version=3),
-            content_changes=[
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(start=types.Position(line=line, character=col),
-                                      end=types.Position(line=line, character=col + 2)),
-                    text="14",
-                )
-            ],
-        )
-    )
+    change_range(client, u, 3, line, col, col + 2, "14")
     await until(lambda: not any(d.code == "number-mismatch" for d in client.diagnostics.get(u, [])),
                 what="number-mismatch to go")
     assert len(client.diagnostics[u]) == len(before) - 1

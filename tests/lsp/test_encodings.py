@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from lsp_util import line_of, open_doc, start, units, until, uri
+from lsp_util import change_range, line_of, open_doc, start, units, until, uri
 
 QUOTE = "dairy, meat, fresh produce"
 
@@ -78,15 +78,7 @@ async def test_columns_in_both_encodings(client: LanguageClient, demo, offered, 
 
     # an edit after the emoji, in client units, lands where the client meant it
     col = units(lines[claim][: lines[claim].index("30")], encoding)
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=u, version=2),
-            content_changes=[types.TextDocumentContentChangePartial(
-                range=types.Range(start=types.Position(line=claim, character=col),
-                                  end=types.Position(line=claim, character=col + 3)),
-                text="")],
-        )
-    )
+    change_range(client, u, 2, claim, col, col + 3, "")
     await until(lambda: not any(d.code == "number-mismatch" for d in client.diagnostics.get(u, [])))
 
 

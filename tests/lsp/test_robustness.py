@@ -12,7 +12,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from lsp_util import CITE_OK, open_doc, plain, start, until, uri
+from lsp_util import CITE_OK, change_range, open_doc, plain, start, until, uri
 
 
 async def alive(client: LanguageClient, demo) -> None:
@@ -98,15 +98,7 @@ async def test_a_draft_of_several_megabytes(client: LanguageClient, demo):
     # an edit in the middle is re-checked alone
     mid = (n // 2) * 11  # the first line of a claim
     col = text.splitlines()[mid].index("14")
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=u, version=2),
-            content_changes=[types.TextDocumentContentChangePartial(
-                range=types.Range(start=types.Position(line=mid, character=col),
-                                  end=types.Position(line=mid, character=col + 2)),
-                text="30")],
-        )
-    )
+    change_range(client, u, 2, mid, col, col + 2, "30")
     got = await until(lambda: client.diagnostics.get(u), timeout=30)
     assert [(d.code, d.range.start.line) for d in got] == [("number-mismatch", mid)]
     await alive(client, demo)
