@@ -15,7 +15,6 @@ from collections import OrderedDict
 
 from lsprotocol import types
 
-from ..drafts import split_lines
 from ..model import Pos, Range
 
 _EOL = re.compile(r"\r\n|\r|\n")
@@ -160,7 +159,3 @@ class SourceTexts:
         with self._lock:
             self._items.clear()
             self._chars = 0
-
-
-def lines_of(text: str) -> list[str]:
-    return split_lines(text)
