@@ -122,14 +122,20 @@ def test_a_quote_found_nowhere_is_not_found(corpus: Workspace):
     assert corpus.store.find_quote("東京 café naïve 東京 café", terms={}) == []
 
 
+def _unknown_chunk_citing(store: Store) -> tuple[Chunk, str]:
+    """A chunk whose text [5, 45) is in one place only, and a draft citing that
+    quote under a chunk id no version has."""
+    target = next(ch for ch in store.current_chunks() if "zq" in ch.text and len(_scan(store, ch.text[5:45])) == 1)
+    body = json.dumps({"chunk_id": "0000000000000000", "start": 5, "end": 45, "quote": target.text[5:45]})
+    return target, f"The claim.\n\n```cite\n{body}\n```\n"
+
+
 def test_unknown_chunk_suggestion_runs_when_read(corpus: Workspace, monkeypatch):
     """Verifying never searches the corpus for an unknown chunk's quote; reading
     the diagnostic does, once, and gives the re-anchor fix."""
     store = corpus.store
-    target = next(ch for ch in store.current_chunks() if "zq" in ch.text and len(_scan(store, ch.text[5:45])) == 1)
-    quote = target.text[5:45]
-    body = json.dumps({"chunk_id": "0000000000000000", "start": 5, "end": 45, "quote": quote})
-    draft = parse_draft(f"The claim.\n\n```cite\n{body}\n```\n")
+    target, text = _unknown_chunk_citing(store)
+    draft = parse_draft(text)
     calls = []
     real = store.find_quote
     monkeypatch.setattr(store, "find_quote", lambda *a, **k: calls.append(a) or real(*a, **k))
@@ -171,11 +177,9 @@ def test_words_the_search_tokenises_differently_are_still_found(tricky: Workspac
 def test_a_diagnostic_read_from_many_threads_is_completed_once(corpus: Workspace):
     import threading
 
-    store = corpus.store
-    target = next(ch for ch in store.current_chunks() if "zq" in ch.text and len(_scan(store, ch.text[5:45])) == 1)
-    body = json.dumps({"chunk_id": "0000000000000000", "start": 5, "end": 45, "quote": target.text[5:45]})
+    target, text = _unknown_chunk_citing(corpus.store)
     for _ in range(20):
-        draft = parse_draft(f"The claim.\n\n```cite\n{body}\n```\n")
+        draft = parse_draft(text)
         (diag,) = Verifier(corpus).verify_draft("drafts/a.md", draft).claims[0].diagnostics
         seen: list[str] = []
         gate = threading.Barrier(4)
