@@ -326,9 +326,10 @@ class Workspace:
         if paths:
             out: list[Path] = []
             for p in paths:
+                # the rule of globs and discovery: a regular file whose real path is inside
                 if p.is_dir():
-                    out += sorted(x for x in p.rglob("*.md") if x.is_file() and not self._hidden(x, p))
-                else:
+                    out += sorted(x for x in p.rglob("*.md") if self._draft_file(x) and not self._hidden(x, p))
+                elif self._draft_file(p):
                     out.append(p)
             return [p for p in out if not self.is_under_source_root(p)]
         cfg = self.settings.config
