@@ -135,7 +135,7 @@ def write_atomic(path: Path, text: str, *, expected: str | None = None) -> bool:
 # version. Any change to one of these makes a new key.
 
 _CACHE_PREFIX = "draft-report:"
-REPORT_FORMAT = "2"  # 2: a diagnostic's `fix`; cached reports of another format are not reused
+REPORT_FORMAT = "3"  # 2: a diagnostic's `fix`; 3: the meaning rules; cached reports of another format are not reused
 _CACHE_MAX_AGE = 30 * 24 * 3600
 
 
@@ -150,11 +150,13 @@ def fingerprint(ws: Workspace) -> str:
     import hashlib
 
     from . import __version__
+    from .meaning import RULES_VERSION
 
     h = hashlib.sha256()
     for part in (
         __version__,
         REPORT_FORMAT,
+        RULES_VERSION,
         ws.settings.config.model_dump_json(),
         str(ws.settings.judge_url_trusted),
         ws.store.state_token(),
