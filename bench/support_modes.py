@@ -28,7 +28,7 @@ DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/wice/de
 
 def mode(rules) -> str:
     name = "bench:" + "+".join(sorted(rules))
-    support._register_mode(name, rules)
+    support.register_mode(name, rules)
     return name
 
 
@@ -67,7 +67,7 @@ def main(argv: list[str]) -> None:
     md = "--markdown" in argv
     args = [a for a in argv if not a.startswith("--")]
     rows = load_rows(args[0] if args else DEFAULT_DATA)
-    adopted = set(support._MODE_RULES["calibrated"])
+    adopted = set(support.MODE_RULES["calibrated"])
     assert set(ORDER) == adopted and set(ORDER + NOT_ADOPTED) == set(support.RULES), "bench ORDER out of date"
     seed = measure(rows, [])
     seed_scores = scores(rows, [])
@@ -101,15 +101,15 @@ def main(argv: list[str]) -> None:
     alone = measure(rows, ["light_stem"])
     swapped = measure(rows, (adopted - {"stem"}) | {"light_stem"})
     print(f"light_stem instead of stem: seed + light_stem {alone[0]:.4f}; calibrated with it {swapped[0]:.4f}")
-    saved = support.WEIGHT
+    saved = support.modes.WEIGHT
     try:
         for w in (1.5, 3.0):
-            support.WEIGHT = w
-            support._analyse.cache_clear()
+            support.modes.WEIGHT = w
+            support.clear_caches()
             print(f"weight {w:g} instead of {saved:g}: calibrated {measure(rows, adopted)[0]:.4f}")
     finally:
-        support.WEIGHT = saved
-        support._analyse.cache_clear()
+        support.modes.WEIGHT = saved
+        support.clear_caches()
     lo, hi, share = bootstrap(rows, adopted)
     print(f"paired bootstrap of calibrated - seed (2000 resamples): 95% interval [{lo:+.4f}, {hi:+.4f}], "
           f"above 0 in {share:.1%}")
