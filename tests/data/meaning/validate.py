@@ -133,6 +133,11 @@ def problems(records: list[dict]) -> list[str]:
                     errors.append(f"rule {rule}: only {n} {label} pairs")
             elif n < MIN_PER_SIDE:
                 errors.append(f"rule {rule}: only {n} {label} pairs (need {MIN_PER_SIDE})")
+    halves = collections.Counter((r["rule"], r["label"], r["split"]) for r in records)
+    for rule, label in counts:
+        gap = abs(halves[(rule, label, "dev")] - halves[(rule, label, "test")])
+        if gap > 1:
+            errors.append(f"rule {rule}, {label}: dev and test differ by {gap} pairs")
     for name, subset in [("all", records)] + [
         (split, [r for r in records if r["split"] == split]) for split in SPLITS
     ]:
