@@ -29,6 +29,8 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "span-shifted": ("warning", False),
     "source-changed": ("error", True),
     "number-mismatch": ("error", True),
+    "contradiction": ("error", True),
+    "context-negates": ("error", True),
     "unsupported-claim": ("warning", True),
     "encoding": ("warning", False),
     "judge-fallback": ("information", False),
@@ -325,6 +327,8 @@ class CitationResult:
     resolved: bool = False
     chunk: Chunk | None = None  # the chunk the citation names (possibly superseded)
     current_span: SpanRef | None = None  # where the quote sits in the current source, when known
+    # the current chunk text holding the quote and the quote's offsets in it (the meaning rules read it)
+    evidence: tuple[Chunk, int, int] | None = None
 
 
 @dataclass(slots=True)

@@ -29,6 +29,9 @@ from .model import (
     Range,
     SpanRef,
 )
+from .meaning import Evidence
+from .meaning import check as check_meaning
+from .meaning.quantities import extract as extract_quantities
 from .support import check_support
 
 log = logging.getLogger(__name__)
@@ -145,6 +148,7 @@ class Verifier:
         self._terms: dict[str, int] = {}  # word -> in how many chunks, capped (store.find_quote)
         self._warnings: dict[tuple[str, str], list[str]] = {}
         self._current_ids: set[int] | None = None
+        self._titles: dict[tuple[str, str], str] = {}
 
     def invalidate(self) -> None:
         """Forget what was read from the store (after re-indexing)."""
@@ -157,6 +161,7 @@ class Verifier:
         self._terms.clear()
         self._warnings.clear()
         self._current_ids = None
+        self._titles.clear()
         self.history = History(self.ws)
 
     # -- lookups --------------------------------------------------------------------
@@ -320,10 +325,12 @@ class Verifier:
             res.resolved = True
             if text[cit.start:cit.end] == quote:
                 res.current_span = SpanRef(chunk.source, chunk.start + cit.start, chunk.start + cit.end)
+                res.evidence = (chunk, cit.start, cit.end)
                 return res, diags
             occ = anchor.all_occurrences(text, quote)
             pos = anchor.nearest(occ, cit.start)
             res.current_span = SpanRef(chunk.source, chunk.start + pos, chunk.start + pos + len(quote))
+            res.evidence = (chunk, pos, pos + len(quote))
             fix = Fix(
                 f"Re-anchor to [{pos}, {pos + len(quote)})",
                 {"start": pos, "end": pos + len(quote), "version": chunk.version},
@@ -344,6 +351,7 @@ class Verifier:
             res.resolved = True
             ch, pos = min(hits, key=lambda h: (abs(h[0].start + h[1] - (chunk.start + cit.start)), h[0].start))
             res.current_span = SpanRef(ch.source, ch.start + pos, ch.start + pos + len(quote))
+            res.evidence = (ch, pos, pos + len(quote))
             fix = self._reanchor_fix(ch, pos, quote, f"Re-anchor to the current version of {ch.source}")
             fix.safe = len(hits) == 1
             diag(
@@ -460,16 +468,9 @@ class Verifier:
             lex = check_support(claim.text, quotes, threshold=cfg.threshold, mode=cfg.support.mode)
             score = lex.score
             missing = list(lex.missing)
-            if lex.numbers_missing:
-                said = ", ".join(lex.quote_numbers) if lex.quote_numbers else "no number"
-                diags.append(
-                    Diagnostic(
-                        "number-mismatch",
-                        f"claim says {', '.join(lex.numbers_missing)}; quotes say {said}",
-                        claim.line,
-                        claim.range,
-                    )
-                )
+            # a polarity difference contradicts only a claim its quotes are about: one whose
+            # words they back (else it is unsupported, and a side word's negation says nothing)
+            diags += self._meaning(claim, results, polarity=score is not None and score >= cfg.threshold)
             verdict = self.judge(claim.text, quotes) if self.judge else None
         result = ClaimResult(
             claim=claim,
@@ -486,6 +487,54 @@ class Verifier:
             return apply_verdict(result, verdict, cfg.threshold)
         result.supported = _settle(claim, diags)
         return result
+
+    def _meaning(self, claim: Claim, results: list[CitationResult], *, polarity: bool = True) -> list[Diagnostic]:
+        """The meaning rules over a claim's resolved quotes (SPEC section 4):
+        quantities, polarity and direction, and each quote's sentence."""
+        evidence: list[Evidence] = []
+        cits: list[Citation] = []
+        wants_title = any(q.kind == "identifier" for q in extract_quantities(claim.text))
+        for r in results:
+            if not (r.resolved and r.citation.quote):
+                continue
+            if r.evidence is not None:
+                ch, s, e = r.evidence
+                evidence.append(Evidence(r.citation.quote, ch.text, s, e, self._title(ch) if wants_title else ""))
+            else:  # resolved without a place (not expected): the quote stands alone
+                evidence.append(Evidence(r.citation.quote, r.citation.quote, 0, len(r.citation.quote)))
+            cits.append(r.citation)
+        found = check_meaning(claim.text, evidence, polarity=polarity)
+        out: list[Diagnostic] = []
+        if found.numbers:
+            first = found.numbers[0]
+            more = f" (and {len(found.numbers) - 1} more)" if len(found.numbers) > 1 else ""
+            out.append(Diagnostic("number-mismatch", first.message + more, claim.line, claim.range))
+        if found.contradictions:
+            first = found.contradictions[0]
+            more = f" (and {len(found.contradictions) - 1} more)" if len(found.contradictions) > 1 else ""
+            out.append(Diagnostic("contradiction", first.message + more, claim.line, claim.range))
+        for i, neg in found.context:
+            cit = cits[i]
+            line = cit.line_of("quote") or _fence(cit)
+            out.append(Diagnostic("context-negates", neg.message, line.start.line, claim.range or line,
+                                  citation=cit))
+        return out
+
+    def _title(self, chunk: Chunk) -> str:
+        """A source's name and its first line: what an identifier in a claim is also checked against."""
+        key = (chunk.source, chunk.version)
+        got = self._titles.get(key)
+        if got is None:
+            first = ""
+            try:
+                chunks = [c for c in self.store.current_chunks([chunk.source]) if c.version == chunk.version]
+                if chunks:
+                    first = min(chunks, key=lambda c: c.start).text.split("\n", 1)[0]
+            except Exception:  # a title is a hint: a store that cannot give one leaves it empty
+                log.debug("no title for %s", chunk.source, exc_info=True)
+            name = chunk.source.rsplit("/", 1)[-1]
+            got = self._titles[key] = f"{name}\n{first}"
+        return got
 
     def verify_draft(self, path: str, doc: DraftDoc, *, encoding_problem: bool = False,
                      cache: dict | None = None) -> DraftResult:

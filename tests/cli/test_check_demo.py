@@ -65,7 +65,7 @@ def test_demo_verdicts_claim_by_claim(demo: Path):
     assert diag_line[106] == 109  # source-changed: the chunk_id: line
     # severities, the number message, the ignored code
     nm = by_line[84]["diagnostics"][0]
-    assert nm["severity"] == "error" and nm["message"] == "claim says 30; quotes say 14"
+    assert nm["severity"] == "error" and nm["message"] == "claim says 30 days; quotes say 14 days"
     assert by_line[95]["diagnostics"][0]["severity"] == "warning"
     assert by_line[128]["diagnostics"][0]["severity"] == "hint"
     assert by_line[6]["diagnostics"][0]["severity"] == "warning"

@@ -1,0 +1,523 @@
+"""Quantities, dates and identifiers in a claim or a quote (SPEC section 4,
+`number-mismatch`).
+
+A **quantity** is a number with its sign, its scale and its unit: `-18 °C`,
+`30 days`, `5 %`, `$40 million`, `2 km`, `fourteen days`. Unit spellings are
+normalised (`°C` = `C` = `degrees Celsius`; `%` = `percent` = `per cent`;
+`km` = `kilometres`; `$` = `USD` = `dollars`; singular = plural), and a
+range (`between 0 and 4 °C`, `10-12 weeks`) is kept as a range.
+
+A **date** is read in the common written forms (`12 May 2024`,
+`May 12, 2024`, `2024-05-12`, `12th of May`, `May 2024`) and compared by
+its parts; python-dateutil checks that the parts make a real date.
+
+An **identifier** is a number that is part of a name or a reference, not an
+amount: `Apache 2.0`, `GPLv3`, `version 3`, `section 5.1`, `RFC 9110`,
+`Python 3.11`, `1.2.3`. It never fails a claim by being absent from a quote;
+it fails when the cited text (the chunk, or its source's title) names the
+same thing with another number.
+
+`one` is a count only before a unit (`one day`, `one percent`): in `one of`,
+`no one`, `one another`, `one possibility` it is a determiner or a pronoun.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+from dateutil import parser as _dateparser
+
+__all__ = ["Quantity", "extract", "NumberMismatch", "compare"]
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    kind: str  # "number", "range", "date", "identifier"
+    text: str  # as written
+    start: int
+    end: int
+    value: Decimal | None = None  # a number's signed value; a range's low end
+    high: Decimal | None = None  # a range's high end
+    unit: str | None = None  # normalised unit, e.g. "°C", "%", "day", "USD"
+    date: tuple[int | None, int | None, int | None] | None = None  # (year, month, day)
+    name: str | None = None  # an identifier's name ("version", "apache", "gpl")
+    ident: tuple[int, ...] | None = None  # an identifier's number, trailing zeros dropped
+
+
+@dataclass(frozen=True, slots=True)
+class NumberMismatch:
+    claim: str  # the claim's side, as written
+    quotes: str  # what the quotes (or the source) say instead
+    kind: str  # "number", "range", "date", "identifier"
+    where: str = "quotes"  # "quotes" or "source" (an identifier checked against the chunk and title)
+
+    @property
+    def message(self) -> str:
+        return f"claim says {self.claim}; {self.where} say{'s' if self.where == 'source' else ''} {self.quotes}"
+
+
+# --------------------------------------------------------------------------
+# Word lists
+
+_SMALL = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_SMALL)}
+NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(_TENS, 2)})
+_SCALES = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9, "trillion": 12, "k": 3, "m": 6, "bn": 9,
+           "mn": 6}
+
+_MONTHS = "january february march april may june july august september october november december".split()
+_MONTH_OF = {m: i for i, m in enumerate(_MONTHS, 1)}
+_MONTH_OF.update({m[:3]: i for i, m in enumerate(_MONTHS, 1)})
+_MONTH_OF["sept"] = 9
+_MONTH_RE = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|"
+    r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?)"
+)
+
+# unit spellings -> normalised unit; matched case-insensitively unless listed in _CASED
+_UNITS: dict[str, str] = {}
+
+
+def _unit(norm: str, *spellings: str) -> None:
+    for s in spellings:
+        _UNITS[s] = norm
+
+
+_unit("°C", "°c", "° c", "ºc", "degrees celsius", "degree celsius", "degrees centigrade", "deg c", "celsius")
+_unit("°F", "°f", "° f", "ºf", "degrees fahrenheit", "degree fahrenheit", "deg f", "fahrenheit")
+_unit("°", "°", "degrees", "degree", "deg")
+_unit("%", "%", "percent", "per cent", "pct")
+_unit("percentage point", "percentage points", "percentage point", "pp")
+_unit("second", "seconds", "second", "secs", "sec")
+_unit("minute", "minutes", "minute", "mins", "min")
+_unit("hour", "hours", "hour", "hrs", "hr", "h")
+_unit("day", "days", "day", "business days", "business day", "working days", "working day",
+      "calendar days", "calendar day")
+_unit("week", "weeks", "week", "wks", "wk")
+_unit("month", "months", "month")
+_unit("year", "years", "year", "yrs", "yr")
+_unit("decade", "decades", "decade")
+_unit("century", "centuries", "century")
+_unit("mm", "mm", "millimetres", "millimetre", "millimeters", "millimeter")
+_unit("cm", "cm", "centimetres", "centimetre", "centimeters", "centimeter")
+_unit("m", "metres", "metre", "meters", "meter")
+_unit("km", "km", "kilometres", "kilometre", "kilometers", "kilometer", "kms")
+_unit("mile", "miles", "mile", "mi")
+_unit("ft", "feet", "foot", "ft")
+_unit("inch", "inches", "inch")
+_unit("mg", "mg", "milligrams", "milligram")
+_unit("g", "grams", "gram", "gr")
+_unit("kg", "kg", "kilograms", "kilogram", "kilos", "kgs")
+_unit("t", "tonnes", "tonne", "tons", "ton")
+_unit("lb", "lb", "lbs", "pounds weight")
+_unit("oz", "oz", "ounces", "ounce")
+_unit("ml", "ml", "millilitres", "millilitre", "milliliters", "milliliter")
+_unit("l", "litres", "litre", "liters", "liter")
+_unit("byte", "bytes", "byte")
+_unit("KB", "kb", "kilobytes", "kilobyte", "kib")
+_unit("MB", "mb", "megabytes", "megabyte", "mib")
+_unit("GB", "gb", "gigabytes", "gigabyte", "gib")
+_unit("TB", "tb", "terabytes", "terabyte", "tib")
+_unit("bit", "bits", "bit")
+_unit("USD", "usd", "us$", "dollars", "dollar")
+_unit("EUR", "eur", "euros", "euro")
+_unit("GBP", "gbp", "pounds sterling", "sterling")
+_unit("JPY", "jpy", "yen")
+_unit("times", "times", "fold")
+_CASED = {"m", "g", "h", "t", "l", "B"}  # one-letter units only in this exact case (and never as a word)
+_CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+_CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad": "CAD", "aud": "AUD",
+                   "chf": "CHF", "inr": "INR", "cny": "CNY", "us$": "USD"}
+_LONE_LETTER_UNITS = {"C": "°C", "F": "°F", "m": "m", "g": "g", "h": "hour", "l": "l", "t": "t"}
+
+_unit_alts = sorted((u for u in _UNITS if len(u) > 1 or not u.isalpha()), key=len, reverse=True)
+_UNIT_RE = "|".join(re.escape(u).replace(r"\ ", r"\s+") for u in _unit_alts)
+
+# words after which a number names something (a reference), lower case
+_REFERENCE_WORDS = {
+    "version": "version", "ver": "version", "v": "version", "release": "release", "revision": "revision",
+    "rev": "revision", "section": "section", "sec": "section", "§": "section", "§§": "section",
+    "sections": "section", "article": "article", "art": "article", "articles": "article",
+    "clause": "clause", "clauses": "clause", "subsection": "subsection", "chapter": "chapter",
+    "ch": "chapter", "part": "part", "paragraph": "paragraph", "para": "paragraph", "appendix": "appendix",
+    "annex": "annex", "schedule": "schedule", "exhibit": "exhibit", "figure": "figure", "fig": "figure",
+    "table": "table", "item": "item", "rule": "rule", "step": "step", "page": "page", "pages": "page",
+    "p": "page", "pp": "page", "line": "line", "lines": "line", "rfc": "rfc", "iso": "iso", "iec": "iec",
+    "ieee": "ieee", "ecma": "ecma", "pep": "pep", "cve": "cve", "edition": "edition", "volume": "volume",
+    "vol": "volume", "no": "number", "nos": "number", "number": "number", "model": "model", "type": "type",
+    "class": "class", "level": "level", "tier": "tier", "phase": "phase", "stage": "stage", "grade": "grade",
+    "category": "category", "form": "form", "title": "title", "chapter's": "chapter", "issue": "issue",
+    "bug": "bug", "ticket": "ticket", "patch": "patch", "build": "build", "update": "update",
+}
+# capitalised words that are not names when a number follows them
+_NOT_NAMES = frozenset(
+    """a an the in on at by for from to of and or but if as is are was were be been this that these those
+    about after before since until till during within over under above below up down around approximately
+    about nearly almost only just some all any each every no nor not per than then when while where which
+    who whose what with without upon into onto via between among across through throughout toward towards
+    total totals it its his her their our your my we you they he she i there here some most more less
+    least fewer many few several both either neither other another such same first last next previous
+    allow allows wait keep add pay pays paid use uses take takes give gives get gets make makes see
+    see also note step""".split()
+) | set(_MONTHS) | {m[:3] for m in _MONTHS}
+
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_NUMWORD = "|".join(sorted(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"},
+                           key=len, reverse=True))
+_SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|bn|mn|k|m)(?![^\W\d_])"
+
+# one scanner, alternatives in priority order
+_SCAN = re.compile(
+    rf"""
+    (?P<iso>(?<![\w.])(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}})(?!\w|\.\d))
+  | (?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_RE})(?:,?\s+(?P<dy>\d{{4}}))?(?![\w]))
+  | (?P<mdy>(?<![\w])(?P<mm>{_MONTH_RE})\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{{4}}))?(?![\w.]|,\d))
+  | (?P<my2>(?<![\w])(?P<mm2>{_MONTH_RE}),?\s+(?P<my2y>\d{{4}})(?![\w.]))
+  | (?P<slash>(?<![\w./])(?P<s1>\d{{1,2}})/(?P<s2>\d{{1,2}})/(?P<s3>\d{{4}})(?![\w./]))
+  | (?P<dotted>(?<![\w.])\d+(?:\.\d+){{2,}}(?![\w.]|\.\d))
+  | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+)*)-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?![\w.]|\.\d))
+  | (?P<num>
+        (?P<cur>(?<![\w])(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?))?
+        (?P<sign>(?<![\w.,\d])(?:[-\u2212\u2013]|minus\s+|negative\s+)(?=\d|{_NUMWORD}))?
+        (?P<n>(?<![\w.,])(?:{_NUM})(?![\d])|(?<![\w-])(?:{_NUMWORD})(?:-(?:{_NUMWORD}))?(?![\w-]))
+        (?:(?P<ord>st|nd|rd|th)(?![\w]))?
+        (?:\s?(?P<scale>{_SCALE_RE}))?
+        (?:\s?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>[CFmghlt])(?![\w]))?
+    )
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|to|and|through|thru)\s*", re.IGNORECASE)
+_BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*|§§?)\.?\s*$")
+_SENT_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
+
+
+def _decimal(written: str) -> Decimal | None:
+    w = written.lower()
+    if w in NUMBER_WORDS:
+        return Decimal(NUMBER_WORDS[w])
+    if "-" in w:
+        a, _, b = w.partition("-")
+        if a in NUMBER_WORDS and b in NUMBER_WORDS and NUMBER_WORDS[a] >= 20 and NUMBER_WORDS[b] < 10:
+            return Decimal(NUMBER_WORDS[a] + NUMBER_WORDS[b])
+        return None
+    if w in _SCALES:
+        return Decimal(10) ** _SCALES[w]
+    try:
+        return Decimal(w.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def _ident(number: str) -> tuple[int, ...]:
+    parts = [int(p) for p in re.findall(r"\d+", number)]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
+
+
+_D1 = datetime(1904, 1, 1)
+_D2 = datetime(1908, 2, 2)
+
+
+@lru_cache(maxsize=4096)
+def _parse_date(text: str) -> tuple[int | None, int | None, int | None] | None:
+    """(year, month, day) of a written date, None for parts it does not give;
+    None when the parts make no date (31 February)."""
+    try:
+        a = _dateparser.parse(text, default=_D1)
+        b = _dateparser.parse(text, default=_D2)
+    except (ValueError, OverflowError):
+        return None
+    return (
+        a.year if a.year == b.year else None,
+        a.month if a.month == b.month else None,
+        a.day if a.day == b.day else None,
+    )
+
+
+def _date_text(y, m, d) -> str:
+    parts = []
+    if d:
+        parts.append(str(d))
+    if m:
+        parts.append(_MONTHS[m - 1].capitalize())
+    if y:
+        parts.append(str(y))
+    return " ".join(parts)
+
+
+def _reference_before(text: str, start: int) -> str | None:
+    m = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    if not m:
+        return None
+    word = m.group(1)
+    key = _REFERENCE_WORDS.get(word.lower().rstrip("'’"))
+    if key:
+        return key
+    if word[0].isupper() and word.lower() not in _NOT_NAMES and len(word) > 1:
+        return "name:" + word.lower()
+    return None
+
+
+@lru_cache(maxsize=16384)
+def extract(text: str) -> tuple[Quantity, ...]:
+    """Every quantity, date and identifier in `text`, in order."""
+    text = unicodedata.normalize("NFKC", text)
+    out: list[Quantity] = []
+    for m in _SCAN.finditer(text):
+        s, e = m.span()
+        g = m.lastgroup
+        if g == "iso":
+            date = _parse_date(m.group("iso"))
+            if date:
+                out.append(Quantity("date", m.group(0), s, e, date=date))
+            continue
+        if g in ("dmy", "mdy", "my2"):
+            written = m.group(0)
+            if g == "mdy" and m.group("mm").rstrip(".").lower() == "may" and not m.group("my") \
+                    and m.group("mm").islower():
+                continue
+            date = _parse_date(written.replace(" of ", " "))
+            if date:
+                out.append(Quantity("date", written, s, e, date=date))
+            continue
+        if g == "slash":
+            a, b, y = int(m.group("s1")), int(m.group("s2")), int(m.group("s3"))
+            dates = [(y, b, a)] if a > 12 else [(y, a, b)] if b > 12 else [(y, b, a), (y, a, b)]
+            for dt in dates:
+                if 1 <= dt[1] <= 12 and 1 <= dt[2] <= 31:
+                    out.append(Quantity("date", m.group(0), s, e, date=dt))
+            continue
+        if g == "dotted":
+            ref = _reference_before(text, s) or "version"
+            out.append(Quantity("identifier", m.group(0), s, e, name=ref.removeprefix("name:"),
+                                ident=_ident(m.group(0))))
+            continue
+        if g == "alnum":
+            letters = m.group("an")
+            if letters.lower() in _UNITS or letters.lower() in _CURRENCY_CODES or letters in _LONE_LETTER_UNITS:
+                # "US$40", "km2": leave to the number branch below by reading the number alone
+                pass
+            else:
+                name = letters.lower().split("-")[-1]
+                if m.group("anv") is None and len(name) > 2 and name.endswith("v"):
+                    name = name[:-1]  # "GPLv3": the name is GPL
+                if name == "v" and m.group("anv") is None:
+                    name = "version"
+                out.append(Quantity("identifier", m.group(0), s, e, name=name, ident=_ident(m.group("ad"))))
+                continue
+            continue
+        # a number, perhaps with currency, sign, scale and unit
+        q = _number(text, m)
+        if q is not None:
+            out.append(q)
+    return tuple(_ranges(text, out))
+
+
+def _number(text: str, m: re.Match) -> Quantity | None:
+    written = m.group("n")
+    value = _decimal(written)
+    if value is None:
+        return None
+    s, e = m.span()
+    word = not written[0].isdigit()
+    unit = None
+    cur = m.group("cur")
+    if cur:
+        cur = cur.strip()
+        unit = _CURRENCY_SIGNS.get(cur) or _CURRENCY_CODES.get(cur.lower())
+    scale = m.group("scale")
+    if scale:
+        if scale.lower() in ("k", "m", "bn", "mn") and not cur:
+            # "5m" is metres, "5k" a thousand only next to money
+            if scale.lower() == "m" and scale == "m":
+                unit, scale = "m", None
+            elif scale.lower() in ("k", "bn", "mn"):
+                pass
+            else:
+                scale = None
+        if scale:
+            value = value * Decimal(10) ** _SCALES[scale.lower()]
+    u = m.group("unit")
+    lone = m.group("lone")
+    if u:
+        key = re.sub(r"\s+", " ", u.lower())
+        if len(u) == 1 and u.isalpha() and u not in _CASED:
+            return _bare(text, m, value, word, unit)
+        if key in ("m", "g", "h", "t", "l") and u not in _CASED:
+            return _bare(text, m, value, word, unit)
+        unit2 = _UNITS.get(key)
+        if unit2 in _CURRENCY_CODES.values() or unit2 in ("USD", "EUR", "GBP", "JPY"):
+            unit = unit2
+        elif unit is None:
+            unit = unit2
+    elif lone:
+        if lone in _LONE_LETTER_UNITS and (text[m.start("lone") - 1] == " " or text[m.start("lone") - 1].isdigit()):
+            unit = unit or _LONE_LETTER_UNITS[lone]
+        else:
+            e = m.start("lone")
+    sign = m.group("sign")
+    if sign:
+        value = -value
+    if word and written.lower() == "one" and unit is None and not scale:
+        return None  # "one of", "no one", "one possibility": not a count
+    if word and written.lower() in _SCALES and not m.group("cur"):
+        # "hundreds of", "a thousand reasons": a bare scale word is not a stated amount
+        if unit is None:
+            return None
+    ordinal = m.group("ord")
+    ref = None if (unit or ordinal) else _reference_before(text, s)
+    if ref and not sign and not word:
+        if ref.startswith("name:"):
+            # "Apache 2.0", "Python 3.11": a name before a number; but "Allow 30 days" opens a sentence
+            at_start = _SENT_START.search(text, 0, _WORD_BEFORE.search(text, max(0, s - 40), s).start())
+            whole_year = "." not in written and 1000 <= value < 3000
+            if whole_year or (at_start and "." not in written and not _WORD_BEFORE.search(
+                    text, max(0, s - 40), s).group(1).isupper()):
+                ref = None
+        if ref:
+            return Quantity("identifier", text[m.start("n"):m.end("n")], m.start("n"), m.end("n"),
+                            name=ref.removeprefix("name:"), ident=_ident(written))
+    return Quantity("number", text[s:e].strip(), s, e, value=value, unit=unit)
+
+
+def _bare(text, m, value, word, unit) -> Quantity | None:
+    s = m.start()
+    e = m.end("scale") if m.group("scale") else m.end("n")
+    if m.group("sign"):
+        value = -value
+    if word and m.group("n").lower() == "one":
+        return None
+    return Quantity("number", text[s:e].strip(), s, e, value=value, unit=unit)
+
+
+def _ranges(text: str, qs: list[Quantity]) -> list[Quantity]:
+    """Two numbers joined by `-`, `to` or `and` (after `between`/`from`) are a range."""
+    out: list[Quantity] = []
+    i = 0
+    while i < len(qs):
+        a = qs[i]
+        if a.kind == "number" and i + 1 < len(qs) and qs[i + 1].kind == "number":
+            b = qs[i + 1]
+            gap = text[a.end:b.start]
+            joined = _RANGE_JOIN.fullmatch(gap)
+            if joined and b.value is not None and a.value is not None and gap.strip():
+                word = gap.strip().lower()
+                between = _BETWEEN_BEFORE.search(text, max(0, a.start - 12), a.start) is not None
+                if word in ("-", "\u2013", "\u2014", "to", "through", "thru") or (word == "and" and between):
+                    unit = a.unit or b.unit
+                    if a.unit is None or b.unit is None or a.unit == b.unit:
+                        lo, hi = a.value, b.value
+                        if word == "-" and b.value < 0 and a.value >= 0 and text[b.start] in "-\u2212":
+                            lo, hi = a.value, -b.value  # "10-12" read with a sign: a hyphen, not a minus
+                        out.append(Quantity("range", text[a.start:b.end], a.start, b.end, value=lo, high=hi,
+                                            unit=unit))
+                        i += 2
+                        continue
+        out.append(a)
+        i += 1
+    return out
+
+
+# --------------------------------------------------------------------------
+# Comparison
+
+
+def _same_unit(a: str | None, b: str | None) -> bool:
+    return a is None or b is None or a == b
+
+
+def _numbers_of(qs) -> list[Quantity]:
+    """The numbers evidence offers: numbers, range ends, and the year of each date."""
+    out = []
+    for q in qs:
+        if q.kind == "number":
+            out.append(q)
+        elif q.kind == "range":
+            out.append(Quantity("number", q.text, q.start, q.end, value=q.value, unit=q.unit))
+            out.append(Quantity("number", q.text, q.start, q.end, value=q.high, unit=q.unit))
+        elif q.kind == "date" and q.date and q.date[0]:
+            out.append(Quantity("number", str(q.date[0]), q.start, q.end, value=Decimal(q.date[0])))
+    return out
+
+
+def _shown(q: Quantity) -> str:
+    if q.kind == "date" and q.date:
+        return _date_text(*q.date)
+    return q.text
+
+
+def compare(claim: str, quotes: list[str], context: list[str] = ()) -> list[NumberMismatch]:
+    """The claim's quantities, dates and identifiers that its quotes do not
+    back. `context` holds the cited chunks' text and their sources' titles,
+    against which identifiers are checked."""
+    cq = extract(claim)
+    if not cq:
+        return []
+    qq = [q for quote in quotes for q in extract(quote)]
+    numbers = _numbers_of(qq)
+    dates = [q for q in qq if q.kind == "date"]
+    ranges = [q for q in qq if q.kind == "range"]
+    out: list[NumberMismatch] = []
+
+    def said(kinds: tuple[str, ...]) -> str:
+        seen: dict[str, None] = {}
+        for q in qq:
+            if q.kind in kinds:
+                seen.setdefault(_shown(q), None)
+        if not seen:
+            return "no date" if kinds == ("date",) else "no number"
+        shown = list(seen)
+        return ", ".join(shown[:6]) + (" …" if len(shown) > 6 else "")
+
+    for q in cq:
+        if q.kind == "number":
+            if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in numbers):
+                out.append(NumberMismatch(q.text, said(("number", "range")), "number"))
+        elif q.kind == "range":
+            ok = any(r.value == q.value and r.high == q.high and _same_unit(q.unit, r.unit) for r in ranges) or (
+                any(n.value == q.value and _same_unit(q.unit, n.unit) for n in numbers)
+                and any(n.value == q.high and _same_unit(q.unit, n.unit) for n in numbers)
+            )
+            if not ok:
+                out.append(NumberMismatch(q.text, said(("number", "range")), "range"))
+        elif q.kind == "date":
+            assert q.date is not None
+            if not any(_date_backs(d.date, q.date) for d in dates):
+                y = q.date[0]
+                if q.date[1] is None and q.date[2] is None and y and any(n.value == y for n in numbers):
+                    continue
+                out.append(NumberMismatch(_shown(q), said(("date",)), "date"))
+        elif q.kind == "identifier":
+            others = [x for text in (*quotes, *context) for x in extract(text)
+                      if x.kind == "identifier" and x.name == q.name]
+            if others and not any(x.ident == q.ident for x in others):
+                shown = list(dict.fromkeys(f"{x.text}" if x.name not in _REFERENCE_WORDS.values() else
+                                           f"{x.name} {'.'.join(map(str, x.ident or ()))}" for x in others))
+                mine = q.text if q.name not in _REFERENCE_WORDS.values() else \
+                    f"{q.name} {'.'.join(map(str, q.ident or ()))}"
+                out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
+    return out
+
+
+def _date_backs(evidence, claimed) -> bool:
+    """Evidence (y, m, d) backs a claimed date when it gives every part the
+    claim gives, with the same value."""
+    if evidence is None or claimed is None:
+        return False
+    for c, e in zip(claimed, evidence):
+        if c is not None and c != e:
+            return False
+    return True
