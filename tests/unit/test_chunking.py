@@ -147,3 +147,19 @@ LINE_PIECES = st.sampled_from(
 @given(st.lists(LINE_PIECES, max_size=40).map("".join))
 def test_paragraphs_equal_the_line_by_line_reference(text: str):
     assert [(p.start, p.end) for p in paragraphs(text)] == _paragraphs_line_by_line(text)
+
+
+def test_many_short_lines_take_memory_independent_of_their_count():
+    """One paragraph of a million short lines: the pattern keeps no state per line
+    (a greedy repeat kept a backtracking point a line: 120 bytes a character)."""
+    import tracemalloc
+
+    text = "a\n" * 500_000
+    tracemalloc.start()
+    try:
+        spans = chunk_spans(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert spans[0].start == 0 and spans[-1].end == len(text) - 1
+    assert peak < 4 * 1024 * 1024, f"{peak / len(text):.1f} bytes a character"

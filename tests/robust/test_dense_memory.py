@@ -1,0 +1,75 @@
+"""Memory on dense inputs, through the real `cairn` process: sources of many
+short lines, the source size limit, and drafts made of thousands of tiny blocks
+(docs/security.md, "Bounds")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from robust_util import cairn_env, run_cairn
+
+MB = 1024 * 1024
+
+
+def peak_rss(cwd: Path, *args: str) -> tuple[int, subprocess.CompletedProcess]:
+    """Run `cairn <args>` in a wrapper process whose only child it is; the child's
+    peak resident set in bytes (RUSAGE_CHILDREN of the wrapper), and the result."""
+    wrapper = (
+        "import resource, subprocess, sys, json\n"
+        "p = subprocess.run([sys.executable, '-m', 'cairn', *sys.argv[1:]], capture_output=True, text=True)\n"
+        "print(json.dumps({'rss': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024,"
+        " 'rc': p.returncode, 'out': p.stdout, 'err': p.stderr}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", wrapper, *args], cwd=cwd, capture_output=True, text=True,
+                          env=cairn_env(), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    r = json.loads(proc.stdout)
+    return r["rss"], subprocess.CompletedProcess(args, r["rc"], r["out"], r["err"])
+
+
+def _workspace(root: Path) -> Path:
+    (root / "sources").mkdir(parents=True)
+    (root / "drafts").mkdir()
+    (root / "cairn.toml").write_text("", encoding="utf-8")
+    return root
+
+
+# --------------------------------------------------------------------------
+# Sources
+
+
+def test_a_source_of_many_short_lines_is_indexed_in_linear_memory(tmp_path: Path):
+    """"a\\n" * N took about 117 bytes a character while indexing (the paragraph
+    pattern kept a backtracking point per line); now a few bytes."""
+    empty = _workspace(tmp_path / "empty")
+    (empty / "sources" / "one.txt").write_text("a\n", encoding="utf-8")
+    base, proc = peak_rss(empty, "index")
+    assert proc.returncode == 0, proc.stderr
+    ws = _workspace(tmp_path / "dense")
+    size = 4 * MB
+    (ws / "sources" / "lines.txt").write_text("a\n" * (size // 2), encoding="utf-8")
+    rss, proc = peak_rss(ws, "index")
+    assert proc.returncode == 0, proc.stderr
+    assert "indexed 1 source(s)" in proc.stderr
+    grown = rss - base
+    assert grown < 8 * size + 40 * MB, f"indexing grew {grown / MB:.0f} MB for {size / MB:.0f} MB of text"
+
+
+def test_a_source_over_the_size_limit_is_skipped_with_its_name_and_the_reason(tmp_path: Path):
+    ws = _workspace(tmp_path / "ws")
+    (ws / "sources" / "small.txt").write_text("A small source that is indexed.\n", encoding="utf-8")
+    big = ws / "sources" / "huge.txt"
+    with big.open("wb") as f:  # 64 MB and a bit of text: one character over the limit
+        f.write(b"word " * (64 * MB // 5))
+        f.write(b"more text")
+    rss, proc = peak_rss(ws, "index")
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: sources/huge.txt: skipped: its text is 64.0 MB, over the 64 MB limit" in proc.stderr
+    assert "indexed 1 source(s), 0 unchanged, 0 removed, 1 skipped" in proc.stderr
+    # refused before it is decoded: the 64 MB are read once, never held as text too
+    assert rss < 64 * MB + 96 * MB, f"{rss / MB:.0f} MB"
+    chunks = run_cairn(ws, "chunks")
+    assert "sources/small.txt" in chunks.stdout and "huge" not in chunks.stdout
