@@ -125,23 +125,34 @@ export class Workbench {
     await this.page.mouse.move(24, 500);
   }
 
-  /** Moves the cursor to a 1-based line with Go to Line (Ctrl+G). */
+  /** Moves the cursor to a 1-based line with Go to Line (Ctrl+G); a box that did not open or close is tried again. */
   async gotoLine(line, column = 1) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.goToLineOnce(line, column);
+        return;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+      }
+    }
+  }
+
+  async goToLineOnce(line, column) {
     await this.focusEditor();
     await this.page.keyboard.press('Control+G');
     const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill(`:${line}:${column}`);
     await this.page.keyboard.press('Enter');
     // Go to Line moves the cursor while it is typed, so also wait for the box to
     // close and the editor to have the keyboard again
-    await input.waitFor({ state: 'hidden', timeout: 10_000 });
+    await input.waitFor({ state: 'hidden', timeout: 15_000 });
     await waitFor(
       `the cursor on line ${line} in the focused editor`,
       async () =>
         (await this.cursorLine()) === line &&
         (await this.page.evaluate((selector) => document.querySelector(selector)?.classList.contains('focused'), ACTIVE_EDITOR)),
-      { timeout: 10_000 },
+      { timeout: 15_000 },
     );
   }
 
