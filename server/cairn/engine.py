@@ -11,7 +11,6 @@ from pathlib import Path
 
 from . import drafts as drafts_mod
 from .model import Citation, DraftResult
-from .store import StoreError
 from .verify import Verifier
 from .workspace import IndexResult, ProgressFn, Workspace
 
@@ -25,15 +24,16 @@ class CheckedDraft:
 
 
 def index(ws: Workspace, progress: ProgressFn | None = None) -> IndexResult:
-    """Index; a store found damaged on the way is rebuilt and indexing starts over.
+    """Index; a store found damaged on the way is moved aside, made anew, and
+    indexing starts over (Store.recover).
 
-    A store another process keeps locked past the busy timeout is not damaged:
-    rebuilding would delete it under that process. That is a StoreError."""
+    Anything else the index meets (read-only, a full disk, an I/O error, a
+    lock another process holds past the busy timeout) is a StoreError and the
+    index is left as it is: rebuilding would delete it under that process, or
+    lose the superseded versions it alone holds."""
     try:
         return ws.index(progress)
     except sqlite3.DatabaseError as exc:
-        if is_locked(exc):
-            raise StoreError(f"the index {ws.store.path} is locked by another process: {exc}") from exc
         ws.store.recover(exc)
         return ws.index(progress)
 

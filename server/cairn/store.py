@@ -2,11 +2,25 @@
 
 Every indexed version of every source is kept (until `cairn gc`), so an old
 chunk id still resolves to the text it named; `current` says which version of
-each source is on disk now. A damaged database is moved aside and rebuilt.
+each source is on disk now.
+
+Provenance: the index may come from anyone (docs/security.md), so every
+version, chunk and cache entry is stored with a MAC under this machine's key
+(cairn.provenance). Rows whose MAC does not check are never read as the
+current text of a source: indexing parses the file again and replaces them;
+as superseded versions they still resolve, marked as of unverified provenance.
+
+Faults: only real damage (not a database, a failed integrity check, a schema
+that is not Cairn's) makes a new index, after the damaged file is moved aside
+as `index.db.damaged-<time>`; it is never deleted. A file that cannot be read
+or written (read-only, a full disk, an I/O error, a lock held by another
+process) is a StoreUnavailable error, and the file is left as it was.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import logging
 import os
@@ -19,12 +33,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import provenance
 from .chunking import RawChunk
 from .model import Chunk
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "2"  # 2: versions.text last (reading indexed_at no longer walks the text)
+SCHEMA_VERSION = "3"  # 2: versions.text last; 3: MACs (provenance) on versions, chunks and the cache
 STORE_DIR = ".cairn"
 STORE_FILE = "index.db"
 
@@ -37,6 +52,8 @@ CREATE TABLE IF NOT EXISTS versions (
   chunk_chars INTEGER NOT NULL,
   pages TEXT,
   indexed_at REAL NOT NULL,
+  text_sha BLOB,       -- sha256 of the stored (compressed) text
+  mac BLOB,            -- provenance: NULL or wrong = not written by Cairn on this machine
   text BLOB NOT NULL,  -- last: a column after a large value costs a walk through its overflow pages
   UNIQUE (source, version, lineage, chunk_chars)
 )"""
@@ -53,7 +70,8 @@ CREATE TABLE IF NOT EXISTS chunks (
   start INTEGER NOT NULL,
   end INTEGER NOT NULL,
   page INTEGER,
-  text TEXT NOT NULL
+  text TEXT NOT NULL,
+  mac BLOB
 );
 CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks (chunk_id);
 CREATE INDEX IF NOT EXISTS chunks_by_version ON chunks (version_id);
@@ -63,14 +81,120 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
 CREATE TABLE IF NOT EXISTS source_errors (source TEXT PRIMARY KEY, version TEXT, message TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS source_warnings (source TEXT NOT NULL, version TEXT NOT NULL, message TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS git_seen (blob TEXT PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS kv_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS kv_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL, mac BLOB);
 """
 
 _WORD = re.compile(r"[^\W_]+")
 
+UNVERIFIED_PROVENANCE = (
+    "version {version} comes from an index Cairn did not write on this machine (unverified provenance)"
+)
+
 
 class StoreError(Exception):
     pass
+
+
+class StoreUnavailable(StoreError):
+    """The index cannot be read or written now (read-only, full disk, I/O error,
+    locked by another process). Nothing was changed: not the file, not a draft."""
+
+
+class StoreDamaged(StoreError, sqlite3.DatabaseError):
+    """Found damaged in the middle of a run (Store.recover moves it aside and starts afresh)."""
+
+
+class _Damage(Exception):
+    """Found at open: the file is not an index this Cairn can use."""
+
+
+# SQLite's primary result codes (sqlite3.SQLITE_* on Python 3.11+)
+_CORRUPT, _NOTADB, _ERROR = 11, 26, 1
+_IOERR_SHORT_READ = 522  # the file ends before its pages do: truncated
+_UNAVAILABLE = {
+    3: "permission denied",  # PERM
+    5: "locked by another process",  # BUSY
+    6: "locked by another process",  # LOCKED
+    7: "out of memory",  # NOMEM
+    8: "it is read-only",  # READONLY
+    10: "disk I/O error",  # IOERR
+    13: "the disk is full",  # FULL
+    14: "the file cannot be opened",  # CANTOPEN
+    15: "locking protocol error",  # PROTOCOL
+    22: "the file is too large for this system",  # NOLFS
+    23: "access denied",  # AUTH
+}
+
+
+def _code(exc: BaseException) -> int | None:
+    return getattr(exc, "sqlite_errorcode", None)
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Real damage: the file is not an SQLite database, or not one of Cairn's
+    (a failed page, a table without the columns Cairn reads)."""
+    if isinstance(exc, StoreDamaged):
+        return True
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = _code(exc)
+    if code is None:  # an older sqlite3 module: by the message
+        msg = str(exc).lower()
+        return "not a database" in msg or "malformed" in msg or "no such" in msg
+    return code == _IOERR_SHORT_READ or (code & 0xFF) in (_CORRUPT, _NOTADB, _ERROR)
+
+
+def unavailable_reason(exc: BaseException) -> str | None:
+    """Why the index cannot be used now (read-only, full, I/O, locked), or None."""
+    if not isinstance(exc, sqlite3.Error) or is_damage(exc):
+        return None
+    code = _code(exc)
+    if code is None:
+        msg = str(exc).lower()
+        for word, reason in (("locked", "locked by another process"), ("busy", "locked by another process"),
+                             ("readonly", "it is read-only"), ("disk is full", "the disk is full"),
+                             ("i/o", "disk I/O error"), ("unable to open", "the file cannot be opened")):
+            if word in msg:
+                return reason
+        return None
+    return _UNAVAILABLE.get(code & 0xFF)
+
+
+def _guarded(verb: str):
+    """A Store method whose SQLite failures become StoreDamaged or StoreUnavailable
+    (which say which index and what failed), so no caller meets a raw SQLite error."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def method(self: Store, *args, **kwargs):
+            try:
+                return fn(self, *args, **kwargs)
+            except sqlite3.Error as exc:
+                raise self.failure(exc, verb) from exc
+
+        return method
+
+    return wrap
+
+
+def _best_effort(fn):
+    """A cache write: an index that cannot be written now (read-only, full)
+    only means the entry is not kept."""
+
+    @functools.wraps(fn)
+    def method(self: Store, *args, **kwargs):
+        try:
+            return fn(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            reason = unavailable_reason(exc)
+            if reason is None:
+                raise self.failure(exc, "write") from exc
+            if not self._told_cache:
+                self._told_cache = True
+                log.info("the index %s is not written (%s): cached verdicts are not kept", self.path, reason)
+            return None
+
+    return method
 
 
 @dataclass(slots=True)
@@ -97,19 +221,53 @@ class NewVersion:
     make_current: bool
 
 
+# The columns of a chunk row as the queries below select them, version columns
+# included for the provenance check (Store._proven).
+_CHUNK_COLS = (
+    "ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, v.id, v.indexed_at,"
+    " ch.rowid, ch.mac, v.lineage, v.chunk_chars, v.pages, v.text_sha, v.mac"
+)
+_R_ID, _R_SOURCE, _R_VERSION, _R_START, _R_END, _R_PAGE, _R_TEXT, _R_VID, _R_AT = range(9)
+_R_ROWID, _R_MAC, _R_LINEAGE, _R_CHUNK_CHARS, _R_PAGES, _R_TEXT_SHA, _R_VMAC = range(9, 16)
+_VERSION_COLS = "v.id, v.source, v.version, v.lineage, v.chunk_chars, v.pages, v.text_sha, v.mac"
+
+
 class Store:
     """One workspace's chunk store. Thread-safe: one connection, one lock."""
+
+    # proven rows remembered (by rowid) at most this many; then forgotten and checked again
+    PROVEN_CACHE = 500_000
 
     def __init__(self, root: Path, *, path: Path | None = None):
         self.root = root
         self.path = path or root / STORE_DIR / STORE_FILE
         self._lock = threading.RLock()
         self.rebuilt_reason: str | None = None
+        self.read_only = False  # opened read-only (a read-only folder): no write will succeed
+        self.foreign = False  # the index was (also) written elsewhere: see provenance
+        self._key = provenance.machine_key()
+        self._proven_versions: set[int] = set()
+        self._proven_chunks: set[int] = set()
+        self._unproven: set[tuple[str, str, str, int]] = set()  # (source, version, chunk_id, start) seen
+        self._told_cache = False
         self._conn = self._open()
+
+    # -- failures -------------------------------------------------------------------
+
+    def failure(self, exc: sqlite3.Error, verb: str) -> StoreError:
+        """The StoreError an SQLite failure on this index is (see _guarded)."""
+        if is_damage(exc):
+            return StoreDamaged(f"the index {self.path} is damaged: {exc}")
+        reason = unavailable_reason(exc)
+        if reason == "locked by another process":
+            return StoreUnavailable(f"the index {self.path} is locked by another process: {exc}")
+        if reason is not None:
+            return StoreUnavailable(f"cannot {verb} the index {self.path}: {reason}; nothing was changed")
+        return StoreError(f"the index {self.path}: {exc}")
 
     # -- opening, damage and rebuilding ---------------------------------------------
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, *, read_only: bool = False) -> sqlite3.Connection:
         # The index's folder and files are Cairn's own and never symbolic links: a workspace
         # that brings links there could make Cairn write into files outside it. A link is
         # removed (never what it points to) and the store starts afresh.
@@ -119,13 +277,15 @@ class Store:
             folder.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
             raise StoreError(f"{folder} is not a folder; Cairn keeps its index there: move it away") from None
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot make the folder {folder} for the index: {exc.strerror or exc}") from exc
         for suffix in ("", "-wal", "-shm", "-journal"):
             p = Path(str(self.path) + suffix)
             _unlink_if_link(p)
             if p.exists() and not p.is_file():
                 raise StoreError(f"{p} is not a file; Cairn keeps its index there: move it away")
         ignore = folder / ".gitignore"
-        if folder.name == STORE_DIR:
+        if folder.name == STORE_DIR and not read_only:
             _unlink_if_link(ignore)
             try:
                 fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
@@ -134,76 +294,158 @@ class Store:
             except OSError:  # it exists, or a read-only workspace: the store still works
                 pass
         uri = self.path.absolute().as_uri() + "?nofollow=1"  # SQLite refuses a link swapped in meanwhile
+        if read_only:
+            # a read-only folder has no room for SQLite's shared-memory file: read the
+            # file as it is (nothing else can write it either)
+            uri += "&mode=ro&immutable=1"
         conn = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False, isolation_level=None)
         conn.execute("PRAGMA busy_timeout = 30000")
-        conn.execute("PRAGMA journal_mode = WAL")
+        if not read_only:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+            except sqlite3.OperationalError as exc:
+                if unavailable_reason(exc) != "it is read-only":
+                    raise  # a read-only index keeps the journal mode it has
         conn.execute("PRAGMA synchronous = NORMAL")
         return conn
 
     def _open(self) -> sqlite3.Connection:
         try:
-            conn = self._connect()
+            return self._open_checked()
+        except _Damage as exc:
+            return self._rebuild(str(exc))
+        except sqlite3.Error as exc:
+            if is_damage(exc):
+                return self._rebuild(str(exc))
+            if unavailable_reason(exc) in ("it is read-only", "the file cannot be opened") and self.path.is_file():
+                try:
+                    conn = self._open_checked(read_only=True)
+                    self.read_only = True
+                    log.info("the index %s is read-only: it is read, never written", self.path)
+                    return conn
+                except (sqlite3.Error, _Damage):
+                    pass
+            raise self.failure(exc, "open") from exc
+
+    def _open_checked(self, *, read_only: bool = False) -> sqlite3.Connection:
+        conn = self._connect(read_only=read_only)
+        try:
             self._check(conn)
-            return conn
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise StoreError(f"the index {self.path} is locked by another process: {exc}") from exc
-            return self._rebuild(f"{exc}")
-        except (sqlite3.DatabaseError, StoreError) as exc:
-            return self._rebuild(f"{exc}")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _check(self, conn: sqlite3.Connection) -> None:
         conn.executescript(_SCHEMA)
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        elif row[0] == "1":
-            self._migrate_from_1(conn)
+        elif row[0] in ("1", "2"):
+            self._migrate(conn, row[0])
         elif row[0] != SCHEMA_VERSION:
-            raise StoreError(f"index schema {row[0]} is not {SCHEMA_VERSION}")
+            raise _Damage(f"index schema {row[0]} is not {SCHEMA_VERSION}")
         ok = conn.execute("PRAGMA quick_check(1)").fetchone()
         if not ok or ok[0] != "ok":
-            raise StoreError(f"index failed its integrity check: {ok[0] if ok else '?'}")
+            raise _Damage(f"index failed its integrity check: {ok[0] if ok else '?'}")
+        self._check_owner(conn)
 
     @staticmethod
-    def _migrate_from_1(conn: sqlite3.Connection) -> None:
-        """Schema 1 -> 2: the versions table with its text column last. Migrated,
-        not rebuilt: superseded versions may exist nowhere else (no git history)."""
-        log.info("migrating the index to schema 2")
+    def _migrate(conn: sqlite3.Connection, schema: str) -> None:
+        """Schema 1 or 2 -> 3: the versions table made anew (its text column last, the
+        MAC columns before it), MAC columns added to chunks and the cache. Migrated,
+        not rebuilt: superseded versions may exist nowhere else (no git history).
+        Nothing migrated has a MAC: it is of unverified provenance, like a foreign index."""
+        log.info("migrating the index from schema %s to %s", schema, SCHEMA_VERSION)
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] != "1":
+            if conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] != schema:
                 conn.execute("ROLLBACK")  # another process migrated it meanwhile
                 return
-            conn.execute(_VERSIONS_DDL.replace("EXISTS versions (", "EXISTS versions_2 (", 1))
+            conn.execute(_VERSIONS_DDL.replace("EXISTS versions (", "EXISTS versions_new (", 1))
             conn.execute(
-                "INSERT INTO versions_2 (id, source, version, lineage, chunk_chars, pages, indexed_at, text)"
+                "INSERT INTO versions_new (id, source, version, lineage, chunk_chars, pages, indexed_at, text)"
                 " SELECT id, source, version, lineage, chunk_chars, pages, indexed_at, text FROM versions"
             )
             conn.execute("DROP TABLE versions")
-            conn.execute("ALTER TABLE versions_2 RENAME TO versions")
+            conn.execute("ALTER TABLE versions_new RENAME TO versions")
+            for table in ("chunks", "kv_cache"):
+                if "mac" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
+                    conn.execute(f"ALTER TABLE {table} ADD COLUMN mac BLOB")
             conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
 
+    def _check_owner(self, conn: sqlite3.Connection) -> None:
+        """Note an index last opened with another key (or before keys): its rows
+        are checked one by one anyway; this forgets what it says about git
+        history (a forged `seen` would hide a version) and says so once."""
+        owner = provenance.mac(self._key, b"cairn index owner").hex()
+        row = conn.execute("SELECT value FROM meta WHERE key = 'owner'").fetchone()
+        if row is not None and row[0] == owner:
+            return
+        self.foreign = True
+        if conn.execute("SELECT 1 FROM versions LIMIT 1").fetchone() is not None:
+            log.warning(
+                "the index %s was not written by Cairn on this machine (or by an older Cairn): the current"
+                " versions of the sources are read again from the files; older versions it holds are"
+                " of unverified provenance", self.path,
+            )
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("DELETE FROM git_seen")
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('owner', ?)", (owner,))
+            conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            _rollback(conn)
+            if unavailable_reason(exc) is None:
+                raise
+            # read-only or full: it is noted on a later run
+
     def _rebuild(self, reason: str) -> sqlite3.Connection:
-        log.warning("index %s is damaged (%s); rebuilding it", self.path, reason)
-        self.rebuilt_reason = reason
-        for suffix in ("", "-wal", "-shm", "-journal"):
+        kept = self._move_aside(reason)
+        log.warning("index %s is damaged (%s); it is kept as %s and a new index is made", self.path, reason, kept.name)
+        self.rebuilt_reason = f"{reason}; the damaged file is kept as {kept.name}"
+        self._forget_proofs()
+        try:
+            return self._open_checked()
+        except (sqlite3.Error, _Damage) as exc:
+            if isinstance(exc, sqlite3.Error) and not is_damage(exc):
+                raise self.failure(exc, "make") from exc
+            raise StoreError(f"a new index at {self.path} could not be made: {exc}") from exc
+
+    def _move_aside(self, reason: str) -> Path:
+        """Rename the damaged index (and its journal files) to index.db.damaged-<time>;
+        never delete it: superseded versions may be stored nowhere else."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        kept = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        n = 1
+        while any(Path(str(kept) + s).exists() for s in ("", "-wal", "-shm", "-journal")):
+            n += 1
+            kept = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
+        for suffix in ("", "-wal", "-journal", "-shm"):
             p = Path(str(self.path) + suffix)
+            if not p.exists():
+                continue
             try:
-                if p.exists():
-                    p.unlink()
-            except OSError:
-                pass
-        conn = self._connect()
-        self._check(conn)
-        return conn
+                os.rename(p, str(kept) + suffix)
+            except OSError as exc:
+                raise StoreUnavailable(
+                    f"the index {self.path} is damaged ({reason}) and cannot be moved aside:"
+                    f" {exc.strerror or exc}; nothing was changed"
+                ) from exc
+        return kept
 
     def recover(self, exc: Exception) -> None:
-        """Rebuild after a damage found mid-run (the caller re-indexes)."""
+        """After a failure found mid-run: real damage is moved aside and a new index made
+        (the caller re-indexes); anything else (I/O, read-only, locked) is raised as a
+        StoreError and the file is left as it is."""
+        if not is_damage(exc):
+            if isinstance(exc, StoreError):
+                raise exc
+            raise self.failure(exc, "use") if isinstance(exc, sqlite3.Error) else StoreError(str(exc))
         with self._lock:
             try:
                 self._conn.close()
@@ -215,15 +457,70 @@ class Store:
         with self._lock:
             self._conn.close()
 
+    # -- provenance -------------------------------------------------------------------
+
+    def _version_mac(self, vid: int, source: str, version: str, lineage: str, chunk_chars: int,
+                     pages: str | None, text_sha: bytes) -> bytes:
+        head = f"version\0{vid}\0{source}\0{version}\0{lineage}\0{chunk_chars}\0{pages}\0"
+        return provenance.mac(self._key, head.encode("utf-8", "surrogatepass") + text_sha)
+
+    def _chunk_mac(self, vid: int, chunk_id: str, start: int, end: int, page: int | None, text: str) -> bytes:
+        msg = f"chunk\0{vid}\0{chunk_id}\0{start}\0{end}\0{page}\0{text}"
+        return provenance.mac(self._key, msg.encode("utf-8", "surrogatepass"))
+
+    def _version_proven(self, vid, source, version, lineage, chunk_chars, pages, text_sha, vmac) -> bool:
+        if vid in self._proven_versions:
+            return True
+        if text_sha is None or vmac is None:
+            return False
+        ok = provenance.same(vmac, self._version_mac(vid, source, version, lineage, chunk_chars, pages, text_sha))
+        if ok:
+            self._proven_versions.add(vid)
+        return ok
+
+    def _proven(self, r) -> bool:
+        """Did Cairn store this chunk row (a _CHUNK_COLS row) on this machine, as it is?"""
+        if r[_R_ROWID] in self._proven_chunks:
+            return True
+        if not self._version_proven(r[_R_VID], r[_R_SOURCE], r[_R_VERSION], r[_R_LINEAGE], r[_R_CHUNK_CHARS],
+                                    r[_R_PAGES], r[_R_TEXT_SHA], r[_R_VMAC]):
+            return False
+        mac = self._chunk_mac(r[_R_VID], r[_R_ID], r[_R_START], r[_R_END], r[_R_PAGE], r[_R_TEXT])
+        if not provenance.same(r[_R_MAC], mac):
+            return False
+        if len(self._proven_chunks) >= self.PROVEN_CACHE:
+            self._proven_chunks.clear()
+        self._proven_chunks.add(r[_R_ROWID])
+        return True
+
+    def _proven_version_row(self, r) -> bool:
+        """The same for a _VERSION_COLS row."""
+        return self._version_proven(*r[:8])
+
+    def _forget_proofs(self) -> None:
+        """Row ids may be used again (gc, a new index): proofs are made again."""
+        self._proven_versions.clear()
+        self._proven_chunks.clear()
+
+    def provenance_note(self, chunk: Chunk) -> str:
+        """"" for a chunk read from a row Cairn stored on this machine; else a sentence
+        for the diagnostic that names its version."""
+        if (chunk.source, chunk.version, chunk.chunk_id, chunk.start) in self._unproven:
+            return UNVERIFIED_PROVENANCE.format(version=chunk.version[:8])
+        return ""
+
     # -- writing ------------------------------------------------------------------
 
+    @_guarded("read")
     def find_version(self, source: str, version: str, lineage: str, chunk_chars: int) -> int | None:
+        """The id of this version as Cairn stored it on this machine, or None."""
         with self._lock:
             row = self._conn.execute(
-                "SELECT id FROM versions WHERE source=? AND version=? AND lineage=? AND chunk_chars=?",
+                f"SELECT {_VERSION_COLS} FROM versions v"
+                " WHERE source=? AND version=? AND lineage=? AND chunk_chars=?",
                 (source, version, lineage, chunk_chars),
             ).fetchone()
-        return row[0] if row else None
+            return row[0] if row and self._proven_version_row(row) else None
 
     def add_version(
         self,
@@ -242,6 +539,7 @@ class Store:
             [NewVersion(source, version, lineage, chunk_chars, text, pages, list(chunks), make_current)]
         )[0]
 
+    @_guarded("write")
     def add_versions(self, versions: list[NewVersion]) -> list[int]:
         """Store parsed versions and their chunks, all in one transaction
         (indexing a corpus: one commit per file would cost a quarter of the time)."""
@@ -253,50 +551,71 @@ class Store:
                 ids = [self._insert_version(c, v, blob) for v, blob in zip(versions, blobs)]
                 c.execute("COMMIT")
             except BaseException:
-                c.execute("ROLLBACK")
+                _rollback(c)
                 raise
         return ids
 
-    @staticmethod
-    def _insert_version(c: sqlite3.Connection, v: NewVersion, blob: bytes) -> int:
+    def _insert_version(self, c: sqlite3.Connection, v: NewVersion, blob: bytes) -> int:
         row = c.execute(
-            "SELECT id FROM versions WHERE source=? AND version=? AND lineage=? AND chunk_chars=?",
+            f"SELECT {_VERSION_COLS} FROM versions v WHERE source=? AND version=? AND lineage=? AND chunk_chars=?",
             (v.source, v.version, v.lineage, v.chunk_chars),
         ).fetchone()
-        if row:
+        if row and self._proven_version_row(row):
             vid = row[0]
         else:
-            cur = c.execute(
-                "INSERT INTO versions (source, version, lineage, chunk_chars, pages, text, indexed_at)"
-                " VALUES (?,?,?,?,?,?,?)",
-                (v.source, v.version, v.lineage, v.chunk_chars, json.dumps(v.pages) if v.pages else None, blob,
-                 time.time()),
+            if row:
+                # stored by someone else (or changed since): this parse of the file replaces it
+                self._drop_version(c, row[0])
+            vid = c.execute("SELECT coalesce(max(id), 0) + 1 FROM versions").fetchone()[0]
+            pages = json.dumps(v.pages) if v.pages else None
+            sha = hashlib.sha256(blob).digest()
+            c.execute(
+                "INSERT INTO versions (id, source, version, lineage, chunk_chars, pages, indexed_at, text_sha, mac,"
+                " text) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (vid, v.source, v.version, v.lineage, v.chunk_chars, pages, time.time(), sha,
+                 self._version_mac(vid, v.source, v.version, v.lineage, v.chunk_chars, pages, sha), blob),
             )
-            vid = cur.lastrowid
-            rows = [(vid, ch.chunk_id, ch.start, ch.end, ch.page, ch.text) for ch in v.chunks]
+            mac = self._chunk_mac
+            rows = [(vid, ch.chunk_id, ch.start, ch.end, ch.page, ch.text,
+                     mac(vid, ch.chunk_id, ch.start, ch.end, ch.page, ch.text)) for ch in v.chunks]
             first = c.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]
-            c.executemany("INSERT INTO chunks (version_id, chunk_id, start, end, page, text) VALUES (?,?,?,?,?,?)", rows)
+            c.executemany(
+                "INSERT INTO chunks (version_id, chunk_id, start, end, page, text, mac) VALUES (?,?,?,?,?,?,?)", rows
+            )
             c.execute("INSERT INTO chunks_fts (rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ?", (first,))
         if v.make_current:
             c.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (v.source, vid))
             c.execute("DELETE FROM source_errors WHERE source = ?", (v.source,))
         return vid
 
+    @staticmethod
+    def _drop_version(c: sqlite3.Connection, vid: int) -> None:
+        """Remove a version, its chunks and their search entries (in the caller's transaction)."""
+        for rowid, text in c.execute("SELECT rowid, text FROM chunks WHERE version_id = ?", (vid,)).fetchall():
+            c.execute("INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', ?, ?)", (rowid, text))
+        c.execute("DELETE FROM chunks WHERE version_id = ?", (vid,))
+        c.execute("DELETE FROM versions WHERE id = ?", (vid,))
+        c.execute("DELETE FROM current WHERE version_id = ?", (vid,))
+
+    @_guarded("write")
     def set_current(self, source: str, version_id: int) -> None:
         with self._lock:
             self._conn.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (source, version_id))
             self._conn.execute("DELETE FROM source_errors WHERE source = ?", (source,))
 
+    @_guarded("write")
     def drop_current(self, source: str) -> None:
         """The source is gone from disk (or from the roots): its versions stay, superseded."""
         with self._lock:
             self._conn.execute("DELETE FROM current WHERE source = ?", (source,))
             self._conn.execute("DELETE FROM source_errors WHERE source = ?", (source,))
 
+    @_guarded("write")
     def record_error(self, source: str, version: str | None, message: str) -> None:
         with self._lock:
             self._conn.execute("INSERT OR REPLACE INTO source_errors VALUES (?, ?, ?)", (source, version, message))
 
+    @_guarded("write")
     def record_warnings(self, source: str, version: str, messages: list[str]) -> None:
         with self._lock:
             self._conn.execute("DELETE FROM source_warnings WHERE source = ? AND version = ?", (source, version))
@@ -304,6 +623,7 @@ class Store:
                 "INSERT INTO source_warnings VALUES (?, ?, ?)", [(source, version, m) for m in messages]
             )
 
+    @_guarded("read")
     def warnings_for(self, source: str, version: str) -> list[str]:
         with self._lock:
             rows = self._conn.execute(
@@ -311,63 +631,76 @@ class Store:
             ).fetchall()
         return [r[0] for r in rows]
 
+    @_guarded("read")
     def source_errors(self) -> dict[str, str]:
         with self._lock:
             return dict(self._conn.execute("SELECT source, message FROM source_errors").fetchall())
 
     # -- reading ------------------------------------------------------------------
+    #
+    # Rows that fail the provenance check (_proven) are never read as current:
+    # the current-only queries leave them out, and lookup() returns them as
+    # superseded (marked, see provenance_note).
 
+    @staticmethod
+    def _info(r) -> VersionInfo:
+        return VersionInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None)
+
+    @_guarded("read")
     def current_versions(self) -> dict[str, VersionInfo]:
         with self._lock:
             rows = self._conn.execute(
-                "SELECT v.id, v.source, v.version, v.lineage, v.chunk_chars, v.pages"
-                " FROM current c JOIN versions v ON v.id = c.version_id"
+                f"SELECT {_VERSION_COLS} FROM current c JOIN versions v ON v.id = c.version_id"
             ).fetchall()
-        return {r[1]: VersionInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None) for r in rows}
+            return {r[1]: self._info(r) for r in rows if self._proven_version_row(r)}
 
+    @_guarded("read")
     def current_version(self, source: str) -> VersionInfo | None:
         with self._lock:
             r = self._conn.execute(
-                "SELECT v.id, v.source, v.version, v.lineage, v.chunk_chars, v.pages"
-                " FROM current c JOIN versions v ON v.id = c.version_id WHERE c.source = ?",
+                f"SELECT {_VERSION_COLS} FROM current c JOIN versions v ON v.id = c.version_id WHERE c.source = ?",
                 (source,),
             ).fetchone()
-        return VersionInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None) if r else None
+            return self._info(r) if r and self._proven_version_row(r) else None
 
+    @_guarded("read")
     def version_text(self, version_id: int) -> str:
+        """The parsed text of a version Cairn stored on this machine (KeyError otherwise)."""
         with self._lock:
-            row = self._conn.execute("SELECT text FROM versions WHERE id = ?", (version_id,)).fetchone()
-        if row is None:
+            row = self._conn.execute(f"SELECT {_VERSION_COLS}, v.text FROM versions v WHERE v.id = ?",
+                                     (version_id,)).fetchone()
+            if row is None or not self._proven_version_row(row):
+                raise KeyError(version_id)
+        if hashlib.sha256(row[8]).digest() != row[6]:
             raise KeyError(version_id)
-        return zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
+        return zlib.decompress(row[8]).decode("utf-8", "surrogatepass")
 
     # rows of current versions only: joined by `current`'s key (a join on version_id alone scans it)
     _JOIN_CURRENT = " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
-    _CHUNK_SQL = (
-        "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text,"
-        " (SELECT 1 FROM current c WHERE c.source = v.source AND c.version_id = v.id) IS NOT NULL AS cur,"
-        " v.id"
-        " FROM chunks ch JOIN versions v ON v.id = ch.version_id"
-    )
-    _PLAIN_SQL = (
-        "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, v.id, v.indexed_at"
-        " FROM chunks ch JOIN versions v ON v.id = ch.version_id"
-    )
+    _ROWS_SQL = f"SELECT {_CHUNK_COLS} FROM chunks ch JOIN versions v ON v.id = ch.version_id"
 
     @staticmethod
-    def _chunk(row) -> Chunk:
-        return Chunk(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bool(row[7]))
+    def _chunk(row, current: bool = True) -> Chunk:
+        return Chunk(row[0], row[1], row[2], row[3], row[4], row[5], row[6], current)
+
+    def _current_rows(self, rows) -> list[Chunk]:
+        return [self._chunk(r) for r in rows if self._proven(r)]
 
     def lookup(self, chunk_id: str) -> list[Chunk]:
         """Every stored occurrence of a chunk id, current ones first, newest first."""
         return self.lookup_many([chunk_id]).get(chunk_id, [])
 
+    @_guarded("read")
     def current_version_ids(self) -> set[int]:
         with self._lock:
             return {r[0] for r in self._conn.execute("SELECT version_id FROM current")}
 
+    @_guarded("read")
     def lookup_many(self, chunk_ids: Iterable[str], current: set[int] | None = None) -> dict[str, list[Chunk]]:
-        """lookup() for many ids in few queries; `current`: current_version_ids(), if known."""
+        """lookup() for many ids in few queries; `current`: current_version_ids(), if known.
+
+        Occurrences Cairn did not store on this machine come after the others,
+        never as current."""
         ids = list(dict.fromkeys(chunk_ids))
         found: dict[str, list[tuple]] = {}
         if current is None:
@@ -376,29 +709,34 @@ class Store:
             for i in range(0, len(ids), 500):
                 part = ids[i:i + 500]
                 marks = ",".join("?" * len(part))
-                for r in self._conn.execute(self._PLAIN_SQL + f" WHERE ch.chunk_id IN ({marks})", part):
-                    found.setdefault(r[0], []).append(r)
+                for r in self._conn.execute(self._ROWS_SQL + f" WHERE ch.chunk_id IN ({marks})", part):
+                    proven = self._proven(r)
+                    if not proven:
+                        self._unproven.add((r[_R_SOURCE], r[_R_VERSION], r[_R_ID], r[_R_START]))
+                    found.setdefault(r[0], []).append((proven and r[_R_VID] in current, proven, r))
         out: dict[str, list[Chunk]] = {}
         for cid, rows in found.items():
-            rows.sort(key=lambda r: (r[7] not in current, -r[8], -r[7]))
-            out[cid] = [Chunk(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7] in current) for r in rows]
+            rows.sort(key=lambda x: (not x[0], not x[1], -x[2][_R_AT], -x[2][_R_VID]))
+            out[cid] = [self._chunk(r, cur) for cur, _, r in rows]
         return out
 
+    @_guarded("read")
     def current_chunks(self, sources: Iterable[str] | None = None) -> list[Chunk]:
         with self._lock:
             if sources is None:
                 rows = self._conn.execute(
-                    self._CHUNK_SQL + " JOIN current c2 ON c2.version_id = v.id ORDER BY v.source, ch.start"
+                    self._ROWS_SQL + " JOIN current c2 ON c2.version_id = v.id ORDER BY v.source, ch.start"
                 ).fetchall()
             else:
                 rows = []
                 for s in sources:
                     rows += self._conn.execute(
-                        self._CHUNK_SQL + self._JOIN_CURRENT + " WHERE v.source = ? ORDER BY ch.start",
+                        self._ROWS_SQL + self._JOIN_CURRENT + " WHERE v.source = ? ORDER BY ch.start",
                         (s,),
                     ).fetchall()
-        return [self._chunk(r) for r in rows]
+            return self._current_rows(rows)
 
+    @_guarded("read")
     def current_chunk_count(self) -> int:
         with self._lock:
             return self._conn.execute(
@@ -414,10 +752,8 @@ class Store:
     TERM_PROBES = 8
     SEARCH_TERMS = 2
 
-    # the columns _chunk() reads, for rows known to be current
-    _CURRENT_COLS = "SELECT ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, 1, v.id"
     _FTS_ROWS_SQL = (
-        _CURRENT_COLS + " FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
+        f"SELECT {_CHUNK_COLS} FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
         " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
         + _JOIN_CURRENT
         + " WHERE instr(ch.text, ?) > 0 ORDER BY v.source, ch.start"
@@ -463,6 +799,7 @@ class Store:
         counted.sort()
         return " AND ".join('"' + w + '"' for _, w in counted[: self.SEARCH_TERMS])
 
+    @_guarded("read")
     def find_quote(
         self, quote: str, *, sources: Iterable[str] | None = None, limit: int = 50, terms: dict[str, int] | None = None
     ) -> list[tuple[Chunk, int]]:
@@ -499,17 +836,17 @@ class Store:
                     rows = self._conn.execute(self._FTS_ROWS_SQL, (query, quote)).fetchall()
                 except sqlite3.OperationalError:
                     rows = None
-            hits = [r for r in rows or () if quote in r[6]]
+            hits = [r for r in rows or () if quote in r[_R_TEXT]]
             # the search is exact for plain ASCII words; anything else is checked by a scan
             if not hits and (rows is None or not quote.isascii()):
                 hits = self._conn.execute(
-                    self._CURRENT_COLS + " FROM current c2 JOIN versions v ON v.id = c2.version_id"
+                    f"SELECT {_CHUNK_COLS} FROM current c2 JOIN versions v ON v.id = c2.version_id"
                     " JOIN chunks ch ON ch.version_id = v.id"
                     " WHERE instr(ch.text, ?) > 0 ORDER BY v.source, ch.start",
                     (quote,),
                 ).fetchall()
-        for r in hits:
-            ch = self._chunk(r)
+            chunks = self._current_rows(hits)
+        for ch in chunks:
             if only is not None and ch.source not in only:
                 continue
             pos = ch.text.find(quote)
@@ -518,6 +855,7 @@ class Store:
                 pos = ch.text.find(quote, pos + 1)
         return found
 
+    @_guarded("read")
     def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
         """Current chunks holding all these words (prefix match on the last)."""
         clean = [w for w in (_WORD.findall(" ".join(words))) if w]
@@ -527,22 +865,26 @@ class Store:
         with self._lock:
             try:
                 rows = self._conn.execute(
-                    self._CHUNK_SQL + self._JOIN_CURRENT
+                    self._ROWS_SQL + self._JOIN_CURRENT
                     + " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
                     (q.strip(), limit * 4),
                 ).fetchall()
-            except sqlite3.OperationalError:
-                return []
-        return [self._chunk(r) for r in rows][:limit]
+            except sqlite3.OperationalError as exc:
+                if unavailable_reason(exc):
+                    raise
+                return []  # words the search syntax cannot take
+            return self._current_rows(rows)[:limit]
 
+    @_guarded("read")
     def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
         with self._lock:
             rows = self._conn.execute(
-                self._CHUNK_SQL + self._JOIN_CURRENT + " WHERE ch.chunk_id LIKE ? LIMIT ?",
+                self._ROWS_SQL + self._JOIN_CURRENT + " WHERE ch.chunk_id LIKE ? LIMIT ?",
                 (prefix.lower() + "%", limit),
             ).fetchall()
-        return [self._chunk(r) for r in rows]
+            return self._current_rows(rows)
 
+    @_guarded("read")
     def versions_of(self, chunk_id: str) -> list[str]:
         with self._lock:
             rows = self._conn.execute(
@@ -551,17 +893,31 @@ class Store:
             ).fetchall()
         return [r[0] for r in rows]
 
-    # -- small key-value cache (judge verdicts) -------------------------------------
+    # -- small key-value cache (judge verdicts, draft reports) ----------------------
+    #
+    # An entry counts only with its MAC: a cached verdict planted in a committed
+    # index (say, a judge's "supported") is never read.
 
+    def _kv_mac(self, key: str, value: str) -> bytes:
+        return provenance.mac(self._key, f"kv\0{key}\0{value}".encode("utf-8", "surrogatepass"))
+
+    @_guarded("read")
     def cache_get(self, key: str) -> str | None:
         with self._lock:
-            row = self._conn.execute("SELECT value FROM kv_cache WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
+            row = self._conn.execute("SELECT value, mac FROM kv_cache WHERE key = ?", (key,)).fetchone()
+        if row is None or not provenance.same(row[1], self._kv_mac(key, row[0])):
+            return None
+        return row[0]
 
+    @_best_effort
     def cache_put(self, key: str, value: str) -> None:
         with self._lock:
-            self._conn.execute("INSERT OR REPLACE INTO kv_cache VALUES (?, ?, ?)", (key, value, time.time()))
+            self._conn.execute(
+                "INSERT OR REPLACE INTO kv_cache (key, value, created, mac) VALUES (?, ?, ?, ?)",
+                (key, value, time.time(), self._kv_mac(key, value)),
+            )
 
+    @_best_effort
     def cache_prune(self, prefix: str, max_age: float) -> None:
         with self._lock:
             self._conn.execute(
@@ -569,6 +925,7 @@ class Store:
                 (prefix, prefix + "\uffff", time.time() - max_age),
             )
 
+    @_guarded("read")
     def state_token(self) -> str:
         """Changes whenever a version is stored or dropped or `current` moves."""
         with self._lock:
@@ -580,16 +937,19 @@ class Store:
 
     # -- git history bookkeeping ---------------------------------------------------
 
+    @_guarded("read")
     def git_seen(self, blob: str) -> bool:
         with self._lock:
             return self._conn.execute("SELECT 1 FROM git_seen WHERE blob = ?", (blob,)).fetchone() is not None
 
+    @_best_effort
     def mark_git_seen(self, blob: str) -> None:
         with self._lock:
             self._conn.execute("INSERT OR IGNORE INTO git_seen VALUES (?)", (blob,))
 
     # -- gc -------------------------------------------------------------------------
 
+    @_guarded("write")
     def gc(self, cited: set[tuple[str, str | None]]) -> int:
         """Drop the superseded versions no citation resolves to.
 
@@ -616,22 +976,23 @@ class Store:
             c.execute("BEGIN IMMEDIATE")
             try:
                 for vid in drop:
-                    for rowid, text in c.execute("SELECT rowid, text FROM chunks WHERE version_id = ?", (vid,)).fetchall():
-                        c.execute("INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', ?, ?)", (rowid, text))
-                    c.execute("DELETE FROM chunks WHERE version_id = ?", (vid,))
-                    c.execute("DELETE FROM versions WHERE id = ?", (vid,))
+                    self._drop_version(c, vid)
                 c.execute("COMMIT")
             except BaseException:
-                c.execute("ROLLBACK")
+                _rollback(c)
                 raise
+            finally:
+                self._forget_proofs()
             c.execute("DELETE FROM git_seen")
         try:
             with self._lock:
-                self._conn.execute("VACUUM")
+                self._conn.execute("VACUUM")  # may number chunk rows anew
+                self._forget_proofs()
         except sqlite3.OperationalError:
             pass
         return len(drop)
 
+    @_guarded("read")
     def stats(self) -> dict[str, int]:
         with self._lock:
             c = self._conn
@@ -640,6 +1001,16 @@ class Store:
                 "current_sources": c.execute("SELECT count(*) FROM current").fetchone()[0],
                 "chunks": c.execute("SELECT count(*) FROM chunks").fetchone()[0],
             }
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back what is left of a transaction: SQLite may already have rolled it
+    back after an I/O error, and a failed rollback must not hide the first error."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
 
 def _unlink_if_link(p: Path) -> None:
@@ -654,5 +1025,3 @@ def _unlink_if_link(p: Path) -> None:
 def store_size(root: Path) -> int:
     p = root / STORE_DIR / STORE_FILE
     return p.stat().st_size if p.exists() else 0
-
-

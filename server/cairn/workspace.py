@@ -18,7 +18,7 @@ from . import chunking
 from .config import Settings, load_settings
 from .gitsafe import run_git
 from .sources import SourceError, is_source_name, parse_bytes
-from .store import STORE_DIR, NewVersion, Store
+from .store import STORE_DIR, NewVersion, Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +196,7 @@ class Workspace:
             try:
                 new = self._index_one(ident, chunk_chars, res)
             except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
-                if _is_db_damage(exc):
+                if _is_store_failure(exc):
                     raise
                 self._failed(ident, exc, res)
                 continue
@@ -262,7 +262,7 @@ class Workspace:
             self.store.add_versions([v for v, _ in parsed])
             stored = parsed
         except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
-            if _is_db_damage(exc):
+            if _is_store_failure(exc):
                 raise
             if len(parsed) == 1:
                 self._failed(parsed[0][0].source, exc, res)
@@ -273,7 +273,7 @@ class Workspace:
                     self.store.add_versions([item[0]])
                     stored.append(item)
                 except Exception as one:  # noqa: BLE001
-                    if _is_db_damage(one):
+                    if _is_store_failure(one):
                         raise
                     self._failed(item[0].source, one, res)
         for v, warnings in stored:
@@ -419,7 +419,11 @@ def _has_cite_block(path: Path) -> bool:
     return bool(parse_draft(text).claims)
 
 
-def _is_db_damage(exc: Exception) -> bool:
+def _is_store_failure(exc: Exception) -> bool:
+    """A failure of the index itself (damage, I/O, read-only, locked), not of one
+    source: it stops the run instead of being blamed on the source being stored."""
     import sqlite3
 
+    if isinstance(exc, StoreError):
+        return True
     return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)

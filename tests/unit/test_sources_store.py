@@ -245,7 +245,11 @@ def test_an_index_of_schema_1_is_migrated_with_its_superseded_versions(tmp_path:
     assert store.rebuilt_reason is None
     (superseded,) = store.lookup(old.chunk_id)
     assert not superseded.current and superseded.text == "Refunds take 14 days."
+    # migrated rows carry no MAC (cairn.provenance): the current text is read from the file again
+    assert store.current_chunks() == []
+    Workspace(tmp_path, load_settings(tmp_path), store=store).index()
     assert [c.text for c in store.current_chunks()] == ["Refunds take 30 days."]
+    assert store.provenance_note(store.lookup(old.chunk_id)[0])
     with sqlite3.connect(db) as conn:
         cols = [r[1] for r in conn.execute("PRAGMA table_info(versions)")]
         assert cols[-1] == "text"
@@ -268,18 +272,18 @@ def test_a_source_that_cannot_be_stored_costs_only_itself(tmp_path: Path, monkey
     monkeypatch.setattr(ws, "BATCH_FILES", batch_files)
     real = Store._insert_version
 
-    def failing(c, v, blob):  # a fault injected into the real write path
+    def failing(self, c, v, blob):  # a fault injected into the real write path
         if v.source == "sources/c.md":
             raise ValueError("injected write failure")
-        return real(c, v, blob)
+        return real(self, c, v, blob)
 
-    monkeypatch.setattr(Store, "_insert_version", staticmethod(failing))
+    monkeypatch.setattr(Store, "_insert_version", failing)
     res = ws.index()
     assert res.errors == {"sources/c.md": "ValueError: injected write failure"}
     assert sorted(res.indexed) == ["sources/a.md", "sources/b.md", "sources/d.md", "sources/e.md"]
     assert sorted(c.source for c in ws.store.current_chunks()) == sorted(res.indexed)
     assert ws.store.source_errors() == {"sources/c.md": "ValueError: injected write failure"}
-    monkeypatch.setattr(Store, "_insert_version", staticmethod(real))
+    monkeypatch.setattr(Store, "_insert_version", real)
     again = ws.index()
     assert again.indexed == ["sources/c.md"] and again.errors == {} and again.unchanged == 4
     assert ws.store.source_errors() == {}
