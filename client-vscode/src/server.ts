@@ -15,7 +15,7 @@ import {
 } from 'vscode-languageclient/node';
 import { parseMetrics, type Metrics } from './core/report';
 import { resolveServerCommand, ServerNotFoundError, type ServerCommand } from './core/serverCommand';
-import { changeNeedsRestart, settingsForServer } from './core/settings';
+import { changeNeedsRestart, serverSection, type SettingsSource } from './core/settings';
 import { interpreterHasCairn, onInterpreterChange, selectedInterpreter } from './python';
 
 /** The notification the server sends after each check cycle. */
@@ -34,6 +34,16 @@ function isExecutable(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The registered `cairn.*` settings of a folder (or the window, without one), read one key at a time. */
+function settingsSource(scopeUri: string | undefined): SettingsSource {
+  const config = vscode.workspace.getConfiguration('cairn', scopeUri === undefined ? undefined : vscode.Uri.parse(scopeUri));
+  const name = (key: string): string => key.slice('cairn.'.length);
+  return {
+    get: (key) => config.get(name(key)),
+    inspect: (key) => config.inspect(name(key)),
+  };
 }
 
 export class CairnServer implements vscode.Disposable {
@@ -172,10 +182,14 @@ export class CairnServer implements vscode.Disposable {
             if (!Array.isArray(result)) {
               return result;
             }
-            return result.map((value: unknown, index) =>
-              params.items[index]?.section === 'cairn' ? settingsForServer(value) : value,
-            );
+            return result.map((value: unknown, index) => {
+              const item = params.items[index];
+              return item?.section === 'cairn' ? serverSection(settingsSource(item.scopeUri)) : value;
+            });
           },
+          // The server asks with workspace/configuration (above) when told that
+          // settings changed; the merged section is never sent on its own.
+          didChangeConfiguration: (_sections, next) => next(undefined),
         },
         // `cairn.reindex` is a server command, so the language client registers
         // the VS Code command of that name; this shows its result.

@@ -32,27 +32,63 @@ export const SERVER_SETTINGS = [
   'cairn.server.path',
 ];
 
+/** Settings the client reads itself and never sends to the server. */
+const CLIENT_SETTINGS = ['cairn.server.path', 'cairn.trace.server'];
+
 /**
- * The `cairn` section as the server should see it: the client-side settings
- * (`server`, `trace`) removed, and empty strings and nulls dropped so that an
- * unset setting never overrides a default (`support.mode: ""` would otherwise
- * read as an unknown mode).
+ * Settings the server may take only from the user's own settings (or, in a
+ * remote window, the remote machine's): a judge URL the user names is one the
+ * server may contact, so a workspace must not be able to name it.
  */
-export function settingsForServer(section: unknown): unknown {
-  if (typeof section !== 'object' || section === null || Array.isArray(section)) {
-    return section;
-  }
+export const USER_ONLY_SETTINGS = ['cairn.judge.url'];
+
+/** The part of `WorkspaceConfiguration.inspect()` used here. */
+export interface SettingInspection {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+}
+
+/** Reads registered settings by their full key, e.g. "cairn.judge.url". */
+export interface SettingsSource {
+  /** The effective value, with VS Code's scope rules applied. */
+  get(key: string): unknown;
+  inspect(key: string): SettingInspection | undefined;
+}
+
+/**
+ * The `cairn` section as the server should see it, built key by key from the
+ * settings the extension registers: never the section as VS Code merges it,
+ * which also holds keys nobody registered (a workspace's settings.json can
+ * write `"cairn.judge": {"url": ...}`, which VS Code does not check against
+ * the scope of `cairn.judge.url`). The user-only settings come from the user
+ * or machine value alone. Empty strings and nulls are left out, so that an
+ * unset setting never overrides a default (`support.mode: ""` would otherwise
+ * read as an unknown mode); the client-side settings are not sent.
+ */
+export function serverSection(source: SettingsSource): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(section as Record<string, unknown>)) {
-    if (key === 'server' || key === 'trace') {
+  for (const key of SERVER_SETTINGS) {
+    if (CLIENT_SETTINGS.includes(key)) {
       continue;
     }
+    const value = USER_ONLY_SETTINGS.includes(key) ? userValue(source.inspect(key)) : source.get(key);
     const cleaned = dropEmpty(value);
-    if (cleaned !== undefined) {
-      out[key] = cleaned;
+    if (cleaned === undefined) {
+      continue;
     }
+    const path = key.split('.').slice(1);
+    let target = out;
+    for (const part of path.slice(0, -1)) {
+      const next = target[part];
+      target = (typeof next === 'object' && next !== null ? next : (target[part] = {})) as Record<string, unknown>;
+    }
+    target[path[path.length - 1]] = cleaned;
   }
   return out;
+}
+
+function userValue(inspection: SettingInspection | undefined): unknown {
+  return inspection?.globalValue ?? inspection?.defaultValue;
 }
 
 function dropEmpty(value: unknown): unknown {
