@@ -1,22 +1,32 @@
 """Polarity and direction (SPEC section 4, `contradiction`).
 
-Each content word of a text is read with a polarity: negative when a
-negation governs it (`not`, `no`, `never`, `cannot`, `n't`, `without`,
-`no longer`, … up to the end of its clause), when it carries a privative
-prefix (`non-exclusive`, `irrevocable`, `illegal`, `unable`) or suffix
-(`royalty-free`), or when it is the antonym of a word (`prohibited` is
-`permitted` negated). The claim contradicts its quotes when a word both
-use is only positive on one side and only negative on the other.
+A text is read clause by clause. Each clause has a **polarity**: negated
+when it holds an odd number of negations (`not`, `n't`, `never`,
+`cannot`, `nothing`, a clause-opening `no`, `no one`, `neither`/`nor`,
+`fails to`, `forbids`, …), *ceased* when it says that something no longer
+holds (`no longer`, `used to`, `stopped`, `ceased`), positive otherwise.
+A claim clause contradicts the quotes when the quote clause that shares
+the most of its words (at least two) has the opposite polarity, and no
+other clause sharing as much agrees. Negation thus attaches to a
+statement, not to a word: `Refunds are not given` agrees with
+`No refunds are given`.
 
-A prefix counts as privative only when what is left is itself an English
-word (Webster's Second International, from the `english-words` package):
-`under` is not `der` negated, `interest` is not `terest` negated.
+Some words carry their own polarity: a privative prefix (`non-exclusive`,
+`irrevocable`, `illegal`, `unable`), the suffix `-free` (`royalty-free`),
+`without X`, `at no charge`, and antonyms (`prohibited` is `permitted`
+negated, `excluded` is `included` negated). Such a word contradicts the
+same word of the other side with the other polarity. A prefix counts as
+privative only when what is left is itself an English word (Webster's
+Second International, from the `english-words` package): `under` is not
+`der` negated, `interest` is not `terest` negated.
 
 Direction and bound words (`above` / `below`, `more than` / `less than`,
 `at least` / `at most`, `before` / `prior to` / `after`, `within`,
 `increase` / `decrease`, `minimum` / `maximum`) are read with what they
-bound (the number or the word after them): the claim contradicts its
-quotes when it bounds the same thing the other way.
+bound (the number or word next to them): the claim contradicts the quotes
+when it bounds the same thing the other way. A negation and an opposite
+direction in the same pair of clauses cancel (`no refunds after 30 days`
+agrees with `refunds within 30 days`).
 """
 
 from __future__ import annotations
@@ -28,16 +38,24 @@ from functools import lru_cache
 
 from ..support import STOPWORDS, stem
 
-__all__ = ["Contradiction", "Reading", "read", "contradictions"]
+__all__ = ["Contradiction", "Reading", "read", "contradictions", "clause_polarity_at"]
+
+POSITIVE, NEGATED, CEASED = "+", "-", "ceased"
 
 
 @dataclass(frozen=True, slots=True)
-class Occurrence:
-    concept: str  # the stem of the base word
+class Marked:
+    """A content word: its concept (stem of its base), whether the word
+    itself is negative (prefix, suffix, antonym, `without X`), and whether a
+    word-level mark made it so."""
+
+    concept: str
     negative: bool
-    shown: str  # how it reads in the text ("cannot be returned", "non-exclusive")
+    marked: bool
+    shown: str
     start: int
     end: int
+    clause: int  # index of its clause
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +64,26 @@ class Direction:
     sign: int  # +1 / -1
     anchor: str | None  # what is bounded ("n:30", "w:deliveri"), None for change words
     shown: str
+    start: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    start: int
+    end: int
+    polarity: str  # POSITIVE, NEGATED, CEASED
+    concepts: frozenset[str]  # stems of its content words
+    cue: str  # the negation as written ("cannot be returned"), "" when positive
+    heads: frozenset[str] = frozenset()  # stems of the words its negation governs ("return")
+    negative: frozenset[str] = frozenset()  # concepts written negatively in it (non-exclusive)
+    unasserted: frozenset[str] = frozenset()  # concepts it only names ("to identify"), not states
+    question: bool = False  # a question asserts nothing
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    occurrences: tuple[Occurrence, ...]
+    clauses: tuple[Clause, ...]
+    words: tuple[Marked, ...]
     directions: tuple[Direction, ...]
 
 
@@ -66,54 +99,65 @@ class Contradiction:
 
 
 # --------------------------------------------------------------------------
-# Word lists: closed classes of English, not fitted to any data set
+# Closed word classes of English (not fitted to any data set)
 
 _NEGATORS = frozenset(
-    "not no never nor neither none nothing nobody nowhere cannot without unable lacks lack lacking".split()
+    "not no never nor neither none nothing nobody nowhere cannot unable lacks lack lacking".split()
 )
-# "no" and "without" after a verb negate the noun phrase that follows them
-# ("at no charge within 3 days": the charge, not the days); these words end it
-_NP_ENDERS = frozenset(
-    """in on at within after before for from by with under over during until since between through into upon
-    about against among across per via and or but if when while because as than that which who whom where
-    is are was were be been being has have had will would shall should may might must can could""".split()
+# verbs whose complement is negated: "forbids removing" = may not remove
+_NEGATING_VERBS = frozenset(
+    "forbid forbids forbidden forbade prohibit prohibits prohibited refuse refuses refused fail fails failed "
+    "prevent prevents prevented".split()
 )
-_NP_NEGATORS = frozenset({"no", "without"})
+_CEASING = ("no longer", "not anymore", "used to", "stopped", "ceased", "ceases", "no more")
 _CLAUSE_BREAKERS = frozenset(
-    "but however although though whereas while unless except instead yet otherwise".split()
+    "but however although though whereas unless except instead yet otherwise besides".split()
 )
-# antonyms that are not prefix pairs: word -> the concept it negates
-_ANTONYMS = {
-    "prohibit": "allow", "prohibited": "allow", "prohibits": "allow", "prohibition": "allow",
-    "forbid": "allow", "forbids": "allow", "forbidden": "allow", "forbade": "allow",
-    "permit": "allow", "permits": "allow", "permitted": "allow", "permission": "allow",
-    "allow": "allow", "allows": "allow", "allowed": "allow",
-    "exclude": "include", "excludes": "include", "excluded": "include", "excluding": "include",
-    "include": "include", "includes": "include", "included": "include", "including": "include",
-    "reject": "accept", "rejects": "accept", "rejected": "accept", "refuse": "accept", "refused": "accept",
-    "accept": "accept", "accepts": "accept", "accepted": "accept",
-    "false": "true", "true": "true",
-    "optional": "require", "require": "require", "required": "require", "requires": "require",
-    "mandatory": "require", "obligatory": "require",
-    "closed": "open", "open": "open", "opened": "open",
-    "private": "public", "public": "public",
-    "absent": "present", "present": "present",
-    "deny": "grant", "denies": "grant", "denied": "grant", "grant": "grant", "grants": "grant",
-    "granted": "grant",
-    "lose": "win", "loses": "win", "lost": "win", "win": "win", "wins": "win", "won": "win",
-}
-_NEGATIVE_ANTONYMS = frozenset(
-    "prohibit prohibited prohibits prohibition forbid forbids forbidden forbade exclude excludes excluded "
-    "excluding reject rejects rejected refuse refused false optional closed private absent deny denies "
-    "denied lose loses lost".split()
+_SUBORDINATORS = frozenset("if when unless although because since while where whether once until".split())
+_PREPOSITIONS = frozenset(
+    """at for with in on by of from to into onto upon within under over via per about""".split()
 )
+# antonyms that are not prefix pairs: word -> (concept, negative)
+_ANTONYMS: dict[str, tuple[str, bool]] = {}
+
+
+def _pairs(concept: str, positive: str, negative: str) -> None:
+    for w in positive.split():
+        _ANTONYMS[w] = (concept, False)
+    for w in negative.split():
+        _ANTONYMS[w] = (concept, True)
+
+
+_pairs("allow", "permit permits permitted permission allow allows allowed",
+       "prohibit prohibited prohibits prohibition forbid forbids forbidden forbade disallow disallowed")
+_pairs("include", "include includes included including inclusive", "exclude excludes excluded excluding exclusion")
+_pairs("accept", "accept accepts accepted", "reject rejects rejected")
+_pairs("true", "true", "false")
+_pairs("require", "require required requires mandatory obligatory compulsory", "optional")
+_pairs("open", "open opened", "closed")
+_pairs("public", "public", "private")
+_pairs("present", "present", "absent")
+_pairs("retain", "retain retains retained keep keeps kept", "remove removes removed delete deletes deleted")
+_pairs("accept-respons", "accepts assumes", "disclaims disclaim disclaimed")
+_pairs("win", "win wins won", "lose loses lost")
+
 _PREFIXES = ("non", "un", "in", "im", "il", "ir", "dis")
+# in-, im-, il-, ir- and dis- make opposites of adjectives (illegal, irrevocable,
+# dishonest); before other words they are often something else (display,
+# discover, income, insight): these prefixes count only before an adjective ending
+_ADJECTIVE_ENDINGS = ("able", "ible", "al", "ent", "ant", "ive", "ate", "ete", "ite", "ect", "ic", "ous", "id",
+                      "ure", "ar", "ful", "est", "ed", "ing")
+# words whose negation reaches the verb after them ("no attempt to allocate")
+_TRANSPARENT = frozenset(
+    "attempt attempts attempted try tries tried effort intend intends intended plan plans planned need needs "
+    "able ability right way means permission obligation allowed permitted required going want wants".split()
+)
 
 # direction words: phrase -> (axis, sign, where the anchor is: "after" / "before" / None)
 _DIRECTIONS: dict[str, tuple[str, int, str | None]] = {}
 for _p in ("above", "more than", "greater than", "higher than", "longer than", "later than", "after",
-           "exceeding", "exceeds", "exceed", "beyond", "at least", "minimum of", "a minimum of", "minimum",
-           "no less than", "not less than", "no fewer than", "not fewer than", "no earlier than",
+           "exceeding", "exceeds", "exceed", "exceeded", "beyond", "at least", "minimum of", "a minimum of",
+           "minimum", "no less than", "not less than", "no fewer than", "not fewer than", "no earlier than",
            "not earlier than", "no sooner than", "over", "at or above", "at or after", "on or after",
            "at or over"):
     _DIRECTIONS[_p] = ("order", 1, "after")
@@ -123,25 +167,35 @@ for _p in ("below", "less than", "fewer than", "lower than", "shorter than", "ea
            "at or below", "at or before", "on or before", "at or under"):
     _DIRECTIONS[_p] = ("order", -1, "after")
 for _p in ("or more", "or longer", "or later", "or above", "and above", "or over", "and over", "or greater",
-           "or higher"):
+           "or higher", "and larger", "or larger", "and more"):
     _DIRECTIONS[_p] = ("order", 1, "before")
-for _p in ("or less", "or fewer", "or earlier", "or below", "and below", "or under", "or lower", "or shorter"):
+for _p in ("or less", "or fewer", "or earlier", "or below", "and below", "or under", "or lower", "or shorter",
+           "or smaller", "and smaller"):
     _DIRECTIONS[_p] = ("order", -1, "before")
 for _w in ("increase increases increased increasing rise rises rose risen rising raise raises raised "
            "grow grows grew grown growing gain gains gained").split():
+    _DIRECTIONS[_w] = ("change", 1, None)
+for _w in ("went up", "go up", "goes up", "gone up", "going up"):
     _DIRECTIONS[_w] = ("change", 1, None)
 for _w in ("decrease decreases decreased decreasing reduce reduces reduced reducing fall falls fell fallen "
            "falling drop drops dropped dropping decline declines declined declining shrink shrinks shrank "
            "lower lowers lowered lowering").split():
     _DIRECTIONS[_w] = ("change", -1, None)
+for _w in ("went down", "go down", "goes down", "gone down", "going down"):
+    _DIRECTIONS[_w] = ("change", -1, None)
 # "over" and "under" bound only a number ("over 18", not "over the network")
 _NUMBER_ONLY = frozenset({"over", "under", "until"})
-_PHRASES = sorted(_DIRECTIONS, key=lambda p: -len(p.split()))
-_MAX_PHRASE = max(len(p.split()) for p in _PHRASES)
+_MAX_PHRASE = max(len(p.split()) for p in _DIRECTIONS)
 
 _TOKEN = re.compile(
-    r"(?P<num>[-\u2212]?\d+(?:[.,]\d+)*)|(?P<word>[^\W\d_]+(?:['\u2019][^\W\d_]+)?(?:-[^\W\d_]+)*)|(?P<brk>[,;:.!?()\[\]\u2014]|\s-\s)"
+    r"(?P<num>[-\u2212]?\d+(?:[.,]\d+)*)"
+    r"|(?P<word>[^\W\d_]+(?:['\u2019][^\W\d_]+)?(?:-[^\W\d_]+)*)"
+    r"|(?P<brk>[;:.!?()\[\]\u2014]|\s-\s)"
+    r"|(?P<comma>,)"
 )
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
 
 
 @lru_cache(maxsize=1)
@@ -151,6 +205,7 @@ def _lexicon() -> frozenset[str]:
     return frozenset(get_english_words_set(["web2"], lower=True))
 
 
+@lru_cache(maxsize=65536)
 def _privative(word: str) -> tuple[str, str] | None:
     """(prefix, base) when `word` is an English word made of a privative
     prefix and another English word; also `X-free` (royalty-free)."""
@@ -166,7 +221,9 @@ def _privative(word: str) -> tuple[str, str] | None:
         if word.startswith(p) and len(word) - len(p) >= 4:
             base = word[len(p):]
             if (p == "il" and base[0] != "l") or (p == "ir" and base[0] != "r") or (p == "im" and base[0] not in "mpb"):
-                continue  # English spells in- as il-, ir-, im- only before these letters
+                continue  # English writes in- as il-, ir-, im- only before these letters
+            if p not in ("un", "non") and not base.endswith(_ADJECTIVE_ENDINGS):
+                continue
             if base in lex and word in lex:
                 return p, base
     return None
@@ -174,137 +231,268 @@ def _privative(word: str) -> tuple[str, str] | None:
 
 @dataclass(slots=True)
 class _Tok:
-    kind: str  # "num", "word", "brk"
+    kind: str  # "num", "word", "brk", "comma"
     text: str  # lower case
     start: int
     end: int
 
 
 def _tokens(text: str) -> list[_Tok]:
-    out = []
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup or "brk"
-        out.append(_Tok(kind, m.group(0).lower().replace("\u2019", "'"), m.start(), m.end()))
-    return out
+    return [
+        _Tok(m.lastgroup or "brk", m.group(0).lower().replace("\u2019", "'"), m.start(), m.end())
+        for m in _TOKEN.finditer(text)
+    ]
+
+
+def _content(w: str) -> bool:
+    return w not in STOPWORDS and w not in _NEGATORS
 
 
 def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
-    """What a direction word bounds: the first number or content word next to
-    it in its clause."""
+    """What a direction word bounds: the first number or content word next to it."""
     j = i
     for _ in range(4):
         j += step
-        if j < 0 or j >= len(toks) or toks[j].kind == "brk":
+        if j < 0 or j >= len(toks) or toks[j].kind in ("brk", "comma"):
             return None
         t = toks[j]
         if t.kind == "num":
             return "n:" + t.text.lstrip("-\u2212").replace(",", "")
         if t.text in _NUMBER_WORDS:
             return "n:" + _NUMBER_WORDS[t.text]
-        if t.text not in STOPWORDS and t.text not in _NEGATORS:
+        if _content(t.text):
             return "w:" + stem(t.text)
     return None
 
 
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
+def _phrase_at(toks: list[_Tok], i: int, table) -> tuple[str, int] | None:
+    for n in range(min(_MAX_PHRASE, len(toks) - i), 0, -1):
+        words = toks[i:i + n]
+        if any(w.kind != "word" for w in words):
+            continue
+        phrase = " ".join(w.text for w in words)
+        if phrase in table:
+            return phrase, n
+    return None
 
 
 @lru_cache(maxsize=16384)
 def read(text: str) -> Reading:
-    """The polarity of each content word of `text` and its direction words."""
+    """The clauses of `text` with their polarity, its content words and its direction words."""
     text = unicodedata.normalize("NFKC", text)
     toks = _tokens(text)
-    occ: list[Occurrence] = []
+    clauses: list[Clause] = []
+    words: list[Marked] = []
     dirs: list[Direction] = []
-    negated_by: _Tok | None = None
-    np_scope = False  # the negation reaches only to the end of a noun phrase
-    clause_start = True  # no content word yet in this clause
+    st = _State()
+
+    def close(end: int, question: bool = False) -> None:
+        if st.concepts or st.negations or st.ceased:
+            pol = CEASED if st.ceased and st.negations % 2 == 0 else NEGATED if st.negations % 2 else POSITIVE
+            clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if pol != POSITIVE else "",
+                                  frozenset(st.heads) if pol != POSITIVE else frozenset(),
+                                  frozenset(st.negative), frozenset(st.unasserted), question))
+        st.reset(end)
+
     i = 0
     while i < len(toks):
         t = toks[i]
-        if t.kind == "brk" or t.text in _CLAUSE_BREAKERS:
-            negated_by = None
-            clause_start = True
+        if t.kind == "brk" or t.text in _CLAUSE_BREAKERS or (t.kind == "comma" and st.subordinate):
+            close(t.start, question=t.text == "?")
             i += 1
             continue
-        if np_scope and negated_by is not None and t.text in _NP_ENDERS:
-            negated_by = None
-        # a direction phrase (longest first); "no more than" is a bound, not a negation
-        matched = None
-        for n in range(min(_MAX_PHRASE, len(toks) - i), 0, -1):
-            words = toks[i:i + n]
-            if any(w.kind != "word" for w in words):
-                continue
-            phrase = " ".join(w.text for w in words)
-            if phrase in _DIRECTIONS:
-                matched = (phrase, n)
-                break
-        if matched:
-            phrase, n = matched
+        if t.text == "not" and i + 1 < len(toks) and toks[i + 1].text in ("only", "just", "merely", "simply"):
+            i += 2  # "not only X but Y" says X and Y
+            continue
+        if t.kind == "comma":
+            st.word_negation = None
+            i += 1
+            continue
+        if t.text == "other" and i + 1 < len(toks) and toks[i + 1].text == "than":
+            close(t.start)  # "no one other than the steward may": the exception is its own statement
+            i += 2
+            continue
+        if st.first and t.text in _SUBORDINATORS:
+            st.subordinate = True
+        # direction and bound phrases, longest first ("no more than" is a bound, not a negation)
+        found = _phrase_at(toks, i, _DIRECTIONS)
+        if found:
+            phrase, n = found
             axis, sign, side = _DIRECTIONS[phrase]
             anchor = None
             if side == "after":
                 anchor = _anchor(toks, i + n - 1, 1)
             elif side == "before":
                 anchor = _anchor(toks, i, -1)
-            if phrase in _NUMBER_ONLY and not (anchor or "").startswith("n:"):
-                matched = None
-            elif axis == "order" and anchor is None:
-                matched = None
-            else:
-                if negated_by is not None and axis == "order" and not phrase.startswith(("no ", "not ")):
-                    sign = -sign  # "not before 30 days" = at or after
-                end = toks[i + n - 1].end
-                dirs.append(Direction(axis, sign, anchor, text[t.start:end]))
+            usable = not (phrase in _NUMBER_ONLY and not (anchor or "").startswith("n:")) and not (
+                axis == "order" and anchor is None)
+            if usable:
+                dirs.append(Direction(axis, sign, anchor, text[t.start:toks[i + n - 1].end], t.start))
+                st.first = False
+                st.word_negation = None
                 i += n
                 continue
+        ceasing = _phrase_at(toks, i, _CEASING)
+        if ceasing:
+            st.ceased = True
+            st.cue_at(text, t.start, toks[i + ceasing[1] - 1].end)
+            st.first = False
+            i += ceasing[1]
+            continue
         if t.kind == "num":
+            st.first = False
+            st.word_negation = None
             i += 1
             continue
         w = t.text
-        if w in _NEGATORS or w.endswith("n't"):
-            negated_by = t if negated_by is None else None  # "not without": two negations cancel
-            np_scope = w in _NP_NEGATORS and not clause_start
-            clause_start = False
+        if w in _NEGATORS or w.endswith("n't") or w == "without":
+            if w == "without" or (w == "no" and st.last_word in _PREPOSITIONS):
+                st.word_negation = t.start  # "without a supervisor", "at no charge": the noun phrase only
+            else:
+                st.negations += 1
+                st.cue_at(text, t.start, t.end)
+            st.last_word = w
             i += 1
             continue
+        if w in _NEGATING_VERBS and st.last_word != "to":  # "to prevent X" is a purpose, not a fact
+            st.negations += 1
+            st.cue_at(text, t.start, t.end, show_head=False)
+            st.last_word = w
+            # "prohibited" negates its clause; its own word is the clause's statement, not a second negation
+            st.heads.add(_word(st, words, w, t, text, len(clauses), own=False))
+            st.waiting = True
+            i += 1
+            continue
+        prev = st.last_word
+        st.last_word = w
         if w in STOPWORDS:
             if w not in ("a", "an", "the", "any"):
-                clause_start = False
+                st.first = False
+            if w in _PREPOSITIONS or w in ("and", "or"):
+                st.word_negation = None
+            if w not in ("to", "or", "and", "be", "been", "a", "an", "the", "any", "of") and st.waiting:
+                pass
             i += 1
             continue
-        clause_start = False
-        negative = negated_by is not None
-        concept_word = w
-        shown_from = negated_by.start if negated_by is not None else t.start
-        if w in _ANTONYMS:
-            concept_word = _ANTONYMS[w]
-            if w in _NEGATIVE_ANTONYMS:
-                negative = not negative
-        else:
-            priv = _privative(w)
-            if priv:
-                concept_word = priv[1]
-                negative = not negative
-        for part in concept_word.split("-"):
-            if part and part not in STOPWORDS:
-                shown = text[shown_from:t.end]
-                if len(shown) > 60:
-                    shown = text[negated_by.start:negated_by.end] + " … " + text[t.start:t.end] \
-                        if negated_by is not None else text[t.start:t.end]
-                occ.append(Occurrence(stem(part), negative, shown, t.start, t.end))
+        st.first = False
+        concept = _word(st, words, w, t, text, len(clauses))
+        if prev == "to" and not st.waiting:
+            st.unasserted.add(concept)  # "in a bid to identify": named, not stated
+        if st.waiting:
+            st.heads.add(concept)
+            st.cue_end(text, t.end)
+            # the negation reaches on through "attempt to X" and "X or Y"
+            st.waiting = w in _TRANSPARENT
+        elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
+            st.heads.add(concept)
+        st.last_head_follow = concept in st.heads and (w in _TRANSPARENT or True)
         i += 1
-    return Reading(tuple(occ), tuple(dirs))
+    close(len(text))
+    return Reading(tuple(clauses), tuple(words), tuple(dirs))
 
 
-def _polar(reading: Reading, lo: int = 0, hi: int | None = None) -> dict[str, list[Occurrence]]:
-    by: dict[str, list[Occurrence]] = {}
-    for o in reading.occurrences:
-        if o.start >= lo and (hi is None or o.end <= hi):
-            by.setdefault(o.concept, []).append(o)
-    return by
+class _State:
+    __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate",
+                 "word_negation", "heads", "negative", "waiting", "last_word", "last_head_follow", "show_head",
+                 "unasserted")
+
+    def __init__(self) -> None:
+        self.last_word = ""
+        self.reset(0)
+
+    def reset(self, start: int) -> None:
+        self.start = start
+        self.negations = 0
+        self.ceased = False
+        self.cue = ""
+        self.cue_from: int | None = None
+        self.concepts: set[str] = set()
+        self.first = True  # no content word yet in this clause
+        self.subordinate = False
+        self.word_negation: int | None = None  # "without X", "at no X": where the negator is
+        self.heads: set[str] = set()
+        self.negative: set[str] = set()
+        self.unasserted: set[str] = set()
+        self.waiting = False  # a negation waiting for the word it governs
+        self.last_head_follow = False
+        self.show_head = True
+
+    def cue_at(self, text: str, start: int, end: int, show_head: bool = True) -> None:
+        self.waiting = True
+        if not self.cue:
+            self.cue, self.cue_from, self.show_head = text[start:end], start, show_head
+
+    def cue_end(self, text: str, end: int) -> None:
+        if self.cue_from is not None and self.show_head:
+            self.cue = text[self.cue_from:end]  # "cannot be returned"
+        self.cue_from = None
+
+
+def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: int, own: bool = True) -> str:
+    """Record a content word; returns its concept. `own=False`: the word's
+    negativity is its clause's (a negating verb), not its own."""
+    concept, negative, marked = w, False, False
+    if w in _ANTONYMS:
+        concept, negative = _ANTONYMS[w]
+        negative = negative and own
+        marked = True
+    else:
+        priv = _privative(w)
+        if priv:
+            concept, negative, marked = priv[1], True, True
+    if st.word_negation is not None:
+        negative, marked = not negative, True
+    shown = text[st.word_negation:t.end] if st.word_negation is not None else text[t.start:t.end]
+    first = ""
+    for part in concept.split("-"):
+        if part and part not in STOPWORDS:
+            s = stem(part)
+            first = first or s
+            st.concepts.add(s)
+            if negative:
+                st.negative.add(s)
+            words.append(Marked(s, negative, marked, shown, t.start, t.end, clause))
+    return first or stem(w)
+
+
+def _flip(p: str) -> str:
+    return NEGATED if p == POSITIVE else POSITIVE if p == NEGATED else p
+
+
+def _stance(cl: Clause, concept: str) -> str:
+    """What a clause says of a concept: its polarity, turned when the word
+    itself is negative (`not allowed` and `prohibited` both deny `allow`)."""
+    return _flip(cl.polarity) if concept in cl.negative else cl.polarity
+
+
+def _word_stance(r: Reading, m: Marked) -> str:
+    cl = r.clauses[m.clause] if m.clause < len(r.clauses) else None
+    pol = POSITIVE
+    if cl is not None and m.concept in cl.heads:
+        pol = cl.polarity
+    return _flip(pol) if m.negative else pol
+
+
+def _conflict(a: str, b: str) -> bool:
+    return a != b and POSITIVE in (a, b)
+
+
+def _opposite_direction(c: Reading, cl: Clause, q: Reading, ql: Clause) -> bool:
+    for d in c.directions:
+        if not cl.start <= d.start < cl.end:
+            continue
+        for e in q.directions:
+            if ql.start <= e.start < ql.end and e.axis == d.axis and e.anchor == d.anchor and e.sign == -d.sign:
+                return True
+    return False
+
+
+def clause_polarity_at(reading: Reading, start: int, end: int) -> str | None:
+    """The polarity of the clause of `reading` holding [start, end)."""
+    for cl in reading.clauses:
+        if cl.start <= start < cl.end or (start <= cl.start < end):
+            return cl.polarity
+    return None
 
 
 def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
@@ -312,40 +500,98 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                    ) -> list[Contradiction]:
     """Where the claim says the opposite of its quotes, taken together.
 
-    With `quote_reading` and `span`, the quote is read inside its sentence
-    (the sentence's negations reach into it): what the context rule uses."""
+    With `quote_reading` and `span`, the quote is read inside its sentence,
+    only the clauses that hold the span count, and only statements are
+    compared: what the context rule uses."""
     c = read(claim)
-    if quote_reading is not None:
-        readings = [(quote_reading, span)]
+    if quote_reading is not None and span is not None:
+        lo, hi = span
+        readings = [(quote_reading, [cl for cl in quote_reading.clauses if cl.end > lo and cl.start < hi])]
     else:
-        readings = [(read(q), None) for q in quotes]
-    qpol: dict[str, list[Occurrence]] = {}
-    qdirs: list[Direction] = []
-    for r, sp in readings:
-        lo, hi = sp if sp else (0, None)
-        for k, v in _polar(r, lo, hi).items():
-            qpol.setdefault(k, []).extend(v)
-        if sp is None:
-            qdirs.extend(r.directions)
+        readings = [(r, list(r.clauses)) for r in (read(q) for q in quotes)]
     out: list[Contradiction] = []
-    for concept, mine in _polar(c).items():
-        theirs = qpol.get(concept)
-        if not theirs:
+
+    # 1. statements: a claim clause against the quote clauses that share most of
+    # its words, one of them a word a negation governs
+    for cl in c.clauses:
+        if cl.question:
             continue
-        mine_neg = {o.negative for o in mine}
-        their_neg = {o.negative for o in theirs}
-        if len(mine_neg) == 1 and len(their_neg) == 1 and mine_neg != their_neg:
-            a, b = mine[0], theirs[0]
-            kind = "negation"
-            out.append(Contradiction(a.shown, b.shown, kind))
+        best: list[tuple[Reading, Clause, str]] = []
+        best_n = 1
+        for r, cls in readings:
+            for ql in cls:
+                if ql.question:
+                    continue
+                shared = cl.concepts & ql.concepts
+                # the two clauses speak of the same thing: at least two words, half of the claim's
+                if len(shared) < 2 or 2 * len(shared) < len(cl.concepts) or len(shared) < best_n:
+                    continue
+                governed = shared & (cl.heads | ql.heads | cl.negative | ql.negative)
+                governed -= {g for g in governed if (g in cl.unasserted and _stance(cl, g) == POSITIVE)
+                             or (g in ql.unasserted and _stance(ql, g) == POSITIVE)}
+                if not governed:
+                    continue
+                conflict = next((g for g in sorted(governed) if _conflict(_stance(cl, g), _stance(ql, g))), "")
+                entry = (r, ql, conflict)
+                if len(shared) > best_n:
+                    best, best_n = [entry], len(shared)
+                else:
+                    best.append(entry)
+        if best and all(g for _, _, g in best):
+            r, ql, g = best[0]
+            if _opposite_direction(c, cl, r, ql):
+                continue  # a negation and an opposite bound cancel
+            mine, theirs = _shown(c, cl, g), _shown(r, ql, g)
+            out.append(Contradiction(mine, theirs, "negation"))
+    if quote_reading is not None:
+        return _unique(out)
+
+    # 2. words with a polarity of their own, against the same word on the other side
+    theirs_by: dict[str, list[tuple[Marked, str]]] = {}
+    for r, _ in readings:
+        for m in r.words:
+            theirs_by.setdefault(m.concept, []).append((m, _word_stance(r, m)))
+    mine_by: dict[str, list[tuple[Marked, str]]] = {}
+    for m in c.words:
+        mine_by.setdefault(m.concept, []).append((m, _word_stance(c, m)))
+    for concept, ms in mine_by.items():
+        ts = theirs_by.get(concept)
+        if not ts or not (any(m.marked for m, _ in ms) or any(m.marked for m, _ in ts)):
+            continue
+        a = {p for _, p in ms}
+        b = {p for _, p in ts}
+        if len(a) == 1 and len(b) == 1 and _conflict(next(iter(a)), next(iter(b))):
+            out.append(Contradiction(ms[0][0].shown, ts[0][0].shown, "antonym"))
+
+    # 3. direction and bounds
+    qdirs = [(r, d) for r, _ in readings for d in r.directions]
     for d in c.directions:
-        same_axis = [q for q in qdirs if q.axis == d.axis and q.anchor == d.anchor]
-        if same_axis and all(q.sign == -d.sign for q in same_axis):
-            out.append(Contradiction(d.shown, same_axis[0].shown, "direction"))
-    seen = set()
-    uniq = []
-    for x in out:
+        same = [(r, q) for r, q in qdirs if q.axis == d.axis and q.anchor == d.anchor]
+        if same and all(q.sign == -d.sign for _, q in same):
+            cl = next((x for x in c.clauses if x.start <= d.start < x.end), None)
+            r, q = same[0]
+            ql = next((x for x in r.clauses if x.start <= q.start < x.end), None)
+            if cl is not None and ql is not None and _conflict(cl.polarity, ql.polarity):
+                continue  # "no refunds after 30 days" = "refunds within 30 days"
+            out.append(Contradiction(d.shown, q.shown, "direction"))
+    return _unique(out)
+
+
+def _shown(r: Reading, cl: Clause, concept: str) -> str:
+    """How a clause says what it says of `concept`: its negation and the word, as written."""
+    if cl.polarity != POSITIVE and concept in cl.heads and cl.cue:
+        return cl.cue
+    for m in r.words:
+        if cl.start <= m.start < cl.end and m.concept == concept:
+            return m.shown
+    return cl.cue or concept
+
+
+def _unique(xs: list[Contradiction]) -> list[Contradiction]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for x in xs:
         if (x.claim, x.quote) not in seen:
             seen.add((x.claim, x.quote))
-            uniq.append(x)
-    return uniq
+            out.append(x)
+    return out

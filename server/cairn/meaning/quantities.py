@@ -81,7 +81,7 @@ _MONTH_OF["sept"] = 9
 _MONTH_RE = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|"
-    r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?)"
+    r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec|JAN|FEB|MAR|APR|JUN|JUL|AUG|SEPT|SEP|OCT|NOV|DEC)\.?)"
 )
 
 # unit spellings -> normalised unit; matched case-insensitively unless listed in _CASED
@@ -172,6 +172,7 @@ _NOT_NAMES = frozenset(
 ) | set(_MONTHS) | {m[:3] for m in _MONTHS}
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?!\d)"
 _NUMWORD = "|".join(sorted(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"},
                            key=len, reverse=True))
 _SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|bn|mn|k|m)(?![^\W\d_])"
@@ -180,9 +181,9 @@ _SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|bn|mn|k|m)(?![^\W\d_]
 _SCAN = re.compile(
     rf"""
     (?P<iso>(?<![\w.])(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}})(?!\w|\.\d))
-  | (?P<dmy>(?<![\w.])(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_RE})(?:,?\s+(?P<dy>\d{{4}}))?(?![\w]))
-  | (?P<mdy>(?<![\w])(?P<mm>{_MONTH_RE})\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{{4}}))?(?![\w.]|,\d))
-  | (?P<my2>(?<![\w])(?P<mm2>{_MONTH_RE}),?\s+(?P<my2y>\d{{4}})(?![\w.]))
+  | (?P<dmy>(?<![\w.])(?P<dd>{_DAY})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_RE})(?:,?\s+(?P<dy>\d{{4}}))?(?![^\W\d_]))
+  | (?P<mdy>(?<![\w])(?P<mm>{_MONTH_RE})\s+(?P<md>{_DAY})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{{4}}))?(?!\w|\.\d|,\d))
+  | (?P<my2>(?<![\w])(?P<mm2>{_MONTH_RE}),?\s+(?P<my2y>\d{{4}})(?!\w|\.\d))
   | (?P<slash>(?<![\w./])(?P<s1>\d{{1,2}})/(?P<s2>\d{{1,2}})/(?P<s3>\d{{4}})(?![\w./]))
   | (?P<dotted>(?<![\w.])\d+(?:\.\d+){{2,}}(?![\w.]|\.\d))
   | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+)*)-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?![\w.]|\.\d))
@@ -373,10 +374,9 @@ def _number(text: str, m: re.Match) -> Quantity | None:
         value = -value
     if word and written.lower() == "one" and unit is None and not scale:
         return None  # "one of", "no one", "one possibility": not a count
-    if word and written.lower() in _SCALES and not m.group("cur"):
-        # "hundreds of", "a thousand reasons": a bare scale word is not a stated amount
-        if unit is None:
-            return None
+    if word and written.lower() in _SCALES:
+        # "hundreds of", "a thousand reasons", "million dollars": a bare scale word is not a stated amount
+        return None
     ordinal = m.group("ord")
     ref = None if (unit or ordinal) else _reference_before(text, s)
     if ref and not sign and not word:
@@ -422,6 +422,9 @@ def _ranges(text: str, qs: list[Quantity]) -> list[Quantity]:
                         lo, hi = a.value, b.value
                         if word == "-" and b.value < 0 and a.value >= 0 and text[b.start] in "-\u2212":
                             lo, hi = a.value, -b.value  # "10-12" read with a sign: a hyphen, not a minus
+                        if 1000 <= lo < 3000 and lo == lo.to_integral() and 0 <= hi < 100 and \
+                                word in ("-", "\u2013", "\u2014") and len(text[b.start:b.end].lstrip("-\u2212")) == 2:
+                            hi = lo - lo % 100 + hi  # "2018-19": the short end of a span of years is a year
                         out.append(Quantity("range", text[a.start:b.end], a.start, b.end, value=lo, high=hi,
                                             unit=unit))
                         i += 2
@@ -450,6 +453,9 @@ def _numbers_of(qs) -> list[Quantity]:
             out.append(Quantity("number", q.text, q.start, q.end, value=q.high, unit=q.unit))
         elif q.kind == "date" and q.date and q.date[0]:
             out.append(Quantity("number", str(q.date[0]), q.start, q.end, value=Decimal(q.date[0])))
+        elif q.kind == "identifier" and q.ident and len(q.ident) == 1:
+            # a quote's "Top 10", "slice-by-8" still offers its number
+            out.append(Quantity("number", q.text, q.start, q.end, value=Decimal(q.ident[0])))
     return out
 
 
@@ -496,8 +502,12 @@ def compare(claim: str, quotes: list[str], context: list[str] = ()) -> list[Numb
         elif q.kind == "date":
             assert q.date is not None
             if not any(_date_backs(d.date, q.date) for d in dates):
-                y = q.date[0]
-                if q.date[1] is None and q.date[2] is None and y and any(n.value == y for n in numbers):
+                y, mo, day = q.date
+                if mo is None and day is None and y and any(n.value == y for n in numbers):
+                    continue
+                # a passage often gives the year once: "on 2 November" with 2004 elsewhere in it
+                if y and mo and any(_date_backs(d.date, (None, mo, day)) for d in dates) and \
+                        any(n.value == y for n in numbers):
                     continue
                 out.append(NumberMismatch(_shown(q), said(("date",)), "date"))
         elif q.kind == "identifier":

@@ -1,0 +1,146 @@
+"""False alarms and misses of the support check, rule by rule.
+
+Two labelled sets:
+
+- tests/data/meaning/pairs.jsonl: claim/quote pairs written for Cairn from
+  Debian's licence and documentation texts (see its PROVENANCE.md), each
+  tagged with the rule it mainly tests and a dev/test split;
+- WiCE dev (../shared/data/wice/dev.jsonl, read in place): real Wikipedia
+  claims and the sentences they cite, from another domain.
+
+For each configuration the verdict is the one `cairn check` gives a claim
+whose citations all resolve: support score >= threshold and no meaning rule
+failing. A **false alarm** is a correct citation (label supported) that
+fails; a **miss** is a wrong one that passes.
+
+    .venv/bin/python bench/meaning_eval.py [--split dev|test|all] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from cairn import meaning
+from cairn.calibrate import load_rows
+from cairn.meaning.quantities import compare
+from cairn.support import check_support
+
+HERE = Path(__file__).resolve().parent
+PAIRS = HERE.parent / "tests/data/meaning/pairs.jsonl"
+WICE = HERE.parent.parent / "shared/data/wice/dev.jsonl"
+THRESHOLD = 0.5
+
+# name -> (support mode, number rule: "old" | "new" | None, polarity, context)
+CONFIGS = {
+    "seed, old number rule": ("seed", "old", False, False),
+    "calibrated, old number rule": ("calibrated", "old", False, False),
+    "seed + quantities": ("seed", "new", False, False),
+    "seed + quantities + polarity": ("seed", "new", True, False),
+    "seed + all meaning rules": ("seed", "new", True, True),
+    "calibrated + quantities": ("calibrated", "new", False, False),
+    "calibrated + quantities + polarity": ("calibrated", "new", True, False),
+    "calibrated + all meaning rules": ("calibrated", "new", True, True),
+}
+
+
+def verdict(claim: str, evidence: list[meaning.Evidence], config) -> bool:
+    mode, numbers, polarity, context = config
+    quotes = [e.quote for e in evidence]
+    lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode)
+    passed = lex.score is not None and lex.score >= THRESHOLD
+    if numbers == "old" and lex.numbers_missing:
+        return False
+    if numbers == "new" and compare(claim, quotes, [e.text for e in evidence] + [e.title for e in evidence]):
+        return False
+    if polarity or context:
+        found = meaning.check(claim, evidence, polarity=polarity and passed)
+        if found.contradictions:
+            return False
+        if context and found.context:
+            return False
+    return passed
+
+
+def pair_evidence(p: dict) -> list[meaning.Evidence]:
+    ctx = p["context"]
+    start = ctx.index(p["quote"])
+    title = p["source"].rsplit("/", 1)[-1]
+    return [meaning.Evidence(p["quote"], ctx, start, start + len(p["quote"]), title)]
+
+
+def load_pairs(split: str) -> list[dict]:
+    rows = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [r for r in rows if split == "all" or r["split"] == split]
+
+
+def wice_rows():
+    if not WICE.exists():
+        return []
+    return [
+        (r.claim, [meaning.Evidence(q, q, 0, len(q)) for q in r.quotes], r.supported)
+        for r in load_rows(WICE)
+    ]
+
+
+def rates(results: list[tuple[str, bool, bool]]) -> dict[str, tuple[int, int, int, int]]:
+    """rule -> (false alarms, correct pairs, misses, wrong pairs)."""
+    out: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for rule, gold, got in results:
+        for key in (rule, "all"):
+            row = out[key]
+            if gold:
+                row[1] += 1
+                row[0] += not got
+            else:
+                row[3] += 1
+                row[2] += got
+    return {k: tuple(v) for k, v in out.items()}  # type: ignore[misc]
+
+
+def fmt(a: int, n: int) -> str:
+    return f"{a}/{n} ({100 * a / n:.0f} %)" if n else "-"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--by-rule", default="calibrated + all meaning rules",
+                    help="configuration shown rule by rule")
+    args = ap.parse_args(argv)
+    pairs = load_pairs(args.split)
+    wice = wice_rows()
+    print(f"meaning set ({args.split}): {len(pairs)} pairs; WiCE dev: {len(wice)} rows\n")
+    print("| configuration | false alarms | misses | WiCE dev balanced accuracy |")
+    print("| --- | ---: | ---: | ---: |")
+    by_rule = None
+    for name, config in CONFIGS.items():
+        res = [(p["rule"], p["label"] == "supported", verdict(p["claim"], pair_evidence(p), config)) for p in pairs]
+        r = rates(res)
+        fa, npos, miss, nneg = r["all"]
+        if wice:
+            got = [(gold, verdict(c, ev, config)) for c, ev, gold in wice]
+            pos = [g for gold, g in got if gold]
+            neg = [not g for gold, g in got if not gold]
+            ba = f"{(sum(pos) / len(pos) + sum(neg) / len(neg)) / 2:.4f}"
+        else:
+            ba = "n/a (data not found)"
+        print(f"| {name} | {fmt(fa, npos)} | {fmt(miss, nneg)} | {ba} |")
+        if name == args.by_rule:
+            by_rule = r
+    if by_rule:
+        print(f"\nrule by rule ({args.by_rule}):\n")
+        print("| rule | false alarms | misses |")
+        print("| --- | ---: | ---: |")
+        for rule in sorted(k for k in by_rule if k != "all"):
+            fa, npos, miss, nneg = by_rule[rule]
+            print(f"| {rule} | {fmt(fa, npos)} | {fmt(miss, nneg)} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
