@@ -346,6 +346,8 @@ class Verifier:
             return res, diags
 
         # a superseded chunk: judged against the current version of its source
+        note = self.store.provenance_note(chunk)  # from an index Cairn did not write on this machine
+        unproven = f"; {note}" if note else ""
         hits = self.find_quote(quote, (chunk.source,)) if self.current_version(chunk.source) else []
         if hits:
             res.resolved = True
@@ -357,7 +359,7 @@ class Verifier:
             diag(
                 "span-shifted",
                 f"{chunk.source} changed since version {short(chunk.version)}; the quote is still there,"
-                f" now in chunk {ch.chunk_id} at [{pos}, {pos + len(quote)})",
+                f" now in chunk {ch.chunk_id} at [{pos}, {pos + len(quote)})" + unproven,
                 cit.line_of("start", "chunk_id"),
                 _span(cit.line_of("chunk_id"), cit.line_of("start"), cit.line_of("end")),
                 fixes=[fix],
@@ -368,7 +370,7 @@ class Verifier:
         d = diag(
             "source-changed",
             (f"{chunk.source} was deleted" if gone else f"{chunk.source} changed since version {short(chunk.version)}")
-            + "; the quote is not in its current version",
+            + "; the quote is not in its current version" + unproven,
             cit.line_of("chunk_id"),
         )
         elsewhere = [
