@@ -83,7 +83,8 @@ def check_context(claim: str, text: str, start: int, end: int) -> ContextNegatio
     quote = text[start:end]
     if contradictions(claim, [quote]):
         return None  # the quote alone already contradicts: that is `contradiction`, not context
-    found = contradictions(claim, [], quote_reading=read(sentence), span=(start - s, end - s))
+    # only what comes before the quote can govern it ("copies 100 KiB, not 102,400 blocks" does not)
+    found = contradictions(claim, [], quote_reading=read(text[s:end]), span=(start - s, end - s))
     if found:
         return ContextNegation(_clip(sentence), f"{found[0].quote} in its sentence")
     return None

@@ -288,7 +288,7 @@ def read(text: str) -> Reading:
 
     def close(end: int, question: bool = False) -> None:
         if st.concepts or st.negations or st.ceased:
-            pol = CEASED if st.ceased and st.negations % 2 == 0 else NEGATED if st.negations % 2 else POSITIVE
+            pol = CEASED if st.ceased and not st.negations else NEGATED if st.negations else POSITIVE
             clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if pol != POSITIVE else "",
                                   frozenset(st.heads) if pol != POSITIVE else frozenset(),
                                   frozenset(st.negative), frozenset(st.unasserted), question))
@@ -346,11 +346,19 @@ def read(text: str) -> Reading:
             continue
         w = t.text
         if w in _NEGATORS or w.endswith("n't") or w == "without":
-            if w == "without" or (w == "no" and st.last_word in _PREPOSITIONS):
+            if st.waiting and st.negations and w == "without":
+                st.negations -= 1  # "not without": two negations, one governing the other, cancel
+                st.waiting = False
+            elif w == "without" or (w == "no" and st.last_word in _PREPOSITIONS):
                 st.word_negation = t.start  # "without a supervisor", "at no charge": the noun phrase only
             else:
                 st.negations += 1
                 st.cue_at(text, t.start, t.end)
+            st.last_word = w
+            i += 1
+            continue
+        if w in _NEGATING_VERBS and st.last_word != "to" and st.waiting and st.negations:
+            st.negations -= 1  # "never fails to": the negation governs the negating verb, and they cancel
             st.last_word = w
             i += 1
             continue
@@ -527,6 +535,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 if len(shared) < 2 or 2 * len(shared) < len(cl.concepts) or len(shared) < best_n:
                     continue
                 governed = shared & (cl.heads | ql.heads | cl.negative | ql.negative)
+                if not governed and len(shared) >= 3 and 4 * len(shared) >= 3 * len(cl.concepts):
+                    governed = shared  # nearly the same statement: its polarity as a whole
                 governed -= {g for g in governed if (g in cl.unasserted and _stance(cl, g) == POSITIVE)
                              or (g in ql.unasserted and _stance(ql, g) == POSITIVE)}
                 if not governed:

@@ -134,6 +134,8 @@ _unit("EUR", "eur", "euros", "euro")
 _unit("GBP", "gbp", "pounds sterling", "sterling")
 _unit("JPY", "jpy", "yen")
 _unit("times", "times", "fold")
+_unit("am", "am", "a.m.", "a.m")
+_unit("pm", "pm", "p.m.", "p.m")
 _CASED = {"m", "g", "h", "t", "l", "B"}  # one-letter units only in this exact case (and never as a word)
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 _CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad": "CAD", "aud": "AUD",
@@ -259,17 +261,43 @@ def _date_text(y, m, d) -> str:
     return " ".join(parts)
 
 
+_LIST_BEFORE = re.compile(r"\d+(?:\.\d+)*[a-z]?\s*(?:,\s*(?:and|or)?|and|or|&)\s*$")
+
+
 def _reference_before(text: str, start: int) -> str | None:
+    ref = _reference_and_start(text, start)
+    return ref[0] if ref else None
+
+
+def _reference_and_start(text: str, start: int) -> tuple[str, int] | None:
+    """The reference word a number belongs to, and where that word starts."""
+    # "Sections 3.1, 3.2, and 3.4": every number of the list belongs to the word before it
+    for _ in range(12):
+        m = _LIST_BEFORE.search(text, max(0, start - 40), start)
+        if not m:
+            break
+        start = m.start()
     m = _WORD_BEFORE.search(text, max(0, start - 40), start)
     if not m:
         return None
     word = m.group(1)
     key = _REFERENCE_WORDS.get(word.lower().rstrip("'’"))
     if key:
-        return key
+        return key, m.start()
     if word[0].isupper() and word.lower() not in _NOT_NAMES and len(word) > 1:
-        return "name:" + word.lower()
+        return "name:" + word.lower(), m.start()
+    if len(word) > 1 and word.isalpha() and word.lower() not in _NOT_NAMES and word.lower() not in _QUANTITY_VERBS \
+            and not word.lower().endswith(("ed", "ing")):
+        return "word:" + word.lower(), m.start()  # "grep 3.8": a decimal right after a noun names a release
     return None
+
+
+# verbs after which a number is an amount ("costs 3.5", "weighs 2.5")
+_QUANTITY_VERBS = frozenset(
+    "cost costs total totals equal equals weigh weighs measure measures reach reaches score scores hit hits "
+    "rate rates average averages number numbers count counts is are was were be been has have had "
+    "takes take gives give pays pay earns earn".split()
+)
 
 
 @lru_cache(maxsize=16384)
@@ -303,7 +331,7 @@ def extract(text: str) -> tuple[Quantity, ...]:
             continue
         if g == "dotted":
             ref = _reference_before(text, s) or "version"
-            out.append(Quantity("identifier", m.group(0), s, e, name=ref.removeprefix("name:"),
+            out.append(Quantity("identifier", m.group(0), s, e, name=ref.split(":", 1)[-1],
                                 ident=_ident(m.group(0))))
             continue
         if g == "alnum":
@@ -378,18 +406,21 @@ def _number(text: str, m: re.Match) -> Quantity | None:
         # "hundreds of", "a thousand reasons", "million dollars": a bare scale word is not a stated amount
         return None
     ordinal = m.group("ord")
-    ref = None if (unit or ordinal) else _reference_before(text, s)
+    found = None if (unit or ordinal) else _reference_and_start(text, s)
+    ref, word_start = found if found else (None, 0)
     if ref and not sign and not word:
-        if ref.startswith("name:"):
+        if ref.startswith("word:") and "." not in written:
+            ref = None  # only a decimal ("grep 3.8"), never "files 3", names a release after a plain noun
+        elif ref.startswith("name:"):
             # "Apache 2.0", "Python 3.11": a name before a number; but "Allow 30 days" opens a sentence
-            at_start = _SENT_START.search(text, 0, _WORD_BEFORE.search(text, max(0, s - 40), s).start())
+            at_start = _SENT_START.search(text, 0, word_start)
             whole_year = "." not in written and 1000 <= value < 3000
-            if whole_year or (at_start and "." not in written and not _WORD_BEFORE.search(
-                    text, max(0, s - 40), s).group(1).isupper()):
+            if whole_year or (at_start and "." not in written and not ref[5:].isupper()
+                              and not text[word_start:s].strip().isupper()):
                 ref = None
         if ref:
             return Quantity("identifier", text[m.start("n"):m.end("n")], m.start("n"), m.end("n"),
-                            name=ref.removeprefix("name:"), ident=_ident(written))
+                            name=ref.split(":", 1)[-1], ident=_ident(written))
     return Quantity("number", text[s:e].strip(), s, e, value=value, unit=unit)
 
 
@@ -490,7 +521,11 @@ def compare(claim: str, quotes: list[str], context: list[str] = ()) -> list[Numb
 
     for q in cq:
         if q.kind == "number":
-            if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in numbers):
+            # a claim's unit, when the quotes use that unit, is matched among those: "8 times
+            # faster" is not backed by "4 times faster ... slice by 8"
+            pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(
+                n.unit == q.unit for n in numbers) else numbers
+            if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in pool):
                 out.append(NumberMismatch(q.text, said(("number", "range")), "number"))
         elif q.kind == "range":
             ok = any(r.value == q.value and r.high == q.high and _same_unit(q.unit, r.unit) for r in ranges) or (
