@@ -113,6 +113,8 @@ _CEASING = ("no longer", "not anymore", "used to", "stopped", "ceased", "ceases"
 _CLAUSE_BREAKERS = frozenset(
     "but however although though whereas unless except instead yet otherwise besides".split()
 )
+_COORDINATORS = frozenset("and or but so yet".split())
+_SUBJECTS = frozenset("it he she they we you i this that these those there the a an its his her their our".split())
 _SUBORDINATORS = frozenset("if when unless although because since while where whether once until".split())
 _PREPOSITIONS = frozenset(
     """at for with in on by of from to into onto upon within under over via per about""".split()
@@ -306,6 +308,8 @@ def read(text: str) -> Reading:
             continue
         if t.kind == "comma":
             st.word_negation = None
+            if i + 2 < len(toks) and toks[i + 1].text in _COORDINATORS and toks[i + 2].text in _SUBJECTS:
+                close(t.start)  # ", and it never would have happened": a new statement with its own subject
             i += 1
             continue
         if t.text == "other" and i + 1 < len(toks) and toks[i + 1].text == "than":
@@ -384,8 +388,11 @@ def read(text: str) -> Reading:
             continue
         st.first = False
         concept = _word(st, words, w, t, text, len(clauses))
-        if prev == "to" and not st.waiting:
-            st.unasserted.add(concept)  # "in a bid to identify": named, not stated
+        if (prev == "to" or (st.infinitive and prev == toks[i - 1].text)) and not st.waiting:
+            st.unasserted.add(concept)  # "in a bid to help identify": named, not stated
+            st.infinitive = True
+        else:
+            st.infinitive = False
         if st.waiting:
             st.heads.add(concept)
             st.cue_end(text, t.end)
@@ -402,7 +409,7 @@ def read(text: str) -> Reading:
 class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate",
                  "word_negation", "heads", "negative", "waiting", "last_word", "last_head_follow", "show_head",
-                 "unasserted")
+                 "unasserted", "infinitive")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -421,6 +428,7 @@ class _State:
         self.heads: set[str] = set()
         self.negative: set[str] = set()
         self.unasserted: set[str] = set()
+        self.infinitive = False
         self.waiting = False  # a negation waiting for the word it governs
         self.last_head_follow = False
         self.show_head = True
