@@ -32,6 +32,7 @@ from .model import (
 from .meaning import Evidence
 from .meaning import check as check_meaning
 from .meaning.quantities import extract as extract_quantities
+from .meaning.quantities import without_identifiers
 from .support import check_support
 
 log = logging.getLogger(__name__)
@@ -467,7 +468,8 @@ class Verifier:
         missing: list[str] = []
         verdict: JudgeVerdict | None = None
         if quotes:
-            lex = check_support(claim.text, quotes, threshold=cfg.threshold, mode=cfg.support.mode)
+            lex = check_support(self._support_text(claim, results), quotes, threshold=cfg.threshold,
+                                mode=cfg.support.mode)
             score = lex.score
             missing = list(lex.missing)
             # a polarity difference contradicts only a claim its quotes are about: one whose
@@ -522,6 +524,17 @@ class Verifier:
                                   citation=cit))
         return out
 
+    def _support_text(self, claim: Claim, results: list[CitationResult]) -> str:
+        """The claim as the word-overlap score reads it: without the identifiers
+        that name its sources (`Under Apache 2.0, …`)."""
+        if not any(q.kind == "identifier" for q in extract_quantities(claim.text)):
+            return claim.text
+        context = []
+        for r in results:
+            if r.resolved and r.evidence is not None:
+                context += [r.evidence[0].text, self._title(r.evidence[0])]
+        return without_identifiers(claim.text, context)
+
     def _title(self, chunk: Chunk) -> str:
         """A source's name and its first line: what an identifier in a claim is also checked against."""
         key = (chunk.source, chunk.version)
@@ -531,7 +544,7 @@ class Verifier:
             try:
                 chunks = [c for c in self.store.current_chunks([chunk.source]) if c.version == chunk.version]
                 if chunks:
-                    first = min(chunks, key=lambda c: c.start).text.split("\n", 1)[0]
+                    first = min(chunks, key=lambda c: c.start).text[:300]
             except Exception:  # a title is a hint: a store that cannot give one leaves it empty
                 log.debug("no title for %s", chunk.source, exc_info=True)
             name = chunk.source.rsplit("/", 1)[-1]

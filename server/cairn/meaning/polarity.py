@@ -395,7 +395,7 @@ def read(text: str) -> Reading:
             st.infinitive = False
         if st.waiting:
             st.heads.add(concept)
-            st.cue_end(text, t.end)
+            st.cue_end(text, t.end, more=w in _TRANSPARENT)
             # the negation reaches on through "attempt to X" and "X or Y"
             st.waiting = w in _TRANSPARENT
         elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
@@ -438,10 +438,11 @@ class _State:
         if not self.cue:
             self.cue, self.cue_from, self.show_head = text[start:end], start, show_head
 
-    def cue_end(self, text: str, end: int) -> None:
+    def cue_end(self, text: str, end: int, more: bool = False) -> None:
         if self.cue_from is not None and self.show_head:
             self.cue = text[self.cue_from:end]  # "cannot be returned"
-        self.cue_from = None
+        if not more:
+            self.cue_from = None  # "no attempt to allocate" shows on to the verb
 
 
 def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: int, own: bool = True) -> str:

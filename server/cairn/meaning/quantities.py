@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from dateutil import parser as _dateparser
 
-__all__ = ["Quantity", "extract", "NumberMismatch", "compare"]
+__all__ = ["Quantity", "extract", "NumberMismatch", "compare", "without_identifiers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +187,8 @@ _SCAN = re.compile(
   | (?P<mdy>(?<![\w])(?P<mm>{_MONTH_RE})\s+(?P<md>{_DAY})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{{4}}))?(?!\w|\.\d|,\d))
   | (?P<my2>(?<![\w])(?P<mm2>{_MONTH_RE}),?\s+(?P<my2y>\d{{4}})(?!\w|\.\d))
   | (?P<slash>(?<![\w./])(?P<s1>\d{{1,2}})/(?P<s2>\d{{1,2}})/(?P<s3>\d{{4}})(?![\w./]))
-  | (?P<dotted>(?<![\w.])\d+(?:\.\d+){{2,}}(?![\w.]|\.\d))
-  | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+)*)-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?![\w.]|\.\d))
+  | (?P<dotted>(?<![\w.])\d+(?:\.\d+){{2,}}(?!\w|\.\d))
+  | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+)*)-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?!\w|\.\d))
   | (?P<num>
         (?P<cur>(?<![\w])(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?))?
         (?P<sign>(?<![\w.,\d])(?:[-\u2212\u2013]|minus\s+|negative\s+)(?=\d|{_NUMWORD}))?
@@ -566,3 +566,34 @@ def _date_backs(evidence, claimed) -> bool:
         if c is not None and c != e:
             return False
     return True
+
+
+def without_identifiers(claim: str, context: list[str] | tuple[str, ...]) -> str:
+    """The claim with its identifiers taken out, for the word-overlap score:
+    an identifier's number is never missing from a quote (it names the
+    source), and its name is not missing when the cited chunk or its source's
+    title names it (`Under Apache 2.0, …` cited to the Apache licence)."""
+    qs = [q for q in extract(claim) if q.kind == "identifier"]
+    if not qs:
+        return claim
+    text = unicodedata.normalize("NFKC", claim)
+    named = " ".join(context).lower()
+    cuts: list[tuple[int, int]] = []
+    for q in qs:
+        start = q.start
+        if q.name and q.name not in _REFERENCE_WORDS.values():
+            m = _WORD_BEFORE.search(text, max(0, q.start - 40), q.start)
+            if m and m.group(1).lower() == q.name and re.search(rf"(?<![^\W\d_]){re.escape(q.name)}", named):
+                start = m.start()
+        elif q.name:
+            m = _WORD_BEFORE.search(text, max(0, q.start - 40), q.start)
+            if m and _REFERENCE_WORDS.get(m.group(1).lower().rstrip("'’")) == q.name:
+                start = m.start()
+        cuts.append((start, q.end))
+    out, last = [], 0
+    for s0, e0 in sorted(cuts):
+        if s0 >= last:
+            out.append(text[last:s0])
+            last = e0
+    out.append(text[last:])
+    return " ".join("".join(out).split())

@@ -1,0 +1,75 @@
+"""The meaning rules of SPEC section 4 through the real `cairn check`: each
+case of fixtures/meaning (licence names that are not quantities, `one` that
+is not a count, opposite prefixes, negation, direction, signs and units,
+dates, a retracting frame, a different version) gets its verdict and codes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from cairn_testing import check_json, run_cairn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "meaning"))
+from make_meaning import CASES, build  # noqa: E402  (the fixture builder lives beside its data)
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> Path:
+    return build(tmp_path_factory.mktemp("meaning") / "ws")
+
+
+@pytest.fixture(scope="module")
+def claims(workspace: Path) -> dict[str, dict]:
+    code, report = check_json(workspace)
+    assert code == 1
+    return {c["text"]: c for c in report["drafts"][0]["claims"]}
+
+
+@pytest.mark.parametrize("claim,source,quote,codes,supported", CASES, ids=[c[0][:40] for c in CASES])
+def test_each_case(claims, claim, source, quote, codes, supported):
+    got = claims[claim]
+    assert got["citations"][0]["resolved"] is True
+    assert [d["code"] for d in got["diagnostics"]] == codes, got["diagnostics"]
+    assert got["supported"] is supported
+
+
+def test_messages_name_both_sides(claims):
+    msg = {c: [d["message"] for d in v["diagnostics"]] for c, v in claims.items()}
+    assert msg["Frozen goods are held at or below -18 °F until dispatch."] == ["claim says -18 °F; quotes say -18 °C"]
+    assert msg["Frozen goods are held at or above 18 °C until dispatch."][0] == "claim says 18 °C; quotes say -18 °C"
+    assert msg["Frozen goods are held at or above 18 °C until dispatch."][1] == "claim says at or above; quote says at or below"
+    assert msg["Opened items can be returned."] == ["claim says returned; quote says cannot be returned"]
+    assert msg["The manual allocates individual numbers to local packages."] == [
+        "claim says allocates; quote says no attempt to allocate"]
+    assert msg["The Leeds depot opened on 12 March 2024."] == ["claim says 12 March 2024; quotes say 12 May 2024"]
+    assert msg["Each Contributor grants an exclusive, revocable, royalty-bearing copyright license."][0].startswith(
+        "claim says exclusive; quote says non-exclusive")
+    version = [m for c, m in msg.items() if c.startswith("Under GPL version 2")][0]
+    assert version == ["claim says version 2; source says version 3"]
+    ctx = msg["The warranty covers accidental damage."][0]
+    assert "It is false that the warranty covers accidental damage." in ctx
+
+
+def test_context_negates_points_at_the_quote_line(workspace, claims):
+    got = claims["The warranty covers accidental damage."]
+    d = got["diagnostics"][0]
+    lines = (workspace / "drafts" / "meaning.md").read_text(encoding="utf-8").splitlines()
+    assert lines[d["line"] - 1].startswith("quote:")
+
+
+def test_fix_leaves_meaning_failures_alone(workspace):
+    """No meaning rule has a fix: --fix changes nothing in this draft."""
+    draft = workspace / "drafts" / "meaning.md"
+    before = draft.read_bytes()
+    proc = run_cairn(workspace, "check", "--fix")
+    assert proc.returncode == 1
+    assert draft.read_bytes() == before
+
+
+def test_text_output_shows_the_words_that_decided(workspace):
+    proc = run_cairn(workspace, "check")
+    assert "[contradiction] claim says returned; quote says cannot be returned" in proc.stdout
+    assert "[number-mismatch] claim says -18 °F; quotes say -18 °C" in proc.stdout
