@@ -36,6 +36,7 @@ __all__ = [
     "read_draft",
     "parse_draft",
     "field_edits",
+    "fix_edits",
     "apply_edits",
     "split_lines",
     "line_range",
@@ -406,6 +407,11 @@ class _Ctx:
         bl = bisect_right(self.starts, index) - 1
         return bl, index - self.starts[bl]
 
+    def offset(self, bl: int, col: int) -> int:
+        """(body line, column) -> body offset."""
+        self.lc(0)
+        return self.starts[bl] + col
+
     def off(self, bl: int) -> int:
         """Column of body line `bl` in its draft line (0 when it is not a plain suffix)."""
         o = self.offs.get(bl)
@@ -478,8 +484,7 @@ def _parse_block(node: _B, lines: list[str], eol: str) -> tuple[CiteBlock, bool,
     else:
         fence_range = Range(Pos(open_line, col), Pos(open_line, max(col, len(dl.rstrip()))))
     body = node.content
-    stripped = body.lstrip()
-    kind = "json" if stripped[:1] in ("{", "[") else "yaml"
+    kind, stripped = _kind_of(body)
     block = CiteBlock(open_line, close_line, fence_range, body, kind)
     ctx = _Ctx(lines, open_line, body, fence_range, kind, eol)
     try:
@@ -493,6 +498,38 @@ def _parse_block(node: _B, lines: list[str], eol: str) -> tuple[CiteBlock, bool,
     return block, False, False
 
 
+def _kind_of(body: str) -> tuple[str, str]:
+    """("json" or "yaml", the body without its BOM and leading white space)."""
+    stripped = body[_bom(body):].lstrip()
+    return ("json" if stripped[:1] in ("{", "[") else "yaml"), stripped
+
+
+def _bom(body: str) -> int:
+    """1 when the body starts with U+FEFF. It is read as nothing (as YAML and a UTF-8
+    reader do), and every position is counted from the body's real start: libyaml
+    counts marks after the BOM, PyYAML's own parser before it."""
+    return 1 if body.startswith("\ufeff") else 0
+
+
+def _shift(root: _N | None, by: int) -> None:
+    """Add `by` to every position of a node tree."""
+    stack = [root] if root is not None and by else []
+    while stack:
+        n = stack.pop()
+        if n.si is not None:
+            n.si += by
+        if n.ei is not None:
+            n.ei += by
+        if n.ci is not None:
+            n.ci += by
+        if n.kind == "map":
+            for k, v in n.value:
+                stack.append(k)
+                stack.append(v)
+        elif n.kind == "seq":
+            stack.extend(n.value)
+
+
 def _body_problem(ctx: _Ctx, e: _BodyError) -> Problem:
     bl = e.line
     if bl is None and e.index is not None:
@@ -503,7 +540,8 @@ def _body_problem(ctx: _Ctx, e: _BodyError) -> Problem:
 
 
 def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, bool, bool]:
-    body = ctx.body
+    lead = _bom(ctx.body)
+    body = ctx.body[lead:]
     if not stripped:
         block.problems.append(ctx.problem("empty cite block"))
         return block, False, False
@@ -521,24 +559,26 @@ def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, 
             lone = next((m for m in _SURROGATE_ESCAPE.finditer(body) if len(m.group(0)) == 6), None)
             raise _BodyError(
                 f"invalid JSON: {lone.group(0) if lone else 'a string'} is a lone surrogate, not a character",
-                lone.start() if lone else None,
+                lone.start() + lead if lone else None,
             )
         try:
             marks = _json_marks(body)
+            _shift(marks, lead)
         except Exception:  # noqa: BLE001 - positions are a nicety; the values come from json
             marks = None
         root = _json_node(value, marks, 0)
     else:
         try:
             root = _compose(body)
+            _shift(root, lead)
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
             what = e.problem or e.context or "syntax error"
             if e.context and e.problem:
                 what = f"{e.problem} ({e.context})"
-            raise _BodyError(f"invalid YAML: {what}", mark.index if mark else None) from None
+            raise _BodyError(f"invalid YAML: {what}", mark.index + lead if mark else None) from None
         except yaml.reader.ReaderError as e:
-            raise _BodyError(f"invalid YAML: {e.reason} (character {e.character!r})", e.position) from None
+            raise _BodyError(f"invalid YAML: {e.reason} (character {e.character!r})", e.position + lead) from None
         except UnicodeError:
             raise _BodyError("invalid YAML: the block holds characters that cannot be encoded") from None
         except yaml.YAMLError as e:
@@ -978,15 +1018,108 @@ def _value_end(ctx: _Ctx, n: _N) -> tuple[int, int]:
     return el, ec
 
 
+class _BodyEdit:
+    """An edit of a block's body: body offsets [a, b) get `text`, whose line breaks are
+    written in the draft with its line ending and the container prefix of body line `pl`."""
+
+    __slots__ = ("a", "b", "text", "pl")
+
+    def __init__(self, a: int, b: int, text: str, pl: int = 0):
+        self.a, self.b, self.text, self.pl = a, b, text, pl
+
+
 def field_edits(citation: Citation, values: dict[str, str | int]) -> list[TextEdit]:
-    """Edits that set these fields of the citation in the draft, leaving everything else as it is."""
+    """Edits that set these fields of the citation in the draft, leaving everything else
+    as it is; none when the edited block would not read back as intended."""
+    return fix_edits(citation, values)[0]
+
+
+def fix_edits(citation: Citation, values: dict[str, str | int]) -> tuple[list[TextEdit], str | None]:
+    """(edits, None), or ([], why no edit is given).
+
+    The edited body is parsed again before any edit is given: the citation must read
+    back with exactly the values set and its other fields, and the block's other
+    citations, unchanged. A layout the writer cannot handle is refused, never written."""
     lay = citation.layout
     if not isinstance(lay, _Layout) or not values:
-        return []
+        return [], None
+    ctx = lay.ctx
+    body_edits = _body_edits(lay, values)
+    if not body_edits:
+        return [], None
+    # never edit a line whose columns are uncertain (a tab markdown-it expanded in a container prefix)
+    for e in body_edits:
+        for bl in range(ctx.lc(e.a)[0], ctx.lc(e.b)[0] + 1):
+            if not ctx.exact(bl):
+                return [], "a line of the block has a tab in its indentation"
+    why = _reads_back(citation, values, _apply_body(ctx.body, body_edits))
+    if why is not None:
+        return [], why
+    edits = []
+    for e in body_edits:
+        start, end = ctx.pos(*ctx.lc(e.a)), ctx.pos(*ctx.lc(e.b))
+        prefix = ctx.draft_line(e.pl)[: ctx.off(e.pl)]
+        edits.append(TextEdit(Range(start, end), e.text.replace("\n", ctx.eol + prefix)))
+    return edits, None
+
+
+def _apply_body(body: str, edits: list[_BodyEdit]) -> str:
+    out, last = [], 0
+    for e in sorted(edits, key=lambda e: (e.a, e.b)):
+        out.append(body[last:e.a])
+        out.append(e.text)
+        last = max(last, e.b)
+    out.append(body[last:])
+    return "".join(out)
+
+
+def _wanted(name: str, value):
+    return value.lower() if name in ("chunk_id", "version") and isinstance(value, str) else value
+
+
+def _reads_back(citation: Citation, values: dict, new_body: str) -> str | None:
+    """None when `new_body`, parsed as a cite body, holds the citation with `values` set
+    and nothing else changed; else what went wrong."""
+    old_block = citation.block
+    kind, stripped = _kind_of(new_body)
+    if old_block is not None and kind != old_block.kind:
+        return f"the edited block would read as {kind.upper()}, not {old_block.kind.upper()}"
+    empty = Range(Pos(0, 0), Pos(0, 0))
+    block = CiteBlock(0, 0, empty, new_body, kind)
+    ctx = _Ctx(new_body.split("\n"), -1, new_body, empty, kind, "\n")
+    try:
+        block, is_claim, _ = _fill_block(block, ctx, stripped)
+    except _BodyError as e:
+        return f"the edited block would not parse ({e.message})"
+    except Exception as e:  # noqa: BLE001
+        return f"the edited block would not parse ({type(e).__name__})"
+    if block.problems:
+        return f"the edited block would not parse ({block.problems[0].message})"
+    old = old_block.citations if old_block is not None else [citation]
+    if len(block.citations) != len(old) or (old_block is not None and block.claim_text != old_block.claim_text):
+        return "the edited block would hold other citations"
+    for i, (was, now) in enumerate(zip(old, block.citations)):
+        for name in _FIELDS:
+            want = _wanted(name, values[name]) if was is citation and name in values else getattr(was, name)
+            got = getattr(now, name)
+            if got != want:
+                return f"{name} would read back as {_describe_value(got)}, not {_describe_value(want)}"
+        if len(now.problems) > len(was.problems):
+            return f"the edited citation would not be valid ({now.problems[0].message})"
+    return None
+
+
+def _describe_value(v) -> str:
+    if v is None:
+        return "nothing"
+    return _short(v) if isinstance(v, str) else str(v)
+
+
+def _body_edits(lay: _Layout, values: dict) -> list[_BodyEdit]:
     ctx, node = lay.ctx, lay.node
     json_kind = ctx.kind == "json"
     flow = node.flow
-    edits: list[TextEdit] = []
+    edits: list[_BodyEdit] = []
     missing: list[tuple[str, object]] = []
     for name, value in values.items():
         entry = lay.entries.get(name)
@@ -1002,59 +1135,51 @@ def field_edits(citation: Citation, values: dict[str, str | int]) -> list[TextEd
             kl, kc = ctx.lc(k.ei)
             line = ctx.body_lines[kl]
             colon = line.find(":", kc)
-            at = colon + 1 if colon >= 0 else len(line)
-            p = ctx.pos(kl, at)
-            edits.append(TextEdit(Range(p, p), " " + new))
+            at = ctx.offset(kl, colon + 1 if colon >= 0 else len(line))
+            edits.append(_BodyEdit(at, at, " " + new))
             continue
-        sl, sc = ctx.lc(v.si)
         el, ec = _value_end(ctx, v)
-        edits.append(TextEdit(Range(ctx.pos(sl, sc), ctx.pos(el, ec)), new))
+        edits.append(_BodyEdit(v.si, ctx.offset(el, ec), new))
     if missing:
         edit = _insert(ctx, node, missing, json_kind, flow)
         if edit is not None:
             edits.append(edit)
-    # never edit a line whose columns are uncertain (a tab markdown-it expanded in a container prefix)
-    for e in edits:
-        for line in range(e.range.start.line, e.range.end.line + 1):
-            if not ctx.exact(line - ctx.base):
-                return []
     return edits
 
 
-def _insert(ctx: _Ctx, node: _N, missing, json_kind: bool, flow: bool) -> TextEdit | None:
+def _insert(ctx: _Ctx, node: _N, missing, json_kind: bool, flow: bool) -> _BodyEdit | None:
     pairs = [(k, v) for k, v in node.value if k.si is not None and v.si is not None]
     if flow:
         entries = [f"{_dq(name)}: {_format(name, value, True, None, True)}" for name, value in missing]
         if not pairs:
             if node.ci is None:
                 return None
-            p = ctx.pos(*ctx.lc(node.ci))
-            return TextEdit(Range(p, p), ", ".join(entries))
+            return _BodyEdit(node.ci, node.ci, ", ".join(entries))
         k, v = pairs[-1]
         vl, vc = _value_end(ctx, v)
         closing_line = ctx.lc(node.ci)[0] if node.ci is not None else vl
-        p = ctx.pos(vl, vc)
+        at = ctx.offset(vl, vc)
         if closing_line > vl:
             kl, kc = ctx.lc(k.si)
-            prefix = ctx.draft_line(kl)[: ctx.off(kl)]
             indent = " " * kc
-            text = "".join(f",{ctx.eol}{prefix}{indent}{e}" for e in entries)
-        else:
-            text = "".join(f", {e}" for e in entries)
-        return TextEdit(Range(p, p), text)
+            return _BodyEdit(at, at, "".join(f",\n{indent}{e}" for e in entries), kl)
+        return _BodyEdit(at, at, "".join(f", {e}" for e in entries))
     if not pairs:
         return None
     first_key = pairs[0][0]
-    _, kc = ctx.lc(first_key.si)
+    fl, kc = ctx.lc(first_key.si)
+    # an explicit key ("? start" then ": 12"): the mapping's column is the indicator's
+    head = ctx.body_lines[fl][:kc].rstrip()
+    if head.endswith("?"):
+        kc = len(head) - 1
+    if fl == 0:
+        kc -= _bom(ctx.body)  # a BOM before the first key is no indentation
     k, v = pairs[-1]
     if v.kind == "str" and v.value == "" and v.si == v.ei:
         vl = ctx.lc(k.ei)[0]
     else:
         vl = _value_end(ctx, v)[0]
-    prefix = ctx.draft_line(vl)[: ctx.off(vl)]
     indent = " " * kc
-    lines = [
-        f"{prefix}{indent}{name}: {_format(name, value, json_kind, None, False)}" for name, value in missing
-    ]
-    p = Pos(ctx.base + vl, len(ctx.draft_line(vl)))
-    return TextEdit(Range(p, p), "".join(ctx.eol + line for line in lines))
+    lines = [f"{indent}{name}: {_format(name, value, json_kind, None, False)}" for name, value in missing]
+    at = ctx.offset(vl, len(ctx.body_lines[vl]))
+    return _BodyEdit(at, at, "".join("\n" + line for line in lines), vl)

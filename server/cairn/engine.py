@@ -3,6 +3,7 @@ index, verify the answers, apply safe fixes."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import tempfile
@@ -13,6 +14,8 @@ from . import drafts as drafts_mod
 from .model import Citation, DraftResult
 from .verify import Verifier
 from .workspace import IndexResult, ProgressFn, Workspace
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -84,7 +87,11 @@ def fixed_text(checked: CheckedDraft) -> str | None:
         return None
     edits = []
     for cit, values in safe_fix_values(checked.result):
-        edits += drafts_mod.field_edits(cit, values)
+        done, why = drafts_mod.fix_edits(cit, values)
+        if why is not None:  # the edited block would not read back as intended: never written
+            line = cit.block.open_line + 1 if cit.block is not None else 0
+            log.warning("%s:%d: fix not written (%s): %s", checked.result.path, line, ", ".join(values), why)
+        edits += done
     if not edits:
         return None
     new = drafts_mod.apply_edits(checked.text, edits)
