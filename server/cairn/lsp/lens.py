@@ -45,8 +45,10 @@ def lens_title(cr: ClaimResult, threshold: float, indexes: list[int]) -> str:
         return "not supported"
     if first.code == "unsupported-claim":
         return " · ".join(x for x in [f"unsupported {score} < {threshold:g}", where] if x)
-    if first.code == "number-mismatch":
-        return f"number mismatch: {first.message}"
+    if first.code in ("number-mismatch", "contradiction"):
+        return f"{first.code.replace('-', ' ')}: {first.message}"
+    if first.code == "context-negates":
+        return "context negates the quote"
     return _WORDS.get(first.code, first.code.replace("-", " "))
 
 

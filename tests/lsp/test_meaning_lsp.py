@@ -1,0 +1,70 @@
+"""The meaning rules through the real server: the squiggle (a published
+diagnostic with the code and both sides named), the hover that shows the
+words that decided, the code lens, and no quick-fix where none is safe."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from lsp_util import line_of, open_doc, start, until
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "meaning"))
+from make_meaning import build  # noqa: E402  (the fixture builder lives beside its data)
+
+
+async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_path: Path):
+    root = build(tmp_path / "ws")
+    await start(client, root)
+    path = root / "drafts" / "meaning.md"
+    text = path.read_text(encoding="utf-8")
+    u = open_doc(client, path)
+    diags = await until(lambda: [d for d in client.diagnostics.get(u, []) if d.code == "context-negates"] and
+                        client.diagnostics[u], what="the meaning diagnostics")
+    by_line = {(d.code, d.range.start.line): d for d in diags}
+
+    returned = line_of(text, "Opened items can be returned.")
+    d = by_line[("contradiction", returned)]
+    assert d.severity == types.DiagnosticSeverity.Error
+    assert d.message == "claim says returned; quote says cannot be returned"
+    # the related information points at the quote in the source
+    assert d.related_information and d.related_information[0].location.uri.endswith("handbook.md")
+
+    fahrenheit = line_of(text, "-18 °F until dispatch")
+    assert by_line[("number-mismatch", fahrenheit)].message == "claim says -18 °F; quotes say -18 °C"
+
+    # context-negates squiggles the claim (its LSP range) and quotes the sentence
+    warranty = line_of(text, "The warranty covers accidental damage.")
+    ctx = by_line[("context-negates", warranty)]
+    assert "It is false that the warranty covers accidental damage." in ctx.message
+
+    # licence names are not quantities: no diagnostic on the Apache claim
+    apache = line_of(text, "Under Apache 2.0")
+    assert not [x for x in diags if x.range.start.line == apache]
+
+    # the hover names the words that decided
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=u),
+                          position=types.Position(line=returned, character=2)))
+    assert hover is not None
+    value = hover.contents.value if hasattr(hover.contents, "value") else str(hover.contents)
+    assert "`contradiction`" in value and "cannot be returned" in value
+
+    # no quick-fix is offered for a meaning failure
+    got = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=u),
+            range=types.Range(start=types.Position(line=returned, character=0),
+                              end=types.Position(line=returned, character=5)),
+            context=types.CodeActionContext(diagnostics=[d], only=[types.CodeActionKind.QuickFix]),
+        ))
+    assert not [a for a in (got or []) if a.kind == types.CodeActionKind.QuickFix]
+
+    # the code lens says why
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=u)))
+    titles = [lens.command.title for lens in lenses if lens.command]
+    assert any(t.startswith("contradiction: claim says returned") for t in titles)
