@@ -98,10 +98,14 @@ export class CodeServer {
     this.exited = false;
   }
 
-  /** code-server's own config and logs go to the work folder, never to $HOME. */
+  /**
+   * code-server's own config and logs go to the work folder, never to $HOME;
+   * no judge or ask URL from the caller's environment (it would allow any).
+   */
   env() {
+    const { CAIRN_JUDGE_URL: _judge, CAIRN_ASK_URL: _ask, ...env } = process.env;
     return {
-      ...process.env,
+      ...env,
       XDG_CONFIG_HOME: path.join(this.home, '.config'),
       XDG_DATA_HOME: path.join(this.home, '.local', 'share'),
       XDG_CACHE_HOME: path.join(this.home, '.cache'),

@@ -10,7 +10,7 @@
 // folder, CAIRN_E2E_TIMEOUT (seconds, default 900) bounds the whole run,
 // CAIRN_E2E_UPDATE_IMAGES=1 refreshes docs/images/.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,12 @@ const ANSWER = 'drafts/credits-answer.md';
 const POLICY = 'sources/policy.md';
 const FAQ = 'sources/faq.txt';
 const STATUS_ID = 'cairn.cairn.cairn.status';
+// Judge URLs a workspace names (TEST-NET-1 addresses, outside the loopback
+// interface): the server may contact such a URL only when the user's own
+// settings name it. No API key is ever set, so nothing is contacted either way.
+const WORKSPACE_TOML_JUDGE = 'http://192.0.2.1/v1';
+const WORKSPACE_SETTINGS_JUDGE = 'http://192.0.2.2/v1';
+const UNSET_KEY = 'CAIRN_E2E_NO_SUCH_KEY';
 
 // ---------------------------------------------------------------- set-up
 
@@ -238,6 +244,23 @@ async function shot(name, { editorOnly = false } = {}) {
 try {
   // A git repository whose history holds the earlier policy edition, as on a writer's machine.
   execFileSync(python, [path.join(repo, 'fixtures', 'make_demo.py'), demo], { stdio: 'ignore' });
+  // The workspace's own settings name a judge URL in every spelling VS Code
+  // reads: the registered key, unregistered keys above it and a language
+  // block. Only the last step gives it a use.
+  mkdirSync(path.join(demo, '.vscode'));
+  writeFileSync(
+    path.join(demo, '.vscode', 'settings.json'),
+    JSON.stringify(
+      {
+        'cairn.judge.url': WORKSPACE_SETTINGS_JUDGE,
+        'cairn.judge': { url: WORKSPACE_SETTINGS_JUDGE },
+        cairn: { judge: { url: WORKSPACE_SETTINGS_JUDGE } },
+        '[markdown]': { 'cairn.judge.url': WORKSPACE_SETTINGS_JUDGE },
+      },
+      null,
+      2,
+    ),
+  );
   codeServer = new CodeServer({
     codeServer: codeServerBin,
     vsix,
@@ -510,6 +533,30 @@ try {
       { timeout: 60_000 },
     );
   }, { retries: 2 });
+
+  await step(`a judge URL in the workspace's .vscode/settings.json is not taken for the user's`, async () => {
+    // The workspace's cairn.toml now asks for a judge outside the loopback
+    // interface. Had the client passed on the workspace's "cairn.judge" as a user
+    // setting, the server would trust that URL and only miss the key; it must
+    // refuse the URL instead.
+    const log = () => cairnLog().split('Starting the Cairn server').pop();
+    appendFileSync(
+      path.join(demo, 'cairn.toml'),
+      `\n[judge]\nprovider = "openai"\nurl = "${WORKSPACE_TOML_JUDGE}"\nmodel = "e2e"\napi_key_env = "${UNSET_KEY}"\n`,
+    );
+    const refused = `refused to contact the judge URL ${WORKSPACE_TOML_JUDGE}`;
+    const verdict = await waitFor(
+      'the server to say what it makes of the judge (in the Cairn output)',
+      () => log().split('\n').find((line) => line.includes(refused) || line.includes(UNSET_KEY)),
+      { timeout: 90_000 },
+    );
+    if (!verdict.includes(refused)) {
+      throw new Error(`the server took the workspace's judge URL as allowed by the user: ${verdict}`);
+    }
+    if (log().includes(WORKSPACE_SETTINGS_JUDGE)) {
+      throw new Error(`the server was told the workspace's judge URL ${WORKSPACE_SETTINGS_JUDGE}`);
+    }
+  });
 
   // The three pictures of the README: written when missing or when asked for
   // (CAIRN_E2E_UPDATE_IMAGES=1), so that a test run leaves the work tree clean.
