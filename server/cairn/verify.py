@@ -29,7 +29,7 @@ from .model import (
     Range,
     SpanRef,
 )
-from .meaning import Evidence
+from .meaning import Evidence, sentence_around
 from .meaning import check as check_meaning
 from .meaning.quantities import extract as extract_quantities
 from .meaning.quantities import without_identifiers
@@ -349,18 +349,36 @@ class Verifier:
         # a superseded chunk: judged against the current version of its source
         note = self.store.provenance_note(chunk)  # from an index Cairn did not write on this machine
         unproven = f"; {note}" if note else ""
-        hits = self.find_quote(quote, (chunk.source,)) if self.current_version(chunk.source) else []
-        if hits:
+        # the quote may sit re-wrapped in the current version (white space aside)
+        spans: list[tuple[Chunk, int, int]] = []
+        if self.current_version(chunk.source):
+            spans = [(ch, pos, pos + len(quote)) for ch, pos in self.find_quote(quote, (chunk.source,))]
+            if not spans:
+                spans = self._find_rewrapped(quote, chunk.source)
+        if spans:
             res.resolved = True
-            ch, pos = min(hits, key=lambda h: (abs(h[0].start + h[1] - (chunk.start + cit.start)), h[0].start))
-            res.current_span = SpanRef(ch.source, ch.start + pos, ch.start + pos + len(quote))
-            res.evidence = (ch, pos, pos + len(quote))
-            fix = self._reanchor_fix(ch, pos, quote, f"Re-anchor to the current version of {ch.source}")
-            fix.safe = len(hits) == 1
+            ch, s, e = min(spans, key=lambda h: (abs(h[0].start + h[1] - (chunk.start + cit.start)), h[0].start))
+            now = ch.text[s:e]
+            res.current_span = SpanRef(ch.source, ch.start + s, ch.start + e)
+            res.evidence = (ch, s, e)
+            fix = self._reanchor_fix(ch, s, now, f"Re-anchor to the current version of {ch.source}")
+            if now != quote:
+                fix.values["quote"] = now  # re-wrapped: the new exact text
+            fix.safe = len(spans) == 1
+            message = (f"{chunk.source} changed since version {short(chunk.version)}; the quote is still there"
+                       + (" (re-wrapped)" if now != quote else "") + f", now in chunk {ch.chunk_id} at [{s}, {e})")
+            old_at = anchor.all_occurrences(text, quote)
+            old_pos = anchor.nearest(old_at, cit.start) if old_at else 0
+            after = _collapse(_sentence(ch.text, s, e))
+            if _collapse(_sentence(text, old_pos, old_pos + len(quote))) != after:
+                # the words around the quote changed: whether it still says what it said is the
+                # writer's call, so the re-anchor is offered in the editor only
+                message += f"; its sentence now reads \u201c{after}\u201d"
+                fix.safe = False
+                fix.title += " (its sentence changed: read it first)"
             diag(
                 "span-shifted",
-                f"{chunk.source} changed since version {short(chunk.version)}; the quote is still there,"
-                f" now in chunk {ch.chunk_id} at [{pos}, {pos + len(quote)})" + unproven,
+                message + unproven,
                 cit.line_of("start", "chunk_id"),
                 _span(cit.line_of("chunk_id"), cit.line_of("start"), cit.line_of("end")),
                 fixes=[fix],
@@ -400,6 +418,19 @@ class Verifier:
                     )
                 )
         return res, diags
+
+    def _find_rewrapped(self, quote: str, source: str) -> list[tuple[Chunk, int, int]]:
+        """Where the quote is in the current version of `source` with only its white space changed."""
+        want = _collapse(quote)
+        first = want.split(" ", 1)[0]
+        out = []
+        for ch in self.store.current_chunks([source]):
+            if first not in ch.text:
+                continue
+            for s, e in anchor.loose_find(quote, ch.text):
+                if _collapse(ch.text[s:e]) == want:
+                    out.append((ch, s, e))
+        return out
 
     def _quote_elsewhere(self, quote: str, d: Diagnostic) -> None:
         """An unknown chunk's diagnostic completed: where its quote is now, re-anchored when one place."""
@@ -587,6 +618,15 @@ class Verifier:
                     )
         return DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
                            encoding_problem=encoding_problem)
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    s, e = sentence_around(text, start, end)
+    return text[s:e]
 
 
 def _fmt(score: float | None) -> str:
