@@ -1,0 +1,96 @@
+"""A cited source edited after the draft was written (SPEC section 4, the
+superseded-chunk rules), through the real CLI: a re-wrapped paragraph keeps
+its citations (span-shifted, and --fix writes the new exact quote); a quote
+whose sentence changed is re-anchored only in the editor, and `--fix` never
+re-anchors it into a sentence that now negates it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cairn_testing import check_json, run_cairn
+
+POLICY = (
+    "# Returns\n\n"
+    "Unopened goods are accepted back within 30 days of delivery. Refunds go to the original card.\n\n"
+    "Opened items cannot be returned.\n"
+)
+
+
+def _workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    (root / "sources").mkdir(parents=True)
+    (root / "drafts").mkdir()
+    (root / "sources" / "policy.md").write_text(POLICY, encoding="utf-8")
+    assert run_cairn(root, "index").returncode == 0
+    chunks = [json.loads(x) for x in run_cairn(root, "chunks", "--json").stdout.splitlines()]
+    quote = "accepted back within 30 days of delivery"
+    chunk = next(c for c in chunks if quote in c["text"])
+    start = chunk["text"].index(quote)
+    (root / "drafts" / "answer.md").write_text(
+        "Unopened goods are accepted back within 30 days of delivery.\n\n```cite\n"
+        f"chunk_id: {chunk['chunk_id']}\nstart: {start}\nend: {start + len(quote)}\n"
+        f"quote: \"{quote}\"\nsource: sources/policy.md\nversion: {chunk['version'][:8]}\n```\n",
+        encoding="utf-8",
+    )
+    code, report = check_json(root)
+    assert code == 0, report
+    return root
+
+
+def _claim(root: Path) -> dict:
+    _, report = check_json(root)
+    return report["drafts"][0]["claims"][0]
+
+
+def test_rewrapped_paragraph_keeps_its_citation_and_fix_writes_the_new_quote(tmp_path: Path):
+    root = _workspace(tmp_path)
+    (root / "sources" / "policy.md").write_text(
+        POLICY.replace("accepted back within 30 days", "accepted back\nwithin  30 days"), encoding="utf-8")
+    claim = _claim(root)
+    assert claim["supported"] is True
+    d = claim["diagnostics"]
+    assert [x["code"] for x in d] == ["span-shifted"]
+    assert "re-wrapped" in d[0]["message"] and "sentence now reads" not in d[0]["message"]
+    assert d[0]["fix"]  # --fix will apply it
+    proc = run_cairn(root, "check", "--fix")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    text = (root / "drafts" / "answer.md").read_text(encoding="utf-8")
+    assert "accepted back\\nwithin  30 days of delivery" in text
+    claim = _claim(root)
+    assert claim["supported"] is True and claim["diagnostics"] == []
+
+
+def test_changed_sentence_is_quoted_and_fix_does_not_reanchor(tmp_path: Path):
+    root = _workspace(tmp_path)
+    (root / "sources" / "policy.md").write_text(
+        POLICY.replace("Unopened goods are accepted back within 30 days of delivery.",
+                       "Since May, only unopened goods bought in store are accepted back within 30 days of delivery."),
+        encoding="utf-8")
+    claim = _claim(root)
+    d = claim["diagnostics"]
+    assert [x["code"] for x in d] == ["span-shifted"]
+    assert ("its sentence now reads \u201cSince May, only unopened goods bought in store are accepted back within "
+            "30 days of delivery.\u201d") in d[0]["message"]
+    assert d[0].get("fix") in (None, "")
+    before = (root / "drafts" / "answer.md").read_bytes()
+    run_cairn(root, "check", "--fix")
+    assert (root / "drafts" / "answer.md").read_bytes() == before
+
+
+def test_sentence_that_now_negates_the_quote_fails_the_claim(tmp_path: Path):
+    root = _workspace(tmp_path)
+    (root / "sources" / "policy.md").write_text(
+        POLICY.replace("Unopened goods are accepted back within 30 days of delivery.",
+                       "It is no longer the case that goods are accepted back within 30 days of delivery."),
+        encoding="utf-8")
+    claim = _claim(root)
+    codes = [x["code"] for x in claim["diagnostics"]]
+    assert codes == ["span-shifted", "context-negates"], claim["diagnostics"]
+    assert claim["supported"] is False
+    assert "It is no longer the case that goods are accepted back" in claim["diagnostics"][1]["message"]
+    before = (root / "drafts" / "answer.md").read_bytes()
+    proc = run_cairn(root, "check", "--fix")
+    assert proc.returncode == 1
+    assert (root / "drafts" / "answer.md").read_bytes() == before
