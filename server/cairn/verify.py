@@ -60,6 +60,24 @@ def resolved_quotes(cr: ClaimResult) -> list[str]:
     return [r.citation.quote for r in cr.citations if r.resolved and r.citation.quote]
 
 
+def judge_quotes(results: list[CitationResult]) -> list[str]:
+    """The resolved quotes as the judge reads them: each with the sentence of
+    its source that holds it, when that sentence says more than the quote
+    (SPEC section 4: the judge receives each quote's sentence as context)."""
+    out = []
+    for r in results:
+        q = r.citation.quote
+        if not (r.resolved and q):
+            continue
+        if r.evidence is not None:
+            ch, s, e = r.evidence
+            sentence = _collapse(_sentence(ch.text, s, e))
+            if sentence.rstrip(".!?;:") != _collapse(q).rstrip(".!?;:"):
+                q = f"{q}\n(its sentence in the source: {sentence})"
+        out.append(q)
+    return out
+
+
 def apply_verdict(cr: ClaimResult, verdict: JudgeVerdict | None, threshold: float) -> ClaimResult:
     """A claim's result with the support decided by `verdict` (SPEC section 4).
 
@@ -506,7 +524,7 @@ class Verifier:
             # a polarity difference contradicts only a claim its quotes are about: one whose
             # words they back (else it is unsupported, and a side word's negation says nothing)
             diags += self._meaning(claim, results, polarity=score is not None and score >= cfg.threshold)
-            verdict = self.judge(claim.text, quotes) if self.judge else None
+            verdict = self.judge(claim.text, judge_quotes(results)) if self.judge else None
         result = ClaimResult(
             claim=claim,
             supported=False,  # decided below
