@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from . import modes
+from .chunks import E_OPENING, E_TRAIL_END, Entry, Expanded, Simple
 from .modes import DEFAULT_MODE, MODE_RULES, rules_of
-from .text import clear_chunk_caches, entries_of, tokens_of
+from .text import ALL_SIMPLE, FIXED, clear_chunk_caches, entries_of, tokens_of
+from .tokenise import T_ALTS, T_CONTENT, T_EXACT, T_KEY, T_NUMBER, T_OFFERS, T_TEXT, T_WEIGHT, Tok
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,157 +27,178 @@ class SupportResult:
 
 
 # --------------------------------------------------------------------------
-# Analysis of one text. A claim's content items and a quote's keys are read
-# off its tokens; the check reads a content item's key (0), display (1),
-# number (2), weight (3), alts (4) and exact (7).
+# Analysis of one text, as a claim and as a quote. Each is made once per text
+# and mode and kept (_Memo). Like tokens, the analyses are plain tuples, of
+# tuples, strings, numbers and dicts of strings, which the garbage collector
+# does not track (tokenise.py says why); check_support unpacks them by name.
+
+# What the check needs of a claim: (items, total, exact, numbers, heavy_keys, heavy_weight).
+#   items: its distinct content tokens in order of first appearance, each with
+#     its first display and alts and its highest weight;
+#   total: the sum of their weights;
+#   exact: every weight is whole and no item has alts, so that any sum of
+#     weights is exact in any order;
+#   numbers: the items that are numbers (a number is never a stopword, and no
+#     word has a number's key);
+#   heavy_keys: when exact, the keys of the items of weight heavy_weight (the
+#     others weigh 1); heavy_weight: modes.WEIGHT when the analysis was made.
+ClaimContent = tuple
+
+# What the check needs of a quote: (keys, number_keys, numbers).
+#   keys: every key it offers, stopwords included; number_keys: every number
+#     key it offers; both dicts (key: None): a dict of strings is not tracked
+#     by the garbage collector, a set is;
+#   numbers: {number key: as first written}, in order.
+QuoteKeys = tuple
 
 
-def _claim(text: str, rules: frozenset[str]) -> tuple:
-    """What the check needs of a claim, in tuples: (content, total weight,
-    exact, numbers, the keys of weight modes.WEIGHT when exact, modes.WEIGHT).
-
-    content: its distinct content tokens in order of first appearance, each
-    with its first display and alts and its highest weight; exact: all are
-    exact, so that any sum of weights is exact in any order; numbers: the
-    content tokens that are numbers (a number is never a stopword, and no
-    word has a number's key).
-    """
+def _claim(text: str, rules: frozenset[str]) -> ClaimContent:
     entries, kind = entries_of(text, rules)
-    items: list[tuple] = []
-    if kind == 0:
+    items: list[Tok] = []
+    if kind == ALL_SIMPLE:
         pending = True  # as in _join: the first token opens a sentence
         for e in entries:
-            if pending and e[10] is not None:
-                e = e[10]
-            if e[6]:
+            if pending and e[E_OPENING] is not None:
+                e = e[E_OPENING]
+            if e[T_CONTENT]:
                 items.append(e)
-            pending = e[8]
-    elif kind == 1:
+            pending = e[E_TRAIL_END]
+    elif kind == FIXED:
         _content_tokens(entries, items, True)
     else:
-        items = [t for t in tokens_of(entries, rules)[0] if t[6]]
-    content = {item[0]: item for item in items}
+        items = [t for t in tokens_of(entries, rules)[0] if t[T_CONTENT]]
+    content = {item[T_KEY]: item for item in items}
     if len(content) < len(items):
         # A key comes again: its first token counts, at its highest weight.
         content = {}
         for item in items:
-            seen = content.get(item[0])
+            seen = content.get(item[T_KEY])
             if seen is None:
-                content[item[0]] = item
-            elif item[3] > seen[3]:
-                content[item[0]] = (seen[0], seen[1], seen[2], item[3], seen[4], seen[5], True, seen[7] and item[7])
+                content[item[T_KEY]] = item
+            elif item[T_WEIGHT] > seen[T_WEIGHT]:
+                content[item[T_KEY]] = seen[:T_WEIGHT] + (item[T_WEIGHT],) + seen[T_ALTS:T_CONTENT] + (True, seen[T_EXACT] and item[T_EXACT])
     items = list(content.values())
-    if kind == 0 or all([item[7] for item in items]):  # simple chunks have only exact tokens
+    numbers = tuple([item for item in items if item[T_NUMBER]])
+    if kind == ALL_SIMPLE or all([item[T_EXACT] for item in items]):  # simple chunks have only exact tokens
         # Every weight is whole and is 1 or modes.WEIGHT (the rule "weight"): the
         # total, and later the found weight, are counted exactly.
-        heavy_keys = tuple([item[0] for item in items if item[3] != 1.0]) if "weight" in rules else ()
+        heavy_keys = tuple([item[T_KEY] for item in items if item[T_WEIGHT] != 1.0]) if "weight" in rules else ()
         total = (len(items) - len(heavy_keys)) + len(heavy_keys) * modes.WEIGHT
-        return tuple(items), float(total), True, tuple([item for item in items if item[2]]), heavy_keys, modes.WEIGHT
+        return tuple(items), float(total), True, numbers, heavy_keys, modes.WEIGHT
     total = 0.0
     for item in items:
-        total += item[3]
-    return tuple(items), total, False, tuple([item for item in items if item[2]]), (), modes.WEIGHT
+        total += item[T_WEIGHT]
+    return tuple(items), total, False, numbers, (), modes.WEIGHT
 
 
-def _quote(text: str, rules: frozenset[str]) -> tuple:
-    """What the check needs of a quote: (every key it offers, stopwords
-    included; every number key it offers; {number key: as written}, in
-    order). The key sets are dicts (key: None): a dict of strings is not
-    tracked by the garbage collector, a set is."""
+def _quote(text: str, rules: frozenset[str]) -> QuoteKeys:
     entries, kind = entries_of(text, rules)
     numbers: dict[str, str] = {}
-    if kind == 0:
-        keys = {e[0]: None for e in entries}  # a simple token has no offers
+    if kind == ALL_SIMPLE:
+        keys = {e[T_KEY]: None for e in entries}  # a simple token has no offers
         for e in entries:
-            if e[2] and e[0] not in numbers:
-                numbers[e[0]] = e[1]
+            if e[T_NUMBER] and e[T_KEY] not in numbers:
+                numbers[e[T_KEY]] = e[T_TEXT]
         return keys, numbers, numbers
-    if kind == 1:
+    if kind == FIXED:
         keys = {}
         _keys(entries, keys, numbers)
         return keys, numbers, numbers
     toks, offers = tokens_of(entries, rules)
-    key_set = {t[0] for t in toks}
+    key_set = {t[T_KEY] for t in toks}
     number_keys: set[str] = set()
     for t in toks:
         if offers:
-            key_set.update(t[5])
-        if t[2]:
-            if t[0] not in numbers:
-                numbers[t[0]] = t[1]
-            number_keys.add(t[0])
-            number_keys.update(t[5])
+            key_set.update(t[T_OFFERS])
+        if t[T_NUMBER]:
+            if t[T_KEY] not in numbers:
+                numbers[t[T_KEY]] = t[T_TEXT]
+            number_keys.add(t[T_KEY])
+            number_keys.update(t[T_OFFERS])
     return dict.fromkeys(key_set), dict.fromkeys(number_keys), numbers
 
 
-# When no token changes with what surrounds it (kind 1), a claim's content
+# When no token changes with what surrounds it (FIXED), a claim's content
 # tokens and a quote's keys are read off the entries as in _join.
 
 
-def _content_tokens(entries: tuple | list, items: list[tuple], pending: bool) -> bool:
+def _content_tokens(entries: Sequence[Entry], items: list[Tok], pending: bool) -> bool:
     for e in entries:
-        full = e[11]
-        if full is None:  # simple
-            if pending and e[10] is not None:
-                e = e[10]
-            if e[6]:
+        if type(e) is Simple:
+            if pending and e[E_OPENING] is not None:
+                e = e[E_OPENING]
+            if e[T_CONTENT]:
                 items.append(e)
-            pending = e[8]
-            continue
-        closed, opened, trail_se, _, special, _ = full
-        if closed is None:  # a chunk _expand_chunk changed
-            pending = _content_tokens(special, items, pending)
-        elif opened:
-            items += [t for t in (opened if pending else closed) if t[6]]
-            pending = trail_se
+            pending = e[E_TRAIL_END]
+        elif type(e) is Expanded:
+            pending = _content_tokens(e.parts, items, pending)
+        elif e.opened:
+            items += [t for t in (e.opened if pending else e.closed) if t[T_CONTENT]]
+            pending = e.trail_end
         else:  # no tokens
-            pending = pending or trail_se
+            pending = pending or e.trail_end
     return pending
 
 
-def _keys(entries: tuple | list, keys: dict[str, None], numbers: dict[str, str]) -> None:
+def _keys(entries: Sequence[Entry], keys: dict[str, None], numbers: dict[str, str]) -> None:
     for e in entries:
-        full = e[11]
-        if full is None:  # simple
-            keys[e[0]] = None
-            if e[2] and e[0] not in numbers:
-                numbers[e[0]] = e[1]
-        elif full[0] is None:  # a chunk _expand_chunk changed
-            _keys(full[4], keys, numbers)
+        if type(e) is Simple:
+            keys[e[T_KEY]] = None
+            if e[T_NUMBER] and e[T_KEY] not in numbers:
+                numbers[e[T_KEY]] = e[T_TEXT]
+        elif type(e) is Expanded:
+            _keys(e.parts, keys, numbers)
         else:
-            for t in full[0]:  # whether a token opens a sentence changes only its weight
-                keys[t[0]] = None
-                if t[5]:
-                    keys.update(dict.fromkeys(t[5]))
-                if t[2] and t[0] not in numbers:
-                    numbers[t[0]] = t[1]
+            for t in e.closed:  # whether a token opens a sentence changes only its weight
+                keys[t[T_KEY]] = None
+                if t[T_OFFERS]:
+                    keys.update(dict.fromkeys(t[T_OFFERS]))
+                if t[T_NUMBER] and t[T_KEY] not in numbers:
+                    numbers[t[T_KEY]] = t[T_TEXT]
 
 
-# The analyses of claims and of quotes are kept per mode, in two generations
-# of _MEMO texts each: a text is looked up in the young one, then in the old
-# one (and moved to the young one); when the young one is full it becomes the
-# old one. So the last _MEMO texts seen are always kept.
 _MEMO = 8192
-# mode -> [rules, modes.WEIGHT, young claims, old claims, young quotes, old quotes]
-_STATES: dict[str, list] = {}
 
 
-def _state(mode: str) -> list:
-    state = [rules_of(mode), modes.WEIGHT, {}, {}, {}, {}]
-    _STATES[mode] = state
-    return state
+class _Memo:
+    """The analyses of the last _MEMO texts of one kind (claims or quotes) in
+    one mode, kept in two generations: a text is looked up in the young one,
+    then in the old one (and moved to the young one); when the young one is
+    full it becomes the old one."""
+
+    __slots__ = ("young", "old", "analyse", "rules")
+
+    def __init__(self, analyse, rules: frozenset[str]) -> None:
+        self.young: dict = {}
+        self.old: dict = {}
+        self.analyse = analyse
+        self.rules = rules
+
+    def miss(self, text: str):
+        """The analysis of a text not in the young generation: from the old one, or made."""
+        result = self.old.get(text)
+        if result is None:
+            result = self.analyse(text, self.rules)
+        young = self.young
+        young[text] = result
+        if len(young) >= _MEMO:
+            self.young, self.old = {}, young
+        return result
 
 
-def _memo(state: list, young: int, text: str, analyse) -> tuple:
-    """The analysis of ``text`` not found in state[young]: from the old generation, or made."""
-    result = state[young + 1].get(text)
-    if result is None:
-        result = analyse(text, state[0])
-    generation = state[young]
-    generation[text] = result
-    if len(generation) >= _MEMO:
-        state[young], state[young + 1] = {}, generation
-    return result
+class _State:
+    """A mode's kept analyses, valid for its rules and the WEIGHT they were made with."""
+
+    __slots__ = ("rules", "weight", "claims", "quotes")
+
+    def __init__(self, mode: str) -> None:
+        self.rules = rules_of(mode)  # raises ValueError for an unknown mode
+        self.weight = modes.WEIGHT
+        self.claims = _Memo(_claim, self.rules)
+        self.quotes = _Memo(_quote, self.rules)
+
+
+_STATES: dict[str, _State] = {}
 
 
 def clear_caches() -> None:
@@ -202,31 +225,32 @@ def check_support(
     the quotes could fail to back, and the citation checks still apply to it.
     """
     state = _STATES.get(mode)
-    if state is None or state[0] is not MODE_RULES.get(mode) or state[1] != modes.WEIGHT:
-        state = _state(mode)  # raises ValueError for an unknown mode
+    if state is None or state.rules is not MODE_RULES.get(mode) or state.weight != modes.WEIGHT:
+        state = _STATES[mode] = _State(mode)
     if not quotes:
         return SupportResult(None, False, [], [], [])
     if isinstance(quotes, str):
         quotes = [quotes]
-    content, total, exact, numbers, heavy_keys, heavy_weight = state[2].get(claim) or _memo(state, 2, claim, _claim)
+    items, total, exact, numbers, heavy_keys, heavy_weight = state.claims.young.get(claim) or state.claims.miss(claim)
+    quote_memo = state.quotes
     if len(quotes) == 1:
         quote = quotes[0]
-        qkeys, quote_number_keys, qnums = state[4].get(quote) or _memo(state, 4, quote, _quote)
+        qkeys, quote_number_keys, qnums = quote_memo.young.get(quote) or quote_memo.miss(quote)
         quote_numbers = list(qnums.values())
     else:
-        parts = [state[4].get(q) or _memo(state, 4, q, _quote) for q in quotes]
-        qkeys = set().union(*(p[0] for p in parts))
+        parts = [quote_memo.young.get(text) or quote_memo.miss(text) for text in quotes]
+        qkeys = set().union(*(p[0] for p in parts))  # (keys, number_keys, numbers)
         quote_number_keys = set().union(*(p[1] for p in parts))
         seen: dict[str, str] = {}
-        for p in parts:
-            for key, written in p[2].items():
+        for _, _, qnums in parts:
+            for key, written in qnums.items():
                 seen.setdefault(key, written)
         quote_numbers = list(seen.values())
 
     if exact:
         # The found weight is the total less the missing weight, exactly:
         # every weight is whole, heavy_weight for heavy_keys and 1 for the others.
-        missing = [item[1] for item in content if item[0] not in qkeys]
+        missing = [item[T_TEXT] for item in items if item[T_KEY] not in qkeys]
         if missing:
             heavy = len([k for k in heavy_keys if k not in qkeys]) if heavy_keys else 0
             found = total - ((len(missing) - heavy) + heavy * heavy_weight)
@@ -235,13 +259,13 @@ def check_support(
     else:
         found = 0.0
         missing = []
-        for key, display, _, weight, alts, *_ in content:
-            if key in qkeys or any(k in qkeys for k in alts):
-                found += weight
+        for item in items:
+            if item[T_KEY] in qkeys or any(k in qkeys for k in item[T_ALTS]):
+                found += item[T_WEIGHT]
             else:
-                missing.append(display)
+                missing.append(item[T_TEXT])
     score = found / total if total else 1.0
-    numbers_missing = [item[1] for item in numbers if item[0] not in quote_number_keys] if numbers else []
+    numbers_missing = [item[T_TEXT] for item in numbers if item[T_KEY] not in quote_number_keys] if numbers else []
     # SupportResult(score, passed, missing, numbers_missing, quote_numbers),
     # without the frozen dataclass's object.__setattr__ per field.
     result = _new_result(SupportResult)

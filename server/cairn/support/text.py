@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Sequence
 
 from . import modes
-from .chunks import COMPLEX, Many, chunk_entry, full_entry
+from .chunks import E_OPENING, E_TRAIL_CLEAN, E_TRAIL_END, Complex, Entry, Expanded, Many, Simple, chunk_entry
 from .modes import rules_of
 from .numbers import scaled
 from .stemming import stemmer_for
-from .tokenise import Tok, Token, tok
+from .tokenise import T_CONTENT, T_KEY, T_NUMBER, T_OFFERS, T_TEXT, T_WEIGHT, Tok, Token, tok
 from .words import MONTH_ABBR, SCALES
 
 _CHUNK_CACHE_MAX = 100_000  # entries per cache; a full cache is emptied
@@ -59,58 +60,73 @@ def _expand_chunk(chunk: str, rules: frozenset[str]) -> str:
     return chunk
 
 
-def _lookup(chunk: str, rules: frozenset[str], caches: tuple[dict, ...], expand: bool) -> tuple:
-    """A chunk's entry, made on first sight and kept in ``caches``: (simple
-    entries, other entries, entries of chunks as they are that _expand_chunk
-    changes, those chunks). When ``expand`` and _expand_chunk changes the
-    chunk, its entry is that of the chunks it becomes (a Many when they are
-    all simple).
+class _Caches:
+    """The kept entries of one rule set and WEIGHT, by chunk."""
 
-    Entries are tuples of tuples, strings, numbers and None only: the garbage
-    collector stops tracking them, so a large cache costs its collections
-    nothing."""
-    e = caches[0].get(chunk) or caches[1].get(chunk)
+    __slots__ = ("simple", "other", "as_is", "expanding")
+
+    def __init__(self) -> None:
+        self.simple: dict[str, Simple] = {}
+        self.other: dict[str, Many | Complex | Expanded] = {}
+        self.as_is: dict[str, Simple | Many | Complex] = {}  # of the expanding chunks, read as they are
+        self.expanding: dict[str, None] = {}  # the chunks _expand_chunk changes
+
+    def clear(self) -> None:
+        for d in (self.simple, self.other, self.as_is, self.expanding):
+            d.clear()
+
+
+def _lookup(chunk: str, rules: frozenset[str], caches: _Caches, expand: bool) -> Entry | Many:
+    """A chunk's entry, made on first sight and kept in ``caches``. When
+    ``expand`` and _expand_chunk changes the chunk, its entry is that of the
+    chunks it becomes (a Many when they are all simple, else an Expanded).
+
+    Most entries are Simple, plain tuples of strings, numbers and tuples,
+    which the garbage collector stops tracking: a large cache costs its
+    collections little (tokenise.py)."""
+    e = caches.simple.get(chunk) or caches.other.get(chunk)
     if e is None:
         expanded = _expand_chunk(chunk, rules) if rules else chunk
         if expanded != chunk:
-            caches[3][chunk] = None
-            parts: list[tuple] = []
+            caches.expanding[chunk] = None
+            parts: list[Simple | Complex] = []
             for p in expanded.split():
                 e = _lookup(p, rules, caches, False)
                 if type(e) is Many:
                     parts += e
                 else:
                     parts.append(e)
-            if all([p[11] is None for p in parts]):
+            if all([type(p) is Simple for p in parts]):
                 e = Many(parts)
             else:
-                e = COMPLEX + ((None, None, None, None, tuple(parts), any([full_entry(p)[5] for p in parts])),)
+                e = Expanded(tuple(parts), any([type(p) is Complex and p.changes for p in parts]))
         else:
             e = chunk_entry(chunk, rules)
-        cache = caches[0] if type(e) is not Many and e[11] is None else caches[1]
+        cache = caches.simple if type(e) is Simple else caches.other
         if len(cache) >= _CHUNK_CACHE_MAX:
-            for c in caches:
-                c.clear()
+            caches.clear()
         cache[chunk] = e
-    if not expand and chunk in caches[3]:  # a chunk _expand_chunk changes, as it is
-        e = caches[2].get(chunk)
+    if not expand and chunk in caches.expanding:  # a chunk _expand_chunk changes, as it is
+        e = caches.as_is.get(chunk)
         if e is None:
-            e = caches[2][chunk] = chunk_entry(chunk, rules)
+            e = caches.as_is[chunk] = chunk_entry(chunk, rules)
     return e
 
 
-# (rules, modes.WEIGHT) -> the caches of _lookup
-_CHUNK_CACHES: dict[tuple[frozenset[str], float], tuple[dict, ...]] = {}
+# The kinds of a text's entries: all Simple; no token changes with what
+# surrounds it; a token may.
+ALL_SIMPLE, FIXED, CROSSING = 0, 1, 2
+
+_CHUNK_CACHES: dict[tuple[frozenset[str], float], _Caches] = {}  # by (rules, modes.WEIGHT)
 
 
 def clear_chunk_caches() -> None:
     _CHUNK_CACHES.clear()
 
 
-def entries_of(text: str, rules: frozenset[str]) -> tuple[list[tuple], int]:
+def entries_of(text: str, rules: frozenset[str]) -> tuple[list[Entry], int]:
     """The entries of the text's chunks (after NFKC, and case folding for the
-    seed rule), and their kind: 0 when all are simple, 2 when a token may
-    change with what surrounds it, else 1."""
+    seed rule), and their kind: ALL_SIMPLE, FIXED or CROSSING."""
     expand = bool(rules)
     if rules:
         if not text.isascii():
@@ -123,28 +139,22 @@ def entries_of(text: str, rules: frozenset[str]) -> tuple[list[tuple], int]:
         text = text.lower() if text.isascii() else unicodedata.normalize("NFKC", text).casefold()
     caches = _CHUNK_CACHES.get((rules, modes.WEIGHT))
     if caches is None:
-        caches = _CHUNK_CACHES[(rules, modes.WEIGHT)] = ({}, {}, {}, {})
+        caches = _CHUNK_CACHES[(rules, modes.WEIGHT)] = _Caches()
     chunks = text.split()
-    entries = list(map(caches[0].get, chunks))
-    if None not in entries:
-        return entries, 0
-    found = []
-    i = -1
-    try:
-        while True:
-            i = entries.index(None, i + 1)
-            found.append(i)
-    except ValueError:
-        pass
-    kind = 0
+    entries = list(map(caches.simple.get, chunks))
+    # all(), not "None in": an entry is always true, and "in" would call its __eq__.
+    if all(entries):
+        return entries, ALL_SIMPLE
+    found = [i for i, e in enumerate(entries) if e is None]
+    kind = ALL_SIMPLE
     for i in reversed(found):  # from the end: a Many changes the places after it
         e = _lookup(chunks[i], rules, caches, expand)
         if type(e) is Many:
             entries[i : i + 1] = e
         else:
             entries[i] = e
-            if e[11] is not None:
-                kind = 2 if e[11][5] else max(kind, 1)
+            if type(e) is not Simple:
+                kind = CROSSING if e.changes else max(kind, FIXED)
     return entries, kind
 
 
@@ -153,53 +163,63 @@ def _tokenise(text: str, rules: frozenset[str]) -> tuple[list[Tok], bool]:
     return tokens_of(entries_of(text, rules)[0], rules)
 
 
-def tokens_of(entries: list[tuple], rules: frozenset[str]) -> tuple[list[Tok], bool]:
+def tokens_of(entries: list[Entry], rules: frozenset[str]) -> tuple[list[Tok], bool]:
+    """The tokens of a text's entries, and whether one of them offers extra keys."""
     out: list[Tok] = []
-    flags = [False, False]  # a token may be a month; a token offers extra keys
+    flags = _Flags()
     _join(entries, out, True, False, flags)
-    if flags[0]:
+    if flags.month:
         _months(out, stemmer_for(rules))
-    return out, flags[1]
+    return out, flags.offers
 
 
-def _join(entries: tuple | list, out: list[Tok], pending: bool, clean: bool, flags: list[bool]) -> tuple[bool, bool]:
+class _Flags:
+    """What _join saw in the chunks it joined."""
+
+    __slots__ = ("month", "offers")
+
+    def __init__(self) -> None:
+        self.month = False  # a token may be a month
+        self.offers = False  # a token offers extra keys
+
+
+def _join(entries: Sequence[Entry], out: list[Tok], pending: bool, clean: bool, flags: _Flags) -> tuple[bool, bool]:
     """Append the tokens of the chunks of ``entries`` to ``out``, with what
     crosses chunks. pending: a sentence ended in the gap since the last token
     (the first token opens a sentence); clean: that gap is whitespace only."""
     for e in entries:
-        full = e[11]
-        if full is None:  # simple
-            out.append(e if not pending or e[10] is None else e[10])
-            pending, clean = e[8], e[9]
+        if type(e) is Simple:
+            out.append(e if not pending or e[E_OPENING] is None else e[E_OPENING])
+            pending, clean = e[E_TRAIL_END], e[E_TRAIL_CLEAN]
             continue
-        closed, opened, trail_se, trail_clean, special, _ = full
-        if special is None:
-            out += opened if pending else closed
-            pending, clean = trail_se, trail_clean
+        if type(e) is Expanded:
+            pending, clean = _join(e.parts, out, pending, clean, flags)
             continue
-        if closed is None:  # a chunk _expand_chunk changed
-            pending, clean = _join(special, out, pending, clean, flags)
+        crossing = e.crossing
+        if crossing is None:
+            out += e.opened if pending else e.closed
+            pending, clean = e.trail_end, e.trail_clean
             continue
-        _, lead_clean, scale_word, month, offer = special
-        if not opened:
-            pending = pending or trail_se
+        if not e.opened:
+            pending = pending or e.trail_end
             clean = False
             continue
-        if scale_word is not None and clean and lead_clean and out[-1][2]:
+        scale_word = crossing.scale_word
+        if scale_word is not None and clean and crossing.lead_clean and out[-1][T_NUMBER]:
             # "1.5 million" is one number, 1500000; in a quote its parts are found too.
             prev = out[-1]
             zeros = SCALES[scale_word]
-            offers = prev[5] + (prev[0], scaled("1", zeros))
-            out[-1] = tok(scaled(prev[0], zeros), f"{prev[1]} {scale_word}", True, prev[3], (), offers)
-            out += closed[1:]
-            flags[1] = True
+            offers = prev[T_OFFERS] + (prev[T_KEY], scaled("1", zeros))
+            out[-1] = tok(scaled(prev[T_KEY], zeros), f"{prev[T_TEXT]} {scale_word}", True, prev[T_WEIGHT], (), offers)
+            out += e.closed[1:]
+            flags.offers = True
         else:
-            out += opened if pending else closed
-        pending, clean = trail_se, trail_clean
-        if month:
-            flags[0] = True
-        if offer:
-            flags[1] = True
+            out += e.opened if pending else e.closed
+        pending, clean = e.trail_end, e.trail_clean
+        if crossing.month:
+            flags.month = True
+        if crossing.offers:
+            flags.offers = True
     return pending, clean
 
 
@@ -207,16 +227,16 @@ def _months(toks: list[Tok], stemmer) -> None:
     """Month abbreviations and May, when next to a number, are months."""
     n = len(toks)
     for i, t in enumerate(toks):
-        text = t[1]
-        if t[2] or (text not in MONTH_ABBR and text != "may"):
+        text = t[T_TEXT]
+        if t[T_NUMBER] or (text not in MONTH_ABBR and text != "may"):
             continue
-        if (i > 0 and toks[i - 1][2]) or (i + 1 < n and toks[i + 1][2]):
+        if (i > 0 and toks[i - 1][T_NUMBER]) or (i + 1 < n and toks[i + 1][T_NUMBER]):
             month = MONTH_ABBR.get(text, text)
             # "may" is a stopword; as a month it is content, so it is shown as "May".
-            toks[i] = tok(stemmer(month) if stemmer else month, "May" if text == "may" else text, False, t[3])
+            toks[i] = tok(stemmer(month) if stemmer else month, "May" if text == "may" else text, False, t[T_WEIGHT])
 
 
 def tokens(text: str, mode: str = "seed") -> tuple[Token, ...]:
     """Every token of ``text`` in order, stopwords included."""
-    return tuple(Token(*t[:6]) for t in _tokenise(text, rules_of(mode))[0])
+    return tuple(Token(*t[:T_CONTENT]) for t in _tokenise(text, rules_of(mode))[0])  # Token's fields come first
 

@@ -45,10 +45,6 @@ def _fold_latin(word: str) -> str:
     return "".join(out)
 
 
-# In the hot path a token is a plain tuple (below, tok); tokens() wraps
-# them in Token.
-
-
 @dataclass(frozen=True, slots=True)
 class Token:
     key: str  # what is compared (canonical number, or the word's key)
@@ -67,11 +63,20 @@ class Token:
         return not self.number and self.text in STOPWORDS
 
 
-# (key, text, number, weight, alts, offers, content, exact): the fields of
-# Token, then whether the token counts in a claim's content (it is not a
-# stopword) and whether its weight is whole and it has no alts (then sums of
-# weights are exact in any order).
+# A token as the check carries it is a plain tuple, made by tok(): Token's
+# fields, then two the check reads often; tokens() gives them as Token. The
+# fields are read by these names (t[T_KEY]).
+#
+# Not a record class: the chunk caches and the analyses keep hundreds of
+# thousands of tokens, and the garbage collector stops tracking a tuple of
+# strings, numbers and such tuples, where it tracks every instance of a class
+# and walks them all at each full collection. Measured with records (slotted
+# dataclasses): the check took a quarter longer in a long run, most of it in
+# the collector.
 Tok = tuple
+T_KEY, T_TEXT, T_NUMBER, T_WEIGHT, T_ALTS, T_OFFERS = range(6)  # Token's fields
+T_CONTENT = 6  # it counts in a claim's content: a number, or a word that is not a stopword
+T_EXACT = 7  # its weight is whole and it has no alts: sums of such weights are exact in any order
 
 
 def tok(key: str, text: str, number: bool, weight: float, alts: tuple = (), offers: tuple = ()) -> Tok:
@@ -168,7 +173,7 @@ def scan(chunk: str, rules: frozenset[str], opening_first: bool) -> tuple[list[T
                 for i, (p, rp) in enumerate(zip(parts, raw_parts)):
                     pw = nw if weigh and (i > 0 or not opening) and rp[0].isupper() else 1.0
                     t = word_tok(p, key(p), pw)
-                    out.append(t if t[2] else tok(t[0], p, False, pw, solid, solid))
+                    out.append(t if t[T_NUMBER] else tok(t[T_KEY], p, False, pw, solid, solid))
     return out, first_start, first_word, prev_end
 
 
