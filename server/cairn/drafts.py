@@ -29,6 +29,7 @@ from pathlib import Path
 
 import yaml
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 
 from .model import CODES, Citation, CiteBlock, Claim, DraftDoc, Pos, Problem, Range, TextEdit
 
@@ -54,7 +55,8 @@ if _YAML_LOADER is None:  # pragma: no cover - depends on the PyYAML build
     _YAML_LOADER = yaml.BaseLoader
 
 # inline parsing is done lazily, only for the paragraphs whose text is needed
-_MD = MarkdownIt("commonmark").enable("table").disable("inline")
+# (text_join only joins inline tokens; the token list is consumed as it is written: _Sink)
+_MD = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
 
 _EOL = re.compile(r"\r\n|\r|\n")
 _HEX16 = re.compile(r"[0-9a-fA-F]{16}")
@@ -763,9 +765,13 @@ def _int(n: _N) -> int | None:
 
 
 class _B:
-    """A block of the Markdown tree (markdown-it's SyntaxTreeNode is slower on big drafts)."""
+    """A block of the Markdown tree (markdown-it's SyntaxTreeNode is slower on big drafts).
 
-    __slots__ = ("type", "map", "info", "markup", "content", "children", "inline")
+    Built while markdown-it tokenizes, and walked as each block is complete, so a draft
+    is never held as a whole token stream or tree (see _Sink)."""
+
+    __slots__ = ("type", "map", "info", "markup", "content", "children", "inline",
+                 "cur", "prev", "text", "counted", "covered", "keep")
 
     def __init__(self, type_: str, map_, info: str = "", markup: str = "", content: str = ""):
         self.type = type_
@@ -775,26 +781,63 @@ class _B:
         self.content = content
         self.children: list[_B] = []
         self.inline = None  # a paragraph's or heading's raw inline source
+        self.cur: Claim | None = None  # as a parent: the claim its last cite blocks joined
+        self.prev: _B | None = None  # as a parent: its last complete child
+        self.text: str | None = None  # a paragraph's plain text, once computed
+        self.counted = False  # a paragraph counted as uncited (until a claim covers it)
+        self.covered = False  # a paragraph that is (part of) a claim
+        self.keep = False  # as a parent: keeps every child (a claim may take them all)
 
 
-def _tree(tokens) -> _B:
-    root = _B("root", None)
-    stack = [root]
-    for tok in tokens:
-        n = tok.nesting
-        if n == 1:
-            t = tok.type
-            node = _B(t[:-5] if t.endswith("_open") else t, tok.map, tok.info, tok.markup)
-            stack[-1].children.append(node)
-            stack.append(node)
-        elif n == -1:
-            if len(stack) > 1:
-                stack.pop()
-        elif tok.type == "inline":
-            stack[-1].inline = tok.content
-        else:
-            stack[-1].children.append(_B(tok.type, tok.map, tok.info, tok.markup, tok.content))
-    return root
+class _Sink(list):
+    """markdown-it's token list, consumed as it is written.
+
+    A token is turned into a _B when the next one is pushed (block rules set a
+    token's fields just after pushing it; the line maps they finish later are the
+    same list objects), and never kept: a draft of 2 MB of list items made about
+    400,000 tokens of ~330 bytes each. The list rule reads earlier tokens back only to
+    mark tight lists' paragraphs hidden, which nothing here reads: it gets a stand-in."""
+
+    def __init__(self, consume):
+        super().__init__()
+        self.count = 0
+        self.pending = None
+        self.consume = consume
+
+    def append(self, token) -> None:
+        if self.pending is not None:
+            self.consume(self.pending)
+        self.pending = token
+        self.count += 1
+
+    def flush(self) -> None:
+        if self.pending is not None:
+            self.consume(self.pending)
+            self.pending = None
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return []
+        return _STAND_IN
+
+
+class _StandIn:
+    type = ""
+    level = -1
+    hidden = False
+    meta: dict = {}
+
+    def __setattr__(self, name, value) -> None:
+        pass
+
+
+_STAND_IN = _StandIn()
 
 
 def _is_cite(node: _B) -> bool:
@@ -841,6 +884,14 @@ def plain_text(source: str, env: dict | None = None) -> str:
 
 
 class _Walk:
+    """Claims from the blocks, each block taken as soon as it is complete.
+
+    A parent keeps its complete children only where a claim may later take them all:
+    a block quote's or list item's (and every list inside one of those); a top-level
+    list keeps its last item (the one a following block takes), and the top level
+    keeps nothing but its last block. Claim texts are made at the end, when every
+    link reference definition of the draft is known."""
+
     def __init__(self, text: str):
         self.text = text
         norm = text.replace("\x00", "\ufffd")  # markdown-it does the same; lengths are unchanged
@@ -848,42 +899,98 @@ class _Walk:
         self.eol = _eol_of(text)
         self.env: dict = {}
         self.claims: list[Claim] = []
-        self.paragraphs: list[_B] = []
-        self.covered: set[int] = set()
-        self.texts: dict[int, str] = {}
+        self.claim_paras: list[tuple[Claim, list[_B]]] = []
+        self.deferred: list[_B] = []  # paragraphs whose text may depend on later link references
+        self.uncited = 0
+        self.root = _B("root", None)
+        self.stack = [self.root]
+        self.skip = 0  # depth inside a table, whose inner tokens are not needed
+
+    # -- building -----------------------------------------------------------
+
+    def token(self, tok) -> None:
+        n = tok.nesting
+        if self.skip:
+            self.skip += n
+            if self.skip == 0:
+                self.close()
+            return
+        if n == 1:
+            t = tok.type
+            node = _B(t[:-5] if t.endswith("_open") else t, tok.map, tok.info, tok.markup)
+            parent = self.stack[-1]
+            node.keep = node.type in ("blockquote", "list_item") or (
+                node.type in ("bullet_list", "ordered_list") and parent.keep
+            )
+            self.stack.append(node)
+            if node.type == "table":
+                self.skip = 1
+        elif n == -1:
+            if len(self.stack) > 1:
+                self.close()
+        elif tok.type == "inline":
+            self.stack[-1].inline = tok.content
+        else:
+            self.add(_B(tok.type, tok.map, tok.info, tok.markup, tok.content))
+
+    def close(self) -> None:
+        self.add(self.stack.pop())
+
+    def finish(self) -> None:
+        while len(self.stack) > 1:
+            self.close()
+        for p in self.deferred:
+            if not p.covered and any(ch.isalnum() for ch in self.ptext(p)):
+                self.uncited += 1
+        for claim, paras in self.claim_paras:
+            claim.text = " ".join(t for t in (self.ptext(p) for p in paras) if t)
+
+    # -- walking ------------------------------------------------------------
 
     def ptext(self, node: _B) -> str:
-        t = self.texts.get(id(node))
-        if t is None:
-            t = self.texts[id(node)] = plain_text(node.inline or "", self.env)
-        return t
+        if node.text is None:
+            node.text = plain_text(node.inline or "", self.env)
+        return node.text
 
-    def walk(self, kids: list[_B]) -> None:
-        current: Claim | None = None
-        prev = None
-        for node in kids:
-            t = node.type
-            if t == "fence" and node.map and _is_cite(node):
-                block, is_claim, empty = _parse_block(node, self.lines, self.eol)
-                if is_claim:
-                    current = Claim(block.claim_text or "", block.open_line, block.fence_range, [block])
-                    if empty:
-                        current.problems.append(
-                            Problem("no-citations", "the claim object has no citations", block.open_line, block.fence_range)
-                        )
-                    self.claims.append(current)
-                elif current is not None:
-                    current.blocks.append(block)
-                else:
-                    current = self.claim_for(prev, block)
-                    self.claims.append(current)
+    def add(self, node: _B) -> None:
+        """A complete block, taken in its parent's sequence of blocks."""
+        parent = self.stack[-1]
+        t = node.type
+        if t == "fence" and node.map and _is_cite(node):
+            block, is_claim, empty = _parse_block(node, self.lines, self.eol)
+            current = parent.cur
+            if is_claim:
+                current = Claim(block.claim_text or "", block.open_line, block.fence_range, [block])
+                if empty:
+                    current.problems.append(
+                        Problem("no-citations", "the claim object has no citations", block.open_line, block.fence_range)
+                    )
+                self.claims.append(current)
+            elif current is not None:
+                current.blocks.append(block)
             else:
-                current = None
-                if t == "paragraph":
-                    self.paragraphs.append(node)
-                elif t in _CONTAINERS:
-                    self.walk(node.children)
-            prev = node
+                current = self.claim_for(parent.prev, block)
+                self.claims.append(current)
+            parent.cur = current
+        else:
+            parent.cur = None
+            if t == "paragraph":
+                self.paragraph(node)
+        parent.prev = node
+        if parent.keep:
+            parent.children.append(node)
+        elif t == "list_item":
+            parent.children = [node]  # a top-level list: only its last item can become a claim
+
+    def paragraph(self, node: _B) -> None:
+        inline = node.inline or ""
+        if not any(ch.isalnum() for ch in inline):
+            return
+        if "[" in inline:  # a link reference defined further down may change its text
+            self.deferred.append(node)
+        elif any(ch.isalnum() for ch in self.ptext(node)):
+            node.counted = True
+            self.uncited += 1
 
     def claim_for(self, prev: _B | None, block: CiteBlock) -> Claim:
         target = None
@@ -903,9 +1010,12 @@ class _Walk:
             paras = []
             self.collect(target, paras)
         for p in paras:
-            self.covered.add(id(p))
-        text = " ".join(t for t in (self.ptext(p) for p in paras) if t)
-        return Claim(text, target.map[0], self.block_range(target), [block])
+            if p.counted and not p.covered:
+                self.uncited -= 1
+            p.covered = True
+        claim = Claim("", target.map[0], self.block_range(target), [block])
+        self.claim_paras.append((claim, paras))
+        return claim
 
     def collect(self, node: _B, out: list) -> None:
         for c in node.children:
@@ -957,21 +1067,24 @@ def parse_draft(text: str) -> DraftDoc:
             gc.enable()
 
 
+def _line_count(text: str) -> int:
+    """len(split_lines(text)), without making the lines."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+
+
 def _parse_draft(text: str) -> DraftDoc:
-    line_count = len(split_lines(text))
+    line_count = _line_count(text)
     w = _Walk(text)
+    sink = _Sink(w.token)
     try:
-        root = _tree(_MD.parse(text, w.env))
+        state = StateCore(text, _MD, w.env)
+        state.tokens = sink
+        _MD.core.process(state)
+        sink.flush()
     except Exception:  # noqa: BLE001 - markdown-it is robust; this is a last resort
         return DraftDoc(text, [], 0, line_count)
-    w.walk(root.children)
-    uncited = 0
-    for p in w.paragraphs:
-        if id(p) not in w.covered and any(ch.isalnum() for ch in p.inline or "") and any(
-            ch.isalnum() for ch in w.ptext(p)
-        ):
-            uncited += 1
-    return DraftDoc(text, w.claims, uncited, line_count)
+    w.finish()
+    return DraftDoc(text, w.claims, w.uncited, line_count)
 
 
 # --------------------------------------------------------------------------

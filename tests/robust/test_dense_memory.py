@@ -73,3 +73,53 @@ def test_a_source_over_the_size_limit_is_skipped_with_its_name_and_the_reason(tm
     assert rss < 64 * MB + 96 * MB, f"{rss / MB:.0f} MB"
     chunks = run_cairn(ws, "chunks")
     assert "sources/small.txt" in chunks.stdout and "huge" not in chunks.stdout
+
+
+# --------------------------------------------------------------------------
+# Drafts
+
+PER_CHAR = 40  # docs/security.md: about 96 MB plus 40 bytes a character
+FIXED = 96 * MB
+CLAIM = (
+    "\nA customer has 14 days to request a credit.\n\n```cite\n"
+    "chunk_id: 0123456789abcdef\nstart: 0\nend: 42\nquote: A customer has 14 days to request a credit\n```\n"
+)
+
+
+def dense_draft(kind: str, size: int) -> str:
+    """`size` characters of tiny blocks (list items, table rows or short paragraphs),
+    then one claim with a cite block."""
+    unit = {"list": "- item {i}\n", "table": "| a{i} | b |\n", "para": "w{i}.\n\n"}[kind]
+    out = ["| x | y |\n| --- | --- |\n"] if kind == "table" else []
+    n = i = 0
+    while n < size:
+        piece = unit.format(i=i)
+        out.append(piece)
+        n += len(piece)
+        i += 1
+    out.append(CLAIM)
+    return "".join(out)
+
+
+def test_dense_drafts_are_checked_within_the_documented_memory_bound(tmp_path: Path):
+    """400,000 characters each of list items, table rows and short paragraphs: `cairn check`
+    grows by at most 96 MB + 40 bytes a character over a check of a one-claim draft
+    (it took 150-240 bytes a character: markdown-it's whole token stream and a tree
+    of every block were held at once)."""
+    ws = _workspace(tmp_path / "ws")
+    (ws / "sources" / "policy.txt").write_text("A customer has 14 days to request a credit.\n", encoding="utf-8")
+    draft = ws / "drafts" / "dense.md"
+    draft.write_text(CLAIM, encoding="utf-8")
+    base, proc = peak_rss(ws, "check", "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    size = 400_000
+    for kind in ("list", "table", "para"):
+        text = dense_draft(kind, size)
+        draft.write_text(text, encoding="utf-8")
+        rss, proc = peak_rss(ws, "check", "--format", "json")
+        assert proc.returncode in (0, 1), proc.stderr
+        (d,) = json.loads(proc.stdout)["drafts"]
+        assert len(d["claims"]) == 1
+        grown = rss - base
+        # with margin: half the documented bound
+        assert grown < (FIXED + PER_CHAR * len(text)) / 2, f"{kind}: grew {grown / MB:.0f} MB for {len(text) / MB:.1f} MB"
