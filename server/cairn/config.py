@@ -173,22 +173,15 @@ def load_settings(
     editor: dict[str, Any] | None = None,
     *,
     judge_url_override: str | None = None,
-    strict: bool = True,
 ) -> Settings:
     """Read the workspace's configuration.
 
     `editor` holds the client's `cairn.*` settings (user-level ones: they may
-    also allow a judge URL). With `strict`, an invalid `cairn.toml` raises
-    ConfigError; otherwise defaults are used and a warning is recorded.
+    also allow a judge URL). An invalid configuration raises ConfigError: it
+    is never replaced by the defaults, which may read more than it would.
     """
     warnings: list[str] = []
-    try:
-        file_cfg = read_toml(root)
-    except ConfigError as exc:
-        if strict:
-            raise
-        warnings.append(f"{exc}; using defaults")
-        file_cfg = {}
+    file_cfg = read_toml(root)
     editor = {k: v for k, v in (editor or {}).items() if v is not None and k not in ("server", "trace")}
     if "chunk_chars" in editor:
         editor.pop("chunk_chars")
@@ -206,13 +199,7 @@ def load_settings(
     except ValidationError as exc:
         # try the file alone to tell which side is wrong
         msg = _describe(exc, CONFIG_FILE if _file_is_bad(file_cfg) else "editor settings")
-        if strict:
-            raise ConfigError(msg) from exc
-        warnings.append(msg + "; using defaults")
-        try:
-            config = Config.model_validate(file_cfg)
-        except ValidationError:
-            config = Config()
+        raise ConfigError(msg) from exc
     for r in config.sources:
         normalise_root(r)
     for pattern in config.drafts:
@@ -220,7 +207,10 @@ def load_settings(
     if root.exists():
         real_root = root.resolve()
         for r in config.sources:
-            target = (root / normalise_root(r)).resolve()
+            try:
+                target = (root / normalise_root(r)).resolve()
+            except (OSError, RuntimeError) as exc:  # a loop of links
+                raise ConfigError(f"sources: {r!r} cannot be resolved ({exc})") from None
             if target != real_root and real_root not in target.parents:
                 raise ConfigError(f"sources: {r!r} resolves outside the workspace ({target})")
     trusted = bool(user_url) or is_loopback_url(config.judge.url)

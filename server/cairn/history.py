@@ -4,15 +4,28 @@ a fresh clone resolves an old citation the way the writer's machine did.
 The source the citation names is searched first, then every source root,
 newest commit first, within a bound; each version read is indexed as
 superseded, so the next lookup needs no git at all.
+
+Only the workspace's own repository is read: the one whose `.git` folder is
+a real folder at the workspace root or at a folder above it that holds the
+workspace. A `.git` file (`gitdir: /elsewhere/.git`), a `.git` link, or a
+`core.worktree` naming another folder would otherwise copy another
+repository's committed text into this index, and let a draft probe it
+chunk id by chunk id. Then history is not used, and the reason is logged
+once. Whatever goes wrong in a lookup, the answer is "not found": the
+citation gets its diagnostic as without git, never an exception.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import sqlite3
+import stat
 from pathlib import Path
 
 from .gitsafe import run_git
 from .sources import is_source_name
+from .store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -20,11 +33,45 @@ MAX_COMMITS = 200
 MAX_BLOBS = 2000
 MAX_BLOB_BYTES = 64 * 1024 * 1024
 
+_told: set[tuple[Path, str]] = set()  # reasons already logged (a run makes several History objects)
+
+
+def own_repository(root: Path) -> tuple[Path | None, str | None]:
+    """(the top level of the workspace's own git repository, None) or (None, why
+    history is not used); (None, None) when the workspace is in no repository."""
+    out = run_git(root, "rev-parse", "--show-toplevel", "--absolute-git-dir", timeout=10)
+    if out is None:
+        if run_git(root, "rev-parse", "--git-dir", timeout=10) is None:
+            return None, None  # not a repository at all: nothing to say
+        return None, "git cannot tell the repository's top-level folder (a bare repository, or core.worktree)"
+    lines = out.decode("utf-8", "surrogateescape").splitlines()
+    if len(lines) != 2:
+        return None, "git gave an unexpected answer to rev-parse"
+    try:
+        top = Path(lines[0]).resolve()
+        git_dir = Path(lines[1]).resolve()
+    except (OSError, RuntimeError) as exc:
+        return None, f"the repository's folders cannot be resolved ({exc})"
+    if top != root and top not in root.parents:
+        return None, f"its work tree is {top}, which does not hold the workspace (core.worktree)"
+    dot_git = top / ".git"
+    try:
+        mode = os.lstat(dot_git).st_mode
+    except OSError:
+        return None, f"{dot_git} is missing (the repository is elsewhere: GIT_DIR or core.worktree)"
+    if not stat.S_ISDIR(mode):
+        kind = "a symbolic link" if stat.S_ISLNK(mode) else "a file"
+        return None, f"{dot_git} is {kind} pointing to a repository elsewhere ({git_dir})"
+    if git_dir != dot_git:
+        return None, f"git reads the repository at {git_dir}, not {dot_git}"
+    return top, None
+
 
 class History:
     def __init__(self, workspace):
         self.ws = workspace
         self._toplevel: Path | None | bool = False  # False: not looked up yet
+        self.unused_reason: str | None = None  # why history is not used, when it is not
         self._missing: set[str] = set()  # ids already searched for in vain this run
         self.generation = 0  # bumped whenever a version from history is stored
         # scopes read to the end at this HEAD: every blob in them is indexed (or marked seen),
@@ -32,9 +79,14 @@ class History:
         self._done: tuple[str | None, set[str]] = (None, set())
 
     def toplevel(self) -> Path | None:
+        """The top level of the workspace's own repository; None when history is not used."""
         if self._toplevel is False:
-            out = run_git(self.ws.root, "rev-parse", "--show-toplevel", timeout=10)
-            self._toplevel = Path(out.decode().strip()).resolve() if out else None
+            top, why = own_repository(self.ws.root)
+            self._toplevel = top
+            self.unused_reason = why
+            if why is not None and (self.ws.root, why) not in _told:
+                _told.add((self.ws.root, why))
+                log.warning("git history is not used: %s", why)
         return self._toplevel  # type: ignore[return-value]
 
     def _prefix(self) -> str:
@@ -46,8 +98,25 @@ class History:
 
     def find(self, chunk_id: str, source_hint: str | None = None) -> bool:
         """Index the first committed version that holds `chunk_id`; True when found."""
-        if chunk_id in self._missing or self.toplevel() is None:
+        if chunk_id in self._missing:
             return False
+        try:
+            return self._find(chunk_id, source_hint)
+        except (sqlite3.Error, StoreError):
+            raise  # the index's own trouble: the caller's to handle (rebuild, or exit 2)
+        except Exception as exc:  # noqa: BLE001 - a failed lookup is "not found", never no diagnostics
+            self._missing.add(chunk_id)
+            if self.unused_reason is None:
+                self.unused_reason = f"looking {chunk_id} up failed ({type(exc).__name__}: {exc})"
+                log.warning("git history is not used: %s", self.unused_reason, exc_info=exc)
+            return False
+
+    def _find(self, chunk_id: str, source_hint: str | None) -> bool:
+        top = self.toplevel()
+        if top is None:
+            return False
+        # git reads pathspecs relative to its working folder: run at the top level,
+        # where the workspace's files are `prefix + identity`
         prefix = self._prefix()
         paths: list[str] = []
         if source_hint and self.ws.under_roots(source_hint):
@@ -62,11 +131,11 @@ class History:
         for scope in paths:
             if scope in done:
                 continue
-            commits = run_git(self.ws.root, "log", f"-n{MAX_COMMITS}", "--format=%H", "--", prefix + scope if prefix else scope)
+            commits = run_git(top, "log", f"-n{MAX_COMMITS}", "--format=%H", "--", prefix + scope)
             if not commits:
                 continue
             for commit in commits.decode().split():
-                listing = run_git(self.ws.root, "ls-tree", "-r", "-z", commit, "--", f"{prefix}{scope}")
+                listing = run_git(top, "ls-tree", "-r", "-z", commit, "--", prefix + scope)
                 if not listing:
                     continue
                 for entry in listing.split(b"\0"):

@@ -100,21 +100,31 @@ def editor_section(value: Any) -> dict[str, Any]:
 
 def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[tuple[str, str]]]:
     """The effective settings of one workspace root and what to tell the user:
-    [(level, message)], level "error" or "warning"."""
+    [(level, message)], level "error" or "warning".
+
+    A configuration the CLI would refuse (exit 2) never falls back to the
+    defaults here: the defaults name `sources`, which may be the very link out
+    of the workspace that was refused. The folder runs with no source root,
+    so nothing is read until the file is fixed."""
     messages: list[tuple[str, str]] = []
     try:
-        settings = load_settings(root, editor, strict=False)
+        settings = load_settings(root, editor)
     except ConfigError as exc:
         # first see whether the file alone is fine (the editor settings were wrong)
         try:
-            settings = load_settings(root, None, strict=False)
+            settings = load_settings(root, None)
             messages.append(("warning", f"editor settings: {exc}; they are ignored"))
         except ConfigError as exc2:
-            messages.append(("error", f"configuration error: {exc2}; using the defaults"))
-            settings = Settings(root, Config(), judge_url_trusted=False, warnings=[])
+            messages.append(("error", f"configuration error: {exc2}; no source is read until it is fixed"))
+            settings = no_sources(root)
     for w in settings.warnings:
         messages.append(("warning", w))
     return settings, messages
+
+
+def no_sources(root: Path) -> Settings:
+    """The settings of a folder whose configuration was refused: no source root."""
+    return Settings(root, Config(sources=[]), judge_url_trusted=False, warnings=[])
 
 
 def make_judge_safely(ws) -> tuple[object | None, str | None]:
