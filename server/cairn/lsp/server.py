@@ -20,8 +20,10 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
+from ..terminal import safe
 from . import actions, commands, completion, definition, hover, lens
 from . import log as log_mod
+from .framing import FramedStdin
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -230,8 +232,15 @@ def serve() -> None:
     # stdout carries the protocol: anything printed by mistake goes to stderr instead
     sys.stdout = sys.stderr
     server = create_server()
+    stdin = FramedStdin(sys.stdin.buffer)
     try:
-        server.start_io(sys.stdin.buffer, stdout)
+        server.start_io(stdin, stdout)  # type: ignore[arg-type]
+        if stdin.error is not None:
+            # out of step with the editor: no later message can be read, so stop and be restarted
+            sys.stderr.write(f"cairn serve: protocol framing error: {safe(stdin.error)}; stopping\n")
+            logging.shutdown()
+            sys.stderr.flush()
+            os._exit(1)
     finally:
         if server.session.judging_now:
             # exiting would wait for the judge's requests still in flight (up to their timeout,
