@@ -14,6 +14,10 @@ microseconds per ``check_support(claim, [quote])``:
 - cached: the same pairs checked again, the hot path when a draft is
   re-checked.
 
+The last row, ``+ meaning``, is the whole support check of a new claim as
+`cairn check` runs it: the calibrated score and then the meaning rules
+(quantities, polarity and direction, the quote's sentence; cairn.meaning).
+
 The vocabulary is fixed and checked first (--warm pairs), so the per-word
 caches are warm, as they are in a long-running engine; the numbers and dates
 of new pairs still bring chunks never seen before.
@@ -30,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from cairn import support  # noqa: E402
+from cairn import meaning, support  # noqa: E402
 
 WORDS = (
     "customer credit delivery damaged request policy order refund store member payment approval warehouse "
@@ -58,6 +62,10 @@ EXTRAS = [
     lambda r: r.choice(["didn't", "can't", "won't", "cannot", "isn't"]),
     lambda r: r.choice(["Ibero-American", "co-star", "twenty-four", "well-known", "long-term"]),
     lambda r: r.choice(["fourteen", "twenty", "hundred", "thousand"]),
+    lambda r: r.choice(["at least", "no more than", "prior to", "above", "non-exclusive", "irrevocable",
+                        "without", "never", "no longer"]),
+    lambda r: f"{r.choice(['-', ''])}{r.randint(1, 40)} {r.choice(['°C', 'days', 'km', 'percent', 'weeks'])}",
+    lambda r: f"{r.choice(['version', 'Section', 'Apache', 'RFC'])} {r.randint(1, 9)}.{r.randint(0, 9)}",
 ]
 
 
@@ -86,11 +94,16 @@ def pairs(rng: random.Random, n: int) -> list[tuple[str, str]]:
 
 
 def per_check(batch: list[tuple[str, str]], mode: str) -> float:
-    """Microseconds per check_support over the batch."""
+    """Microseconds per check_support over the batch; mode "+ meaning": the
+    calibrated check and then every meaning rule, as `cairn check` runs them."""
     check = support.check_support
+    rules = mode == "+ meaning"
+    mode = "calibrated" if rules else mode
     start = time.perf_counter()
     for claim, quote in batch:
         check(claim, [quote], mode=mode)
+        if rules:
+            meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
     return (time.perf_counter() - start) / len(batch) * 1e6
 
 
@@ -104,7 +117,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     print(f"{args.pairs} fresh claim/quote pairs per run, {args.runs} runs; µs per check_support, median (best)")
     print(f"{'mode':<12} {'uncached':>16} {'cached':>14} {'uncached/s':>12}")
-    for mode in support.MODES:
+    for mode in (*support.MODES, "+ meaning"):
         per_check(pairs(rng, args.warm), mode)  # a warm engine: the vocabulary seen before
         cold, warm = [], []
         for _ in range(args.runs):

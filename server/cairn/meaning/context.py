@@ -55,6 +55,13 @@ _CLAIM_FRAMES = re.compile(
 )
 
 
+_NEGATION_WORD = re.compile(
+    r"\b(?:not|no|never|nor|neither|none|nothing|nobody|nowhere|cannot|unable|lacks?|without|forbids?|forbidden"
+    r"|prohibit(?:s|ed)?|refuse[sd]?|fail(?:s|ed)?|prevent(?:s|ed)?|used\s+to|stopped|ceased)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ContextNegation:
     sentence: str  # the sentence as it reads in the source
@@ -77,8 +84,8 @@ def check_context(claim: str, text: str, start: int, end: int) -> ContextNegatio
         if _CLAIM_FRAMES.search(claim):
             return None  # the claim reports the retraction itself
         return ContextNegation(_clip(sentence), f"\u201c{framed.group(0).strip(' ,')}\u201d")
-    if not before.strip():
-        return None
+    if not before.strip() or not _NEGATION_WORD.search(before):
+        return None  # nothing before the quote in its sentence could negate it
     # a negation of the sentence reaching into the quote
     quote = text[start:end]
     if contradictions(claim, [quote]):

@@ -267,14 +267,29 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
     return None
 
 
-def _phrase_at(toks: list[_Tok], i: int, table) -> tuple[str, int] | None:
-    for n in range(min(_MAX_PHRASE, len(toks) - i), 0, -1):
-        words = toks[i:i + n]
-        if any(w.kind != "word" for w in words):
-            continue
-        phrase = " ".join(w.text for w in words)
-        if phrase in table:
-            return phrase, n
+@lru_cache(maxsize=8)
+def _by_first_word(table: tuple[str, ...]) -> dict[str, list[tuple[str, ...]]]:
+    """The phrases of a table by their first word, longest first."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in sorted(table, key=lambda p: -len(p.split())):
+        words = tuple(phrase.split())
+        out.setdefault(words[0], []).append(words)
+    return out
+
+
+_DIRECTION_PHRASES = tuple(_DIRECTIONS)
+_CEASING_PHRASES = tuple(_CEASING)
+
+
+def _phrase_at(toks: list[_Tok], i: int, table: tuple[str, ...]) -> tuple[str, int] | None:
+    """The longest phrase of `table` that starts at token i, and its length in tokens."""
+    candidates = _by_first_word(table).get(toks[i].text)
+    if not candidates:
+        return None
+    for words in candidates:
+        n = len(words)
+        if i + n <= len(toks) and all(toks[i + k].kind == "word" and toks[i + k].text == words[k] for k in range(n)):
+            return " ".join(words), n
     return None
 
 
@@ -319,7 +334,7 @@ def read(text: str) -> Reading:
         if st.first and t.text in _SUBORDINATORS:
             st.subordinate = True
         # direction and bound phrases, longest first ("no more than" is a bound, not a negation)
-        found = _phrase_at(toks, i, _DIRECTIONS)
+        found = _phrase_at(toks, i, _DIRECTION_PHRASES)
         if found:
             phrase, n = found
             axis, sign, side = _DIRECTIONS[phrase]
@@ -336,7 +351,7 @@ def read(text: str) -> Reading:
                 st.word_negation = None
                 i += n
                 continue
-        ceasing = _phrase_at(toks, i, _CEASING)
+        ceasing = _phrase_at(toks, i, _CEASING_PHRASES)
         if ceasing:
             st.ceased = True
             st.cue_at(text, t.start, toks[i + ceasing[1] - 1].end)
@@ -520,6 +535,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     With `quote_reading` and `span`, the quote is read inside its sentence,
     only the clauses that hold the span count, and only statements are
     compared: what the context rule uses."""
+    if quote_reading is None and not _may_differ(claim, quotes):
+        return []
     c = read(claim)
     if quote_reading is not None and span is not None:
         lo, hi = span
@@ -594,6 +611,30 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 continue  # "no refunds after 30 days" = "refunds within 30 days"
             out.append(Contradiction(d.shown, q.shown, "direction"))
     return _unique(out)
+
+
+_CUE_WORDS = (frozenset(_NEGATORS) | _NEGATING_VERBS | frozenset(_ANTONYMS) | {"without", "used", "stopped", "ceased"}
+              | {p.split()[0] for p in _DIRECTIONS} | {p.split()[0] for p in _CEASING})
+_WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def _may_differ(claim: str, quotes) -> bool:
+    """A cheap test before reading: False when neither side has a negation, a
+    marked word or a direction word, and no word of one side is a prefixed
+    form of a word of the other, so that no rule can find a difference."""
+    mine = set(_WORDS.findall(claim.lower()))
+    theirs: set[str] = set()
+    for q in quotes:
+        theirs.update(_WORDS.findall(q.lower()))
+    for words in (mine, theirs):
+        if words & _CUE_WORDS or any("n't" in w or w.startswith("non-") or w.endswith("-free") for w in words):
+            return True
+    for a, b in ((mine, theirs), (theirs, mine)):
+        for w in a:
+            for p in _PREFIXES:
+                if p + w in b:
+                    return True
+    return "n't" in claim or any("n't" in q or "n\u2019t" in q for q in quotes) or "n\u2019t" in claim
 
 
 def _shown(r: Reading, cl: Clause, concept: str) -> str:

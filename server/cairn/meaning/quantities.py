@@ -30,7 +30,6 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-from dateutil import parser as _dateparser
 
 __all__ = ["Quantity", "extract", "NumberMismatch", "compare", "without_identifiers"]
 
@@ -78,11 +77,31 @@ _MONTHS = "january february march april may june july august september october n
 _MONTH_OF = {m: i for i, m in enumerate(_MONTHS, 1)}
 _MONTH_OF.update({m[:3]: i for i, m in enumerate(_MONTHS, 1)})
 _MONTH_OF["sept"] = 9
-_MONTH_RE = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|"
-    r"(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec|JAN|FEB|MAR|APR|JUN|JUL|AUG|SEPT|SEP|OCT|NOV|DEC)\.?)"
-)
+def _trie(words) -> str:
+    """A regular expression matching any of `words`, longest first, written as a
+    trie (one branch per letter) so that the engine does not try every word at
+    every position: the scanner's speed depends on it."""
+    tree: dict = {}
+    for w in words:
+        node = tree
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def walk(node: dict) -> str:
+        end = "" in node
+        branches = [re.escape(ch) + walk(sub) for ch, sub in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if end else body
+
+    return "(?:" + walk(tree) + ")"
+
+
+_MONTH_NAMES = [m.capitalize() for m in _MONTHS] + [m.upper() for m in _MONTHS]
+_MONTH_ABBRS = [a for m in ("jan feb mar apr jun jul aug sept sep oct nov dec".split()) for a in (m.capitalize(), m.upper())]
+_MONTH_RE = f"(?:{_trie(_MONTH_NAMES)}(?![^\\W\\d_])|{_trie(_MONTH_ABBRS)}(?![^\\W\\d_])\\.?)"
 
 # unit spellings -> normalised unit; matched case-insensitively unless listed in _CASED
 _UNITS: dict[str, str] = {}
@@ -143,7 +162,7 @@ _CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad"
 _LONE_LETTER_UNITS = {"C": "°C", "F": "°F", "m": "m", "g": "g", "h": "hour", "l": "l", "t": "t"}
 
 _unit_alts = sorted((u for u in _UNITS if len(u) > 1 or not u.isalpha()), key=len, reverse=True)
-_UNIT_RE = "|".join(re.escape(u).replace(r"\ ", r"\s+") for u in _unit_alts)
+_UNIT_RE = _trie(_unit_alts).replace(r"\ ", r"\s+")
 
 # words after which a number names something (a reference), lower case
 _REFERENCE_WORDS = {
@@ -175,8 +194,7 @@ _NOT_NAMES = frozenset(
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _DAY = r"(?:3[01]|[12]\d|0?[1-9])(?!\d)"
-_NUMWORD = "|".join(sorted(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"},
-                           key=len, reverse=True))
+_NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"})
 _SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|bn|mn|k|m)(?![^\W\d_])"
 
 # one scanner, alternatives in priority order
@@ -206,6 +224,36 @@ _WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*|§§?)\.?\s*$")
 _SENT_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 
 
+# where a quantity, date or identifier can start: the scanner is tried only there
+_START = re.compile(
+    rf"""[$€£¥₹\d]|(?<![^\W\d_])(?:US\$|minus\s|negative\s|{_MONTH_RE}(?![^\W\d_])|(?:{_NUMWORD})(?![^\W\d_])
+        |[A-Za-z]+(?:-[A-Za-z]+)*-?\d|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?\d)""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def _scan(text: str):
+    """_SCAN's matches, tried only where one can start (the same matches as finditer)."""
+    pos = 0
+    n = len(text)
+    while pos < n:
+        c = _START.search(text, pos)
+        if c is None:
+            return
+        start = c.start()
+        m = None
+        # a sign before a digit belongs to the number
+        if start > 0 and text[start - 1] in "-\u2212\u2013" and start - 1 >= pos:
+            m = _SCAN.match(text, start - 1)
+        if m is None or m.end() == m.start():
+            m = _SCAN.match(text, start)
+        if m is None or m.end() == m.start():
+            pos = c.start() + 1
+            continue
+        yield m
+        pos = m.end()
+
+
 def _decimal(written: str) -> Decimal | None:
     w = written.lower()
     if w in NUMBER_WORDS:
@@ -230,24 +278,20 @@ def _ident(number: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
-_D1 = datetime(1904, 1, 1)
-_D2 = datetime(1908, 2, 2)
-
-
-@lru_cache(maxsize=4096)
-def _parse_date(text: str) -> tuple[int | None, int | None, int | None] | None:
-    """(year, month, day) of a written date, None for parts it does not give;
-    None when the parts make no date (31 February)."""
-    try:
-        a = _dateparser.parse(text, default=_D1)
-        b = _dateparser.parse(text, default=_D2)
-    except (ValueError, OverflowError):
+def _date(year: int | None, month: int | None, day: int | None) -> tuple[int | None, int | None, int | None] | None:
+    """(year, month, day) when the parts make a real date (a day without a
+    year may be 29 February); None otherwise."""
+    if month is None or not 1 <= month <= 12:
         return None
-    return (
-        a.year if a.year == b.year else None,
-        a.month if a.month == b.month else None,
-        a.day if a.day == b.day else None,
-    )
+    try:
+        datetime(year if year is not None else 2000, month, day or 1)
+    except ValueError:
+        return None
+    return year, month, day
+
+
+def _month(name: str) -> int | None:
+    return _MONTH_OF.get(name.rstrip(".").lower()) or _MONTH_OF.get(name.rstrip(".").lower()[:3])
 
 
 def _date_text(y, m, d) -> str:
@@ -305,11 +349,11 @@ def extract(text: str) -> tuple[Quantity, ...]:
     """Every quantity, date and identifier in `text`, in order."""
     text = unicodedata.normalize("NFKC", text)
     out: list[Quantity] = []
-    for m in _SCAN.finditer(text):
+    for m in _scan(text):
         s, e = m.span()
         g = m.lastgroup
         if g == "iso":
-            date = _parse_date(m.group("iso"))
+            date = _date(int(m.group("iy")), int(m.group("im")), int(m.group("id")))
             if date:
                 out.append(Quantity("date", m.group(0), s, e, date=date))
             continue
@@ -318,7 +362,12 @@ def extract(text: str) -> tuple[Quantity, ...]:
             if g == "mdy" and m.group("mm").rstrip(".").lower() == "may" and not m.group("my") \
                     and m.group("mm").islower():
                 continue
-            date = _parse_date(written.replace(" of ", " "))
+            if g == "dmy":
+                date = _date(int(m.group("dy")) if m.group("dy") else None, _month(m.group("dm")), int(m.group("dd")))
+            elif g == "mdy":
+                date = _date(int(m.group("my")) if m.group("my") else None, _month(m.group("mm")), int(m.group("md")))
+            else:
+                date = _date(int(m.group("my2y")), _month(m.group("mm2")), None)
             if date:
                 out.append(Quantity("date", written, s, e, date=date))
             continue
