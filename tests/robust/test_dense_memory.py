@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from robust_util import cairn_env, run_cairn
+import pytest_lsp
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from robust_util import cairn_env, lsp_start, open_doc, run_cairn, server_pid, until
 
 MB = 1024 * 1024
 
@@ -123,3 +126,37 @@ def test_dense_drafts_are_checked_within_the_documented_memory_bound(tmp_path: P
         grown = rss - base
         # with margin: half the documented bound
         assert grown < (FIXED + PER_CHAR * len(text)) / 2, f"{kind}: grew {grown / MB:.0f} MB for {len(text) / MB:.1f} MB"
+
+
+def _vm_hwm(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError(f"no VmHWM for {pid}")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "cairn", "serve"]))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_the_server_checks_a_dense_draft_within_the_bound(client: LanguageClient, tmp_path: Path):
+    """The same bound in the server: a draft of 400,000 characters of list items sent
+    by an editor grows the server's peak resident set by under half of it."""
+    ws = _workspace(tmp_path / "ws")
+    (ws / "sources" / "policy.txt").write_text("A customer has 14 days to request a credit.\n", encoding="utf-8")
+    draft = ws / "drafts" / "dense.md"
+    draft.write_text(CLAIM, encoding="utf-8")
+    await lsp_start(client, ws)
+    pid = server_pid(client)
+    u = open_doc(client, draft)
+    await until(lambda: u in client.diagnostics, what="the small draft checked")
+    base = _vm_hwm(pid)
+    text = dense_draft("list", 400_000)
+    client.diagnostics.pop(u)
+    open_doc(client, ws / "drafts" / "other.md", text)
+    other = u.replace("dense.md", "other.md")
+    await until(lambda: other in client.diagnostics, what="the dense draft checked")
+    grown = _vm_hwm(pid) - base
+    assert grown < (FIXED + PER_CHAR * len(text)) / 2, f"grew {grown / MB:.0f} MB for {len(text) / MB:.1f} MB"
