@@ -393,6 +393,7 @@ def read(text: str) -> Reading:
         prev = st.last_word
         st.last_word = w
         if w in STOPWORDS:
+            st.infinitive = False  # an infinitive run ends at the first function word
             if w not in ("a", "an", "the", "any"):
                 st.first = False
             if w in _PREPOSITIONS or w in ("and", "or"):

@@ -1,0 +1,269 @@
+"""The meaning rules one by one (cairn.meaning): quantities, dates and
+identifiers; polarity and direction; the sentence around a quote; and the
+fast paths held to their plain versions."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from dateutil import parser as dateparser
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from cairn import meaning
+from cairn.meaning import quantities as Q
+from cairn.meaning.context import check_context
+from cairn.meaning.polarity import contradictions
+from cairn.meaning.sentences import sentence_around, sentence_spans
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+def kinds(text):
+    return [(q.kind, q.text) for q in Q.extract(text)]
+
+
+# --------------------------------------------------------------------------
+# quantities
+
+
+@pytest.mark.parametrize("text,value,unit", [
+    ("14 days", "14", "day"), ("fourteen days", "14", "day"), ("one day", "1", "day"),
+    ("-18 °C", "-18", "°C"), ("−18 ° C", "-18", "°C"), ("minus 5 degrees Celsius", "-5", "°C"),
+    ("5 %", "5", "%"), ("5 percent", "5", "%"), ("5 per cent", "5", "%"),
+    ("2 km", "2", "km"), ("2 kilometres", "2", "km"), ("$40", "40", "USD"), ("40 dollars", "40", "USD"),
+    ("$40 million", "40000000", "USD"), ("1,000 kg", "1000", "kg"), ("7 pm", "7", "pm"),
+])
+def test_quantity_value_and_unit(text, value, unit):
+    (q,) = Q.extract(text)
+    assert q.kind == "number" and str(q.value.normalize()) == str(Q.Decimal(value).normalize()) and q.unit == unit
+
+
+def test_ranges_and_years():
+    (r,) = Q.extract("kept between 0 and 4 °C")
+    assert (r.kind, r.value, r.high, r.unit) == ("range", 0, 4, "°C")
+    (r,) = Q.extract("10-12 weeks")
+    assert (r.value, r.high, r.unit) == (10, 12, "week")
+    (r,) = Q.extract("the 2018–19 season")
+    assert (r.value, r.high) == (2018, 2019)
+
+
+@pytest.mark.parametrize("text,name,ident", [
+    ("Under Apache 2.0, each", "apache", (2,)), ("GPLv3", "gpl", (3,)), ("GNU GPL version 3", "version", (3,)),
+    ("section 5.1", "section", (5, 1)), ("RFC 9110", "rfc", (9110,)), ("Python 3.11", "python", (3, 11)),
+    ("release 1.2.3", "release", (1, 2, 3)), ("grep 3.8 was released", "grep", (3, 8)),
+])
+def test_identifiers_are_not_quantities(text, name, ident):
+    (q,) = Q.extract(text)
+    assert (q.kind, q.name, q.ident) == ("identifier", name, ident)
+
+
+def test_a_list_after_a_reference_word_is_one_reference():
+    got = Q.extract("Sections 3.1, 3.2, and 3.4 apply")
+    assert [(q.kind, q.name, q.ident) for q in got] == [("identifier", "section", (3, 1)),
+                                                        ("identifier", "section", (3, 2)),
+                                                        ("identifier", "section", (3, 4))]
+
+
+@pytest.mark.parametrize("text", ["One possibility is to wait", "one of the greatest", "no one may",
+                                  "one another", "hundreds of cases", "million dollars"])
+def test_one_and_bare_scale_words_are_not_counts(text):
+    assert Q.extract(text) == ()
+
+
+def test_sentence_opening_verb_before_a_count_is_not_a_name():
+    assert kinds("Allow 30 days for delivery.") == [("number", "30 days")]
+    assert kinds("In 2024 the depot opened.") == [("number", "2024")]
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("held at -18 °F", "held at -18 °C", "claim says -18 °F; quotes say -18 °C"),
+    ("held at 18 °C", "held at -18 °C", "claim says 18 °C; quotes say -18 °C"),
+    ("within 14 days", "within 30 days", "claim says 14 days; quotes say 30 days"),
+    ("up to 8 times faster", "up to 4 times faster with a slice by 8 loop", "claim says 8 times; quotes say 4 times, 8"),
+    ("opened on 12 March 2024", "opened on 12 May 2024", "claim says 12 March 2024; quotes say 12 May 2024"),
+    ("between 6 and 7 pm", "between 6 and 7 am", "claim says 6 and 7 pm; quotes say 6 and 7 am"),
+])
+def test_mismatches_name_both_sides(claim, quote, message):
+    got = Q.compare(claim, [quote])
+    assert got and got[0].message == message
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("fourteen days", "14 days"), ("1,000 items", "1000 items"), ("14 days", "14.0 days"),
+    ("5%", "5 per cent"), ("opened on May 12, 2024", "opened on 2024-05-12"),
+    ("opened on 12 May 2024", "the depot, opened on 12 May, in 2024"), ("in 2024", "on 12 May 2024"),
+    ("30 days", "a period of 30"), ("Under Apache 2.0, you may", "you may"),
+    ("the 2018–19 year", "the 2018-2019 year"), ("at least 50%", "fifty percent (50%) or more"),
+])
+def test_same_quantities_written_differently_agree(claim, quote):
+    assert Q.compare(claim, [quote]) == []
+
+
+def test_identifier_checked_against_the_source_not_the_quote():
+    assert Q.compare("GPL version 2 says so", ["says so"], ["gpl-3.txt\nGNU GPL\nVersion 3, 29 June 2007"])[0].message \
+        == "claim says version 2; source says version 3"
+    assert Q.compare("GPL version 3 says so", ["says so"], ["gpl-3.txt\nVersion 3, 29 June 2007"]) == []
+    assert Q.compare("Apache 2.0 says so", ["says so"], []) == []  # absent: never a failure
+
+
+def test_identifiers_leave_the_overlap_score_when_the_source_names_them():
+    assert Q.without_identifiers("Under Apache 2.0, each Contributor grants", ["apache-2.0.txt\nApache License"]) \
+        == "Under , each Contributor grants"
+    # a name the source does not give stays (only its number goes)
+    assert Q.without_identifiers("Under Apache 2.0, each", ["mpl.txt"]) == "Under Apache , each"
+
+
+_MONTHS = "January February March April May June July August September October November December".split()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dates(min_value=datetime(1900, 1, 1).date(), max_value=datetime(2099, 12, 31).date()),
+       st.sampled_from(["{d} {M} {y}", "{M} {d}, {y}", "{y}-{m:02d}-{d:02d}", "{d}th of {M} {y}", "{Mab}. {d}, {y}",
+                        "{M} {y}", "{d} {MUP} {y}"]))
+def test_dates_read_as_dateutil_reads_them(day, form):
+    assume(not (form.startswith("{Mab}.") and day.month == 5))  # "May." is no abbreviation
+    text = form.format(d=day.day, M=_MONTHS[day.month - 1], y=day.year, m=day.month,
+                       Mab=_MONTHS[day.month - 1][:3], MUP=_MONTHS[day.month - 1][:3].upper())
+    if "th of" in text:
+        ref_text = text.replace("th of", "")
+    else:
+        ref_text = text
+    a = dateparser.parse(ref_text, default=datetime(1904, 1, 1))
+    b = dateparser.parse(ref_text, default=datetime(1908, 2, 2))
+    want = (a.year if a.year == b.year else None, a.month if a.month == b.month else None,
+            a.day if a.day == b.day else None)
+    (q,) = Q.extract(text)
+    assert q.kind == "date" and q.date == want
+
+
+def test_impossible_dates_are_not_dates():
+    assert [q.kind for q in Q.extract("31 February 2024")] != ["date"]
+
+
+_TEXT = st.lists(st.sampled_from([
+    "the", "within", "30", "days", "-18", "°C", "$", "40", "million", "May", "12", ",", "2024", "2024-05-12",
+    "GPLv3", "version", "3.1", "Section", "and", "between", "0", "4", "-", "fourteen", "one", "of", "percent",
+    "%", "RFC", "9110", "km", "1,000", ".", "minus", "twenty-four", "Sept.", "29", "x86", "--rfc-2822", "am",
+]), max_size=30).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_the_scanner_tried_where_a_quantity_can_start_finds_what_a_full_scan_finds(text):
+    text = unicodedata.normalize("NFKC", text)
+    assert [m.span() for m in Q._scan(text)] == [m.span() for m in Q._SCAN.finditer(text)]
+
+
+# --------------------------------------------------------------------------
+# polarity and direction
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("an exclusive, revocable, royalty-bearing license",
+     "a perpetual, worldwide, non-exclusive, no-charge, royalty-free, irrevocable copyright license",
+     "claim says exclusive; quote says non-exclusive"),
+    ("you cure the violation more than 30 days after your receipt of the notice",
+     "you cure the violation prior to 30 days after your receipt of the notice",
+     "claim says more than; quote says prior to"),
+    ("Items can be returned", "Items cannot be returned", "claim says returned; quote says cannot be returned"),
+    ("the manual allocates individual numbers", "the manual makes no attempt to allocate individual numbers",
+     "claim says allocates; quote says no attempt to allocate"),
+    ("held at or above 18 °C", "held at or below -18 °C", "claim says at or above; quote says at or below"),
+    ("The licensee is allowed to modify the work", "You are prohibited from modifying the work",
+     "claim says allowed; quote says prohibited"),
+    ("prices increased", "prices fell sharply", "claim says increased; quote says fell"),
+    ("tail -f overruns a stack buffer", "tail -f no longer overruns a stack buffer",
+     "claim says overruns; quote says no longer overruns"),
+    ("Contracts that are legal here", "Contracts that are illegal here", "claim says legal; quote says illegal"),
+])
+def test_opposites_are_found_and_named(claim, quote, message):
+    got = contradictions(claim, [quote])
+    assert got and got[0].message == message
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("The program comes with no warranty", "This program is distributed WITHOUT ANY WARRANTY"),
+    ("GPLv3 does not permit sublicensing", "Sublicensing is not allowed"),
+    ("Refunds are not given after 30 days", "No refunds are given after 30 days"),
+    ("Refunds are given within 30 days", "No refunds are given after 30 days"),
+    ("A missed delivery can be rebooked once, at no charge, within 3 days.",
+     "A missed delivery can be rebooked once at no charge within 3 days."),
+    ("tail -f used to overrun a stack buffer", "tail -f no longer overruns a stack buffer"),
+    ("MPL 2.0 forbids removing license notices", "You may not remove license notices"),
+    ("Tobacco and alcohol are also not allowed.", "Tobacco and alcohol are prohibited on the premises."),
+    ("The depot is open under the new rules", "The depot is open on weekdays"),
+    ("The goods are kept under cover", "The goods are kept under a roof"),
+    ("Petiver amassed the largest collection", "Petiver amassed the largest collection, and it never would have happened"),
+    ("The police could not identify the man", "The police issued a picture in a bid to help identify a man"),
+    ("Not only the climate changed", "The climate changed"),
+    ("It is not without risk", "It carries risk"),
+])
+def test_agreeing_texts_are_not_contradictions(claim, quote):
+    assert contradictions(claim, [quote]) == []
+
+
+def test_a_prefix_counts_only_before_a_word_of_the_lexicon():
+    # "under" is not "der" negated, "display" is not "play" negated (dis- before a non-adjective)
+    assert contradictions("The box is under the table", ["The box is der table"]) == []
+    assert contradictions("The role they played", ["the display of the role"]) == []
+
+
+# --------------------------------------------------------------------------
+# sentences and context
+
+
+def test_sentences_of_the_demo_and_licence_like_text():
+    text = ("Returns are accepted within 30 days, e.g. for damaged goods. See Sec. 3 and No. 5 of the U.S. "
+            "rules. J. Smith signed it on 1 May. Is it free? Yes!\n- First item\n- Second item")
+    got = [text[s:e] for s, e in sentence_spans(text)]
+    assert got == ["Returns are accepted within 30 days, e.g. for damaged goods.",
+                   "See Sec. 3 and No. 5 of the U.S. rules.", "J. Smith signed it on 1 May.", "Is it free?",
+                   "Yes!", "- First item", "- Second item"]
+    demo = (FIXTURES / "demo" / "sources" / "policy.md").read_text(encoding="utf-8")
+    for para in demo.split("\n\n"):
+        spans = sentence_spans(para)
+        # every sentence ends at an end mark or the paragraph's end, and they cover the text
+        assert "".join(para[s:e] for s, e in spans).replace(" ", "") == "".join(para.split()).replace(" ", "") or \
+            all(para[e - 1] in ".!?:" or e == len(para.rstrip()) for s, e in spans)
+
+
+def test_sentence_around_a_quote():
+    text = "First one. The quote sits here. Last one."
+    s, e = sentence_around(text, text.index("quote"), text.index("quote") + 5)
+    assert text[s:e] == "The quote sits here."
+
+
+@pytest.mark.parametrize("sentence,quote,claim,negates", [
+    ("It is false that the warranty covers accidental damage.", "the warranty covers accidental damage",
+     "The warranty covers accidental damage.", True),
+    ("It is no longer the case that goods are accepted back.", "goods are accepted back",
+     "Goods are accepted back.", True),
+    ("The claim that returns are free was rejected by the board.", "returns are free", "Returns are free.", True),
+    ("This License does not grant permission to use the trade names.", "permission to use the trade names",
+     "Permission to use the trade names is granted.", True),
+    ("It is false that the warranty covers accidental damage.", "the warranty covers accidental damage",
+     "It is false that the warranty covers accidental damage.", False),
+    ("For example, dd now copies 100 KiB of data, not 102,400 blocks.", "copies 100 KiB of data",
+     "dd copies 100 KiB of data.", False),
+    ("The warranty covers accidental damage.", "The warranty covers accidental damage",
+     "The warranty covers accidental damage.", False),
+])
+def test_context_negates(sentence, quote, claim, negates):
+    start = sentence.index(quote)
+    got = check_context(claim, sentence, start, start + len(quote))
+    assert (got is not None) is negates
+    if got:
+        assert sentence in got.message
+
+
+def test_check_runs_every_rule_over_the_evidence():
+    text = "It is false that the warranty covers accidental damage. Frozen goods are held at -18 °C."
+    q = "the warranty covers accidental damage"
+    ev = [meaning.Evidence(q, text, text.index(q), text.index(q) + len(q), "handbook.md")]
+    found = meaning.check("The warranty covers accidental damage for 2 years.", ev)
+    assert [n.message for n in found.numbers] == ["claim says 2 years; quotes say no number"]
+    assert len(found.context) == 1 and found.context[0][0] == 0
