@@ -6,7 +6,7 @@ anyone. Cairn signs what it stores there with a key that never leaves this
 machine: `$XDG_DATA_HOME/cairn/index-key` (else `~/.local/share/cairn`;
 `%LOCALAPPDATA%\\cairn` on Windows), 32 random bytes made on first use,
 readable by the user alone. Each stored version, chunk and cache entry
-carries an HMAC-SHA256 of its content under that key (16 bytes kept); a row
+carries a MAC of its content under that key (keyed BLAKE2b, 16 bytes); a row
 whose MAC does not check was not written by Cairn on this machine, or was
 changed since, and is never trusted as the current text of a source.
 
@@ -18,6 +18,7 @@ files, as for a foreign index. Slower, never less safe.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import logging
 import os
@@ -115,7 +116,8 @@ def _read(path: Path) -> bytes:
 
 
 def mac(key: bytes, message: bytes) -> bytes:
-    return hmac.digest(key, message, "sha256")[:MAC_BYTES]
+    # BLAKE2b's keyed mode is a MAC by design, and about a third cheaper here than HMAC-SHA256
+    return hashlib.blake2b(message, key=key, digest_size=MAC_BYTES).digest()
 
 
 def same(a: bytes | None, b: bytes) -> bool:
