@@ -240,10 +240,8 @@ class _Tok:
 
 
 def _tokens(text: str) -> list[_Tok]:
-    return [
-        _Tok(m.lastgroup or "brk", m.group(0).lower().replace("\u2019", "'"), m.start(), m.end())
-        for m in _TOKEN.finditer(text)
-    ]
+    lowered = text.lower().replace("\u2019", "'")  # same length: offsets hold
+    return [_Tok(m.lastgroup or "brk", m.group(), *m.span()) for m in _TOKEN.finditer(lowered)]
 
 
 def _content(w: str) -> bool:
@@ -279,6 +277,8 @@ def _by_first_word(table: tuple[str, ...]) -> dict[str, list[tuple[str, ...]]]:
 
 _DIRECTION_PHRASES = tuple(_DIRECTIONS)
 _CEASING_PHRASES = tuple(_CEASING)
+_DIRECTION_FIRST = frozenset(p.split()[0] for p in _DIRECTIONS)
+_CEASING_FIRST = frozenset(p.split()[0] for p in _CEASING)
 
 
 def _phrase_at(toks: list[_Tok], i: int, table: tuple[str, ...]) -> tuple[str, int] | None:
@@ -334,7 +334,7 @@ def read(text: str) -> Reading:
         if st.first and t.text in _SUBORDINATORS:
             st.subordinate = True
         # direction and bound phrases, longest first ("no more than" is a bound, not a negation)
-        found = _phrase_at(toks, i, _DIRECTION_PHRASES)
+        found = _phrase_at(toks, i, _DIRECTION_PHRASES) if t.text in _DIRECTION_FIRST else None
         if found:
             phrase, n = found
             axis, sign, side = _DIRECTIONS[phrase]
@@ -351,7 +351,7 @@ def read(text: str) -> Reading:
                 st.word_negation = None
                 i += n
                 continue
-        ceasing = _phrase_at(toks, i, _CEASING_PHRASES)
+        ceasing = _phrase_at(toks, i, _CEASING_PHRASES) if t.text in _CEASING_FIRST else None
         if ceasing:
             st.ceased = True
             st.cue_at(text, t.start, toks[i + ceasing[1] - 1].end)
@@ -461,9 +461,10 @@ class _State:
             self.cue_from = None  # "no attempt to allocate" shows on to the verb
 
 
-def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: int, own: bool = True) -> str:
-    """Record a content word; returns its concept. `own=False`: the word's
-    negativity is its clause's (a negating verb), not its own."""
+@lru_cache(maxsize=65536)
+def _analyse(w: str, own: bool) -> tuple[tuple[str, ...], bool, bool, str]:
+    """A word's concepts (stems of its base's parts), whether it is negative
+    and marked by itself, and the stem it is known by."""
     concept, negative, marked = w, False, False
     if w in _ANTONYMS:
         concept, negative = _ANTONYMS[w]
@@ -473,19 +474,23 @@ def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: i
         priv = _privative(w)
         if priv:
             concept, negative, marked = priv[1], True, True
+    parts = tuple(stem(p) for p in concept.split("-") if p and p not in STOPWORDS)
+    return parts, negative, marked, (parts[0] if parts else stem(w))
+
+
+def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: int, own: bool = True) -> str:
+    """Record a content word; returns its concept. `own=False`: the word's
+    negativity is its clause's (a negating verb), not its own."""
+    parts, negative, marked, first = _analyse(w, own)
     if st.word_negation is not None:
         negative, marked = not negative, True
     shown = text[st.word_negation:t.end] if st.word_negation is not None else text[t.start:t.end]
-    first = ""
-    for part in concept.split("-"):
-        if part and part not in STOPWORDS:
-            s = stem(part)
-            first = first or s
-            st.concepts.add(s)
-            if negative:
-                st.negative.add(s)
-            words.append(Marked(s, negative, marked, shown, t.start, t.end, clause))
-    return first or stem(w)
+    for s in parts:
+        st.concepts.add(s)
+        if negative:
+            st.negative.add(s)
+        words.append(Marked(s, negative, marked, shown, t.start, t.end, clause))
+    return first
 
 
 def _flip(p: str) -> str:
