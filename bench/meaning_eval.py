@@ -44,15 +44,19 @@ CONFIGS = {
     "calibrated + quantities": ("calibrated", "new", False, False),
     "calibrated + quantities + polarity": ("calibrated", "new", True, False),
     "calibrated + all meaning rules": ("calibrated", "new", True, True),
+    "meaning rules alone (no score)": (None, "new", True, True),
 }
 
 
 def verdict(claim: str, evidence: list[meaning.Evidence], config) -> bool:
     mode, numbers, polarity, context = config
     quotes = [e.quote for e in evidence]
-    lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode)
-    passed = lex.score is not None and lex.score >= THRESHOLD
-    if numbers == "old" and lex.numbers_missing:
+    if mode is None:  # the rules alone: what they flag, whatever the word overlap
+        lex, passed = None, True
+    else:
+        lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode)
+        passed = lex.score is not None and lex.score >= THRESHOLD
+    if lex is not None and numbers == "old" and lex.numbers_missing:
         return False
     if numbers == "new" and compare(claim, quotes, [e.text for e in evidence] + [e.title for e in evidence]):
         return False
@@ -109,15 +113,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
     ap.add_argument("--markdown", action="store_true")
-    ap.add_argument("--by-rule", default="calibrated + all meaning rules",
-                    help="configuration shown rule by rule")
+    ap.add_argument("--by-rule", default="calibrated + all meaning rules,meaning rules alone (no score)",
+                    help="configurations shown rule by rule (comma-separated)")
     args = ap.parse_args(argv)
     pairs = load_pairs(args.split)
     wice = wice_rows()
     print(f"meaning set ({args.split}): {len(pairs)} pairs; WiCE dev: {len(wice)} rows\n")
     print("| configuration | false alarms | misses | WiCE dev balanced accuracy |")
     print("| --- | ---: | ---: | ---: |")
-    by_rule = None
+    by_rule = {}
     for name, config in CONFIGS.items():
         res = [(p["rule"], p["label"] == "supported", verdict(p["claim"], pair_evidence(p), config)) for p in pairs]
         r = rates(res)
@@ -130,15 +134,19 @@ def main(argv: list[str] | None = None) -> int:
         else:
             ba = "n/a (data not found)"
         print(f"| {name} | {fmt(fa, npos)} | {fmt(miss, nneg)} | {ba} |")
-        if name == args.by_rule:
-            by_rule = r
+        if name in args.by_rule.split(","):
+            by_rule[name] = r
     if by_rule:
-        print(f"\nrule by rule ({args.by_rule}):\n")
-        print("| rule | false alarms | misses |")
-        print("| --- | ---: | ---: |")
-        for rule in sorted(k for k in by_rule if k != "all"):
-            fa, npos, miss, nneg = by_rule[rule]
-            print(f"| {rule} | {fmt(fa, npos)} | {fmt(miss, nneg)} |")
+        names = list(by_rule)
+        print("\nrule by rule (false alarms / misses):\n")
+        print("| rule | " + " | ".join(names) + " |")
+        print("| --- |" + " ---: |" * len(names))
+        for rule in sorted(k for k in by_rule[names[0]] if k != "all"):
+            cells = []
+            for n in names:
+                fa, npos, miss, nneg = by_rule[n][rule]
+                cells.append(f"{fmt(fa, npos)} / {fmt(miss, nneg)}")
+            print(f"| {rule} | " + " | ".join(cells) + " |")
     return 0
 
 
