@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -12,12 +14,39 @@ import click
 from . import __version__
 from .config import ConfigError, find_root, load_settings
 from .store import StoreError
+from .terminal import safe
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
 def _err(msg: str) -> None:
-    click.echo(f"cairn: {msg}", err=True)
+    # file names, config values and exception texts may hold control characters
+    click.echo(f"cairn: {safe(msg)}", err=True)
+
+
+class _LogLine(logging.Formatter):
+    """A log record as one `cairn: warning: ...` line: no traceback, no control character."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        msg = record.getMessage()
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None:
+            msg += f" ({type(exc).__name__}: {exc})"
+        level = "warning" if record.levelno < logging.ERROR else "error"
+        return f"cairn: {level}: {safe(msg)}"
+
+
+def _log_to_stderr() -> None:
+    """The engine's warnings on stderr, as one line each (Python's fallback handler
+    would print the raw message, and a traceback with it)."""
+    logger = logging.getLogger("cairn")
+    if any(isinstance(h.formatter, _LogLine) for h in logger.handlers):
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_LogLine())
+    handler.setLevel(logging.WARNING)
+    logger.addHandler(handler)
+    logger.propagate = False
 
 
 class _Progress:
@@ -40,7 +69,7 @@ class _Progress:
             self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, leave=False,
                             ncols=size.columns or 80, nrows=size.lines or 24)
         self.bar.n = done
-        self.bar.set_postfix_str(current[-40:], refresh=False)
+        self.bar.set_postfix_str(safe(current)[-40:], refresh=False)
         self.bar.refresh()
         if done >= total:
             self.bar.close()
@@ -73,21 +102,48 @@ def _report_index(res, quiet: bool = False) -> None:
 
 
 def _guard(fn):
-    """Turn configuration and store errors into exit 2 with a clear message."""
+    """Turn every error into exit 2 with one line saying what failed: no traceback
+    reaches a user (configuration, the index, a file that cannot be read or written,
+    and, as a last resort, a bug)."""
     import functools
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        _log_to_stderr()
         try:
             return fn(*args, **kwargs)
         except ConfigError as exc:
             _err(f"configuration error: {exc}")
-            sys.exit(EXIT_USAGE)
         except StoreError as exc:
             _err(str(exc))
-            sys.exit(EXIT_USAGE)
+        except sqlite3.Error as exc:
+            _err(f"the index .cairn/index.db cannot be used: {exc}")
+        except BrokenPipeError:
+            _quiet_stdout()
+        except OSError as exc:
+            _err(_os_error(exc))
+        except Exception as exc:  # noqa: BLE001 - a bug: one line, not a traceback
+            _err(f"internal error: {type(exc).__name__}: {exc}")
+        sys.exit(EXIT_USAGE)
 
     return wrapper
+
+
+def _os_error(exc: OSError) -> str:
+    what = exc.strerror or str(exc)
+    name = exc.filename if exc.filename is not None else ""
+    return f"{name}: {what}" if name else what
+
+
+def _quiet_stdout() -> None:
+    """The reader of stdout went away (`cairn chunks | head`): say nothing more."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -156,7 +212,7 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
             page = f" p.{ch.page}" if ch.page else ""
             preview = ch.text.replace("\n", " ")
             preview = preview if len(preview) <= 80 else preview[:77] + "..."
-            click.echo(f"{ch.chunk_id}  {ch.source}{page} [{ch.start}, {ch.end})  {preview}")
+            click.echo(safe(f"{ch.chunk_id}  {ch.source}{page} [{ch.start}, {ch.end})  {preview}"))
 
 
 def _git_root(path: Path) -> Path | None:
@@ -195,6 +251,10 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
             sys.exit(EXIT_USAGE)
         if ws.is_under_source_root(p):
             _err(f"{p}: is under a source root ({', '.join(ws.roots)}); sources are never drafts")
+            sys.exit(EXIT_USAGE)
+        if not p.is_dir() and not ws.answers([p]):
+            _err(f"{p}: not a draft of this workspace: a draft is a regular file whose real path is inside"
+                 f" {ws.root} (not a link leaving it, a device or a pipe)")
             sys.exit(EXIT_USAGE)
     old = None
     if baseline is not None:
@@ -240,7 +300,15 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
                 new = engine.fixed_text(cd)
                 if new is None:
                     continue
-                if engine.write_atomic(cd.path, new, expected=cd.text):
+                try:
+                    written = engine.write_atomic(cd.path, new, expected=cd.text)
+                except OSError as exc:
+                    # write_atomic renames a complete file over the draft or leaves it alone
+                    if changed:
+                        _err(f"fixed {changed} draft(s)")
+                    _err(f"{cd.result.path}: --fix could not write it ({_os_error(exc)}); that draft was not changed")
+                    sys.exit(EXIT_USAGE)
+                if written:
                     changed += 1
                 else:
                     _err(f"warning: {cd.result.path} changed while it was checked; not fixed")
@@ -314,7 +382,7 @@ def calibrate_cmd(data: Path, fmt: str, judge_url: str | None) -> None:
     if fmt == "json":
         click.echo(report.model_dump_json(indent=2))
     else:
-        click.echo(cal.render_text(report))
+        click.echo(safe(cal.render_text(report), newlines=True))
 
 
 @main.command("gc")

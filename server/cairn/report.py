@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import __version__
 from .model import ClaimResult, Diagnostic, DraftResult
+from .terminal import safe
 
 
 class CitationOut(BaseModel):
@@ -157,36 +158,42 @@ def _pct(x: float | None) -> str:
 
 
 def render_text(report: Report, *, color: bool = False) -> str:
+    """The report for a person. Every value taken from a draft or a source passes
+    through terminal.safe: the only control sequences printed are our colours."""
+
     def paint(s: str, code: str) -> str:
         return f"\x1b[{code}m{s}\x1b[0m" if color else s
 
     out: list[str] = []
     fixes = 0
     for d in report.drafts:
+        path = safe(d.path)
         badge = paint("faithful", "32") if d.faithful else paint("not faithful", "31")
-        out.append(f"{d.path}: {badge}")
+        out.append(f"{path}: {badge}")
         for diag in d.diagnostics:
-            out.append(f"  {d.path}:{diag.line}: {diag.severity} [{diag.code}] {diag.message}")
+            out.append(f"  {path}:{diag.line}: {diag.severity} [{safe(diag.code)}] {safe(diag.message)}")
         if not d.claims:
             out.append("  (no claims)")
         for c in d.claims:
             score = "n/a" if c.support_score is None else f"{c.support_score:.2f}"
             verdict = paint("VERIFIED", "32") if c.supported else paint("FAILED", "31")
-            text = c.text if len(c.text) <= 100 else c.text[:97] + "..."
-            out.append(f"  {d.path}:{c.line}: {verdict} (support {score}, {c.judge}) {text}")
+            text = " ".join(c.text.splitlines())  # a claim's line breaks (any of the three) as spaces
+            text = text if len(text) <= 100 else text[:97] + "..."
+            out.append(f"  {path}:{c.line}: {verdict} (support {score}, {safe(c.judge)}) {safe(text)}")
             for cit in c.citations:
                 page = f" p.{cit.page}" if cit.page else ""
-                ver = f" @{cit.version[:8]}" if cit.version else ""
+                ver = f" @{safe(cit.version[:8])}" if cit.version else ""
                 state = "resolved" if cit.resolved else "unresolved"
-                out.append(f"      {cit.source or '?'}{page}{ver} [{cit.start}, {cit.end}) {state}")
-                quote = (cit.quote or "").replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\n         ")
+                out.append(f"      {safe(cit.source or '?')}{page}{ver} [{cit.start}, {cit.end}) {state}")
+                quote = (cit.quote or "").replace("\r\n", "\n").replace("\r", "\n")
+                quote = safe(quote, newlines=True).replace("\n", "\n         ")
                 out.append(f"        \u201c{quote}\u201d")
             for diag in c.diagnostics:
                 sev = diag.severity
                 tag = paint(sev, "31" if sev == "error" else "33" if sev == "warning" else "36")
-                out.append(f"    {d.path}:{diag.line}: {tag} [{diag.code}] {diag.message}")
+                out.append(f"    {path}:{diag.line}: {tag} [{safe(diag.code)}] {safe(diag.message)}")
                 if diag.fix:
-                    out.append(f"      fix: {diag.fix}")
+                    out.append(f"      fix: {safe(diag.fix)}")
                     fixes += 1
         out.append("")
     m = report.metrics
