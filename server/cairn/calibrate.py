@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from pydantic import BaseModel
 
+from . import meaning
 from .support import DEFAULT_MODE, check_support
 
 __all__ = [
@@ -246,19 +247,21 @@ def calibrate(
     start = time.perf_counter()
     for r in rows:
         result = check_support(r.claim, r.quotes, threshold=threshold, mode=mode)
-        passed = result.passed
+        scored = result.score is not None and result.score >= threshold
+        numbers, others = _meaning_failures(r.claim, r.quotes, polarity=scored)
+        passed = scored and not numbers and not others
         if judge is not None and r.quotes:
             supported = _ask(judge, r.claim, r.quotes)
             if supported is None:
                 fallbacks += 1
             else:
-                passed = supported and not result.numbers_missing
-        number_failures += bool(result.numbers_missing)
+                passed = supported and not numbers and not others
+        number_failures += numbers
         verdicts.append(passed)
     elapsed = time.perf_counter() - start
 
     confusion = _confusion(labels, verdicts)
-    sweep = []
+    sweep = []  # the word-overlap score alone at each threshold
     for t in THRESHOLDS:
         at_t = [check_support(r.claim, r.quotes, threshold=t, mode=mode).passed for r in rows]
         sweep.append(ThresholdPoint(threshold=t, balanced_accuracy=_balanced_accuracy(_confusion(labels, at_t))))
@@ -291,6 +294,15 @@ def calibrate(
         best_balanced_accuracy=best.balanced_accuracy if best else None,
         seconds_per_claim=elapsed / len(rows) if rows else 0.0,
     )
+
+
+def _meaning_failures(claim: str, quotes: list[str], *, polarity: bool) -> tuple[bool, bool]:
+    """(a quantity, date or identifier fails; another meaning rule fails), as
+    `cairn check` decides them for quotes that stand alone."""
+    if not quotes:
+        return False, False
+    found = meaning.check(claim, [meaning.Evidence(q, q, 0, len(q)) for q in quotes], polarity=polarity)
+    return bool(found.numbers), bool(found.contradictions or found.context)
 
 
 # --------------------------------------------------------------------------
