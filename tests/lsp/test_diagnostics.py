@@ -46,7 +46,7 @@ async def test_ranges_follow_the_table(client: LanguageClient, demo):
     d = one("number-mismatch", claim)
     assert (d.range.start.line, d.range.start.character) == (claim, 0)
     assert (d.range.end.line, d.range.end.character) == (claim, len(lines[claim]))
-    assert d.message == "claim says 30; quotes say 14"
+    assert d.message == "claim says 30 days; quotes say 14 days"
     # quote-not-found: the quote: line
     q = line_of(text, "quote: \"Open the order")
     d = one("quote-not-found", q)

@@ -63,7 +63,7 @@ async def test_hover_on_claim_and_on_block(server: LanguageClient, ws):
     assert h.contents.kind == types.MarkupKind.Markdown
     assert "**Not supported**" in md
     assert "support 0.75 ≥ threshold 0.5" in md
-    assert "`number-mismatch`" in md and "claim says 30; quotes say 14" in md
+    assert "`number-mismatch`" in md and "claim says 30 days; quotes say 14 days" in md
     assert "`sources/policy.md`" in md and "version `9b3c4325`" in md
     # the quote, bold, inside its source text
     assert "**A customer has 14 days to request a credit for a damaged delivery**\\. The request" in md
@@ -136,7 +136,7 @@ async def test_code_lenses(server: LanguageClient, ws):
     ]
     titles = [t for _, t in lenses["review-notes"]]
     assert titles[1] == "quote not found"
-    assert "number mismatch: claim says 30; quotes say 14" in titles
+    assert "number mismatch: claim says 30 days; quotes say 14 days" in titles
     assert "unsupported 0.14 < 0.5 · sources/handbook.html" in titles
     assert "supported 1.00 · sources/policy.md · span shifted" in titles
 
