@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import NamedTuple
 from functools import lru_cache
 
 from ..support import STOPWORDS, stem
@@ -43,8 +44,7 @@ __all__ = ["Contradiction", "Reading", "read", "contradictions", "clause_polarit
 POSITIVE, NEGATED, CEASED = "+", "-", "ceased"
 
 
-@dataclass(frozen=True, slots=True)
-class Marked:
+class Marked(NamedTuple):
     """A content word: its concept (stem of its base), whether the word
     itself is negative (prefix, suffix, antonym, `without X`), and whether a
     word-level mark made it so."""
@@ -58,8 +58,7 @@ class Marked:
     clause: int  # index of its clause
 
 
-@dataclass(frozen=True, slots=True)
-class Direction:
+class Direction(NamedTuple):
     axis: str  # "order" or "change"
     sign: int  # +1 / -1
     anchor: str | None  # what is bounded ("n:30", "w:deliveri"), None for change words
@@ -67,8 +66,7 @@ class Direction:
     start: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Clause:
+class Clause(NamedTuple):
     start: int
     end: int
     polarity: str  # POSITIVE, NEGATED, CEASED
@@ -80,8 +78,7 @@ class Clause:
     question: bool = False  # a question asserts nothing
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     clauses: tuple[Clause, ...]
     words: tuple[Marked, ...]
     directions: tuple[Direction, ...]
@@ -231,8 +228,7 @@ def _privative(word: str) -> tuple[str, str] | None:
     return None
 
 
-@dataclass(slots=True)
-class _Tok:
+class _Tok(NamedTuple):
     kind: str  # "num", "word", "brk", "comma"
     text: str  # lower case
     start: int

@@ -31,13 +31,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from typing import NamedTuple
 
 
 __all__ = ["Quantity", "extract", "NumberMismatch", "compare", "without_identifiers"]
 
 
-@dataclass(frozen=True, slots=True)
-class Quantity:
+class Quantity(NamedTuple):
     kind: str  # "number", "range", "date", "identifier"
     text: str  # as written
     start: int
