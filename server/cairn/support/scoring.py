@@ -53,7 +53,18 @@ QuoteKeys = tuple
 
 
 def _claim(text: str, rules: frozenset[str]) -> ClaimContent:
-    entries, kind = entries_of(text, rules)
+    return claim_content(*entries_of(text, rules), rules)
+
+
+def _quote(text: str, rules: frozenset[str]) -> QuoteKeys:
+    return quote_keys(*entries_of(text, rules), rules)
+
+
+# A text's entries are read by the quickest way their kind allows; any kind
+# may be read the slower ways (CROSSING: through its tokens), to the same result.
+
+
+def claim_content(entries: list[Entry], kind: int, rules: frozenset[str]) -> ClaimContent:
     items: list[Tok] = []
     if kind == ALL_SIMPLE:
         pending = True  # as in _join: the first token opens a sentence
@@ -91,8 +102,7 @@ def _claim(text: str, rules: frozenset[str]) -> ClaimContent:
     return tuple(items), total, False, numbers, (), modes.WEIGHT
 
 
-def _quote(text: str, rules: frozenset[str]) -> QuoteKeys:
-    entries, kind = entries_of(text, rules)
+def quote_keys(entries: list[Entry], kind: int, rules: frozenset[str]) -> QuoteKeys:
     numbers: dict[str, str] = {}
     if kind == ALL_SIMPLE:
         keys = {e[T_KEY]: None for e in entries}  # a simple token has no offers
