@@ -36,6 +36,7 @@ from .model import CODES, Citation, CiteBlock, Claim, DraftDoc, Pos, Problem, Ra
 __all__ = [
     "read_draft",
     "parse_draft",
+    "has_cite_block",
     "field_edits",
     "fix_edits",
     "apply_edits",
@@ -59,6 +60,7 @@ if _YAML_LOADER is None:  # pragma: no cover - depends on the PyYAML build
 _MD = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
 
 _EOL = re.compile(r"\r\n|\r|\n")
+_ALNUM = re.compile(r"[^\W_]")  # a character for which str.isalnum() is true
 _HEX16 = re.compile(r"[0-9a-fA-F]{16}")
 _HEX8 = re.compile(r"[0-9a-fA-F]{8,}")
 _INT = re.compile(r"[+-]?[0-9]+")
@@ -940,7 +942,7 @@ class _Walk:
         while len(self.stack) > 1:
             self.close()
         for p in self.deferred:
-            if not p.covered and any(ch.isalnum() for ch in self.ptext(p)):
+            if not p.covered and _ALNUM.search(self.ptext(p)):
                 self.uncited += 1
         for claim, paras in self.claim_paras:
             claim.text = " ".join(t for t in (self.ptext(p) for p in paras) if t)
@@ -984,11 +986,11 @@ class _Walk:
 
     def paragraph(self, node: _B) -> None:
         inline = node.inline or ""
-        if not any(ch.isalnum() for ch in inline):
+        if not _ALNUM.search(inline):
             return
         if "[" in inline:  # a link reference defined further down may change its text
             self.deferred.append(node)
-        elif any(ch.isalnum() for ch in self.ptext(node)):
+        elif _ALNUM.search(self.ptext(node)):
             node.counted = True
             self.uncited += 1
 
@@ -1065,6 +1067,32 @@ def parse_draft(text: str) -> DraftDoc:
     finally:
         if paused:
             gc.enable()
+
+
+class _CiteFound(Exception):
+    pass
+
+
+def _stop_at_cite(tok) -> None:
+    if tok.type == "fence" and tok.map and tok.info.split()[:1] == ["cite"]:
+        raise _CiteFound
+
+
+def has_cite_block(text: str) -> bool:
+    """Does the draft hold a cite block (and so a claim)? The blocks are only
+    tokenized, up to the first cite fence: draft discovery asks this of every
+    Markdown file, and a full parse_draft made `cairn check` parse each draft twice."""
+    sink = _Sink(_stop_at_cite)
+    try:
+        state = StateCore(text, _MD, {})
+        state.tokens = sink
+        _MD.core.process(state)
+        sink.flush()
+    except _CiteFound:
+        return True
+    except Exception:  # noqa: BLE001 - as parse_draft: a draft never crashes discovery
+        return False
+    return False
 
 
 def _line_count(text: str) -> int:

@@ -413,10 +413,9 @@ def _has_cite_block(path: Path) -> bool:
         return False
     if b"cite" not in data:
         return False
-    from .drafts import parse_draft
+    from .drafts import has_cite_block
 
-    text = data.decode("utf-8", "replace")
-    return bool(parse_draft(text).claims)
+    return has_cite_block(data.decode("utf-8", "replace"))
 
 
 def _is_store_failure(exc: Exception) -> bool:

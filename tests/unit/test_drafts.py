@@ -13,6 +13,7 @@ from cairn.drafts import (
     NO_CLAIM,
     apply_edits,
     field_edits,
+    has_cite_block,
     line_range,
     parse_draft,
     plain_text,
@@ -893,3 +894,40 @@ def test_tab_expanded_by_markdown_it_gives_clamped_ranges_and_no_edits():
         assert 0 <= r.start.col <= r.end.col <= len(lines[r.start.line])
     assert field_edits(c, {"start": 0}) == []  # better no edit than an edit in the wrong columns
 
+
+
+# --------------------------------------------------------------------------
+# Dense drafts: blocks are walked as markdown-it writes them
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Claim.\n\n```cite\n- 5\n```\n",
+        "- item\n\n  ~~~ cite extra\n  x: 1\n  ~~~\n",
+        "> ```cite\n> {}\n> ```\n",
+        "    ```cite\n    indented code, no fence\n",
+        "<div>\n```cite\n</div>\n",
+        "```citation\nx\n```\n",
+        "```\n```cite\n```\n",
+        "| a | b |\n| - | - |\n| ```cite | x |\n",
+        "text about cite blocks\n",
+    ],
+)
+def test_has_cite_block_agrees_with_the_parse(text):
+    assert has_cite_block(text) == bool(parse_draft(text).claims)
+
+
+def test_a_top_level_list_claim_takes_its_last_item_and_references_defined_later():
+    """The walk keeps only what a claim may take; claim texts wait for every link
+    reference definition, and the uncited count is the same as over the whole tree."""
+    items = "".join(f"- item {i}\n" for i in range(2000))
+    text = (
+        f"{items}\n```cite\nchunk_id: {CID}\nstart: 1\nend: 2\nquote: q\n```\n\n"
+        f"See [the policy] here.\n\n```cite\nchunk_id: {CID}\nstart: 1\nend: 2\nquote: q\n```\n\n"
+        "An uncited [x] paragraph.\n\nAnother one.\n\n[the policy]: https://example.com\n[x]: /y\n"
+    )
+    doc = parse_draft(text)
+    assert [c.text for c in doc.claims] == ["item 1999", "See the policy here."]
+    assert doc.claims[0].line == 1999
+    assert doc.uncited_paragraphs == 1999 + 2
