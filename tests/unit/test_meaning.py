@@ -151,6 +151,13 @@ _TEXT = st.lists(st.sampled_from([
 ]), max_size=30).map(" ".join)
 
 
+_NEG = st.lists(st.sampled_from([
+    "not", "no", "never", "cannot", "don't", "without", "no longer", "used to", "at least", "at most", "prior to",
+    "after", "non-exclusive", "exclusive", "royalty-free", "It is false that", "was rejected", "?", ",", ";", ".",
+    "the", "goods", "returned", "other than", "and it", "to", "help", "identify", "forbids", "not without",
+]), max_size=30).map(" ".join)
+
+
 @settings(max_examples=400, deadline=None)
 @given(_TEXT)
 def test_the_scanner_tried_where_a_quantity_can_start_finds_what_a_full_scan_finds(text):
@@ -267,3 +274,18 @@ def test_check_runs_every_rule_over_the_evidence():
     found = meaning.check("The warranty covers accidental damage for 2 years.", ev)
     assert [n.message for n in found.numbers] == ["claim says 2 years; quotes say no number"]
     assert len(found.context) == 1 and found.context[0][0] == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=200), _TEXT, _NEG), st.one_of(st.text(max_size=200), _TEXT, _NEG), st.data())
+def test_any_text_is_read_without_error(claim, text, data):
+    """Whatever a draft or a source holds, the rules answer (no exception)."""
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    quote = text[start:end]
+    found = meaning.check(claim, [meaning.Evidence(quote, text, start, end, text[:50])])
+    for x in found.numbers + found.contradictions:
+        assert isinstance(x.message, str)
+    for _, neg in found.context:
+        assert isinstance(neg.message, str)
+    Q.without_identifiers(claim, [text])
