@@ -275,6 +275,9 @@ _DIRECTION_PHRASES = tuple(_DIRECTIONS)
 _CEASING_PHRASES = tuple(_CEASING)
 _DIRECTION_FIRST = frozenset(p.split()[0] for p in _DIRECTIONS)
 _CEASING_FIRST = frozenset(p.split()[0] for p in _CEASING)
+# every word that read() treats other than as a plain content word
+_SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | _NEGATORS | _NEGATING_VERBS | _CLAUSE_BREAKERS | _SUBORDINATORS
+            | STOPWORDS | {"without", "not", "other"})
 
 
 def _phrase_at(toks: list[_Tok], i: int, table: tuple[str, ...]) -> tuple[str, int] | None:
@@ -307,9 +310,36 @@ def read(text: str) -> Reading:
                                   frozenset(st.negative), frozenset(st.unasserted), question))
         st.reset(end)
 
+    def content(t: _Tok, w: str, prev: str, i: int) -> None:
+        """A content word: its concept, and whether a negation governs it."""
+        st.first = False
+        concept = _word(st, words, w, t, text, len(clauses))
+        if (prev == "to" or (st.infinitive and prev == toks[i - 1].text)) and not st.waiting:
+            st.unasserted.add(concept)  # "in a bid to help identify": named, not stated
+            st.infinitive = True
+        else:
+            st.infinitive = False
+        if st.waiting:
+            st.heads.add(concept)
+            st.cue_end(text, t.end, more=w in _TRANSPARENT)
+            # the negation reaches on through "attempt to X" and "X or Y"
+            st.waiting = w in _TRANSPARENT
+        elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
+            st.heads.add(concept)
+        st.last_head_follow = concept in st.heads
+
     i = 0
-    while i < len(toks):
+    n_toks = len(toks)
+    while i < n_toks:
         t = toks[i]
+        w = t.text
+        if t.kind == "word" and w not in _SPECIAL and "'" not in w:
+            # a plain content word (most words): none of the checks below applies to it
+            prev = st.last_word
+            st.last_word = w
+            content(t, w, prev, i)
+            i += 1
+            continue
         if t.kind == "brk" or t.text in _CLAUSE_BREAKERS or (t.kind == "comma" and st.subordinate):
             close(t.start, question=t.text == "?")
             i += 1
@@ -394,25 +424,9 @@ def read(text: str) -> Reading:
                 st.first = False
             if w in _PREPOSITIONS or w in ("and", "or"):
                 st.word_negation = None
-            if w not in ("to", "or", "and", "be", "been", "a", "an", "the", "any", "of") and st.waiting:
-                pass
             i += 1
             continue
-        st.first = False
-        concept = _word(st, words, w, t, text, len(clauses))
-        if (prev == "to" or (st.infinitive and prev == toks[i - 1].text)) and not st.waiting:
-            st.unasserted.add(concept)  # "in a bid to help identify": named, not stated
-            st.infinitive = True
-        else:
-            st.infinitive = False
-        if st.waiting:
-            st.heads.add(concept)
-            st.cue_end(text, t.end, more=w in _TRANSPARENT)
-            # the negation reaches on through "attempt to X" and "X or Y"
-            st.waiting = w in _TRANSPARENT
-        elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
-            st.heads.add(concept)
-        st.last_head_follow = concept in st.heads and (w in _TRANSPARENT or True)
+        content(t, w, prev, i)
         i += 1
     close(len(text))
     return Reading(tuple(clauses), tuple(words), tuple(dirs))
