@@ -87,7 +87,8 @@ def claim_content(entries: list[Entry], kind: int, rules: frozenset[str]) -> Cla
             if seen is None:
                 content[item[T_KEY]] = item
             elif item[T_WEIGHT] > seen[T_WEIGHT]:
-                content[item[T_KEY]] = seen[:T_WEIGHT] + (item[T_WEIGHT],) + seen[T_ALTS:T_CONTENT] + (True, seen[T_EXACT] and item[T_EXACT])
+                exact = seen[T_EXACT] and item[T_EXACT]
+                content[item[T_KEY]] = seen[:T_WEIGHT] + (item[T_WEIGHT],) + seen[T_ALTS:T_CONTENT] + (True, exact)
     items = list(content.values())
     numbers = tuple([item for item in items if item[T_NUMBER]])
     if kind == ALL_SIMPLE or all([item[T_EXACT] for item in items]):  # simple chunks have only exact tokens
