@@ -24,12 +24,15 @@ from __future__ import annotations
 import gc
 import json
 import re
+from array import array
 from bisect import bisect_right
 from pathlib import Path
 
 import yaml
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_core.normalize import normalize as _normalize
 
 from .model import CODES, Citation, CiteBlock, Claim, DraftDoc, Pos, Problem, Range, TextEdit
 
@@ -829,6 +832,63 @@ class _Sink(list):
         return _STAND_IN
 
 
+class _LeanState(StateBlock):
+    """markdown-it's block state with its five tables of one entry a line as typed
+    arrays: as lists of ints they took about 100 bytes a line (a draft of blank lines
+    grew by 128 bytes a character), as arrays 28. The tables are made here as
+    StateBlock.__init__ makes them (the same markers, line for line). A value too large
+    for its array (an indentation over 2^31 columns) raises OverflowError: _tokenize's
+    caller then runs the plain state."""
+
+    def __init__(self, src: str, md, env, tokens) -> None:
+        super().__init__("", md, env, tokens)  # every other field, with no lines
+        self.src = src
+        b_marks, e_marks = array("q"), array("q")
+        t_shift, s_count = array("i"), array("i")
+        start, length, find = 0, len(src), src.find
+        while start < length:
+            end = find("\n", start)
+            if end < 0:
+                end = length
+            indent = offset = 0
+            pos = start
+            while pos < end:
+                ch = src[pos]
+                if ch == " ":
+                    offset += 1
+                elif ch == "\t":
+                    offset += 4 - offset % 4
+                else:
+                    break
+                indent += 1
+                pos += 1
+            if pos == end == length:
+                break  # a last line of only spaces and tabs without "\n" gets no marker
+            b_marks.append(start)
+            e_marks.append(end)
+            t_shift.append(indent)
+            s_count.append(offset)
+            start = end + 1 if end < length else length
+        b_marks.append(length)  # the fake last entry StateBlock adds
+        e_marks.append(length)
+        t_shift.append(0)
+        s_count.append(0)
+        self.bMarks, self.eMarks, self.tShift, self.sCount = b_marks, e_marks, t_shift, s_count
+        self.bsCount = array("i", bytes(4 * len(b_marks)))
+        self.lineMax = len(b_marks) - 1
+
+
+def _tokenize(text: str, env: dict, sink: "_Sink", lean: bool = True) -> None:
+    """markdown-it's core chain as _MD runs it (normalize, then the block rules; inline
+    and text_join are off), writing into `sink`."""
+    core = StateCore(text, _MD, env)
+    _normalize(core)
+    if core.src:
+        state = (_LeanState if lean else StateBlock)(core.src, _MD, env, sink)
+        _MD.block.tokenize(state, state.line, state.lineMax)
+    sink.flush()
+
+
 class _StandIn:
     type = ""
     level = -1
@@ -1082,15 +1142,15 @@ def has_cite_block(text: str) -> bool:
     """Does the draft hold a cite block (and so a claim)? The blocks are only
     tokenized, up to the first cite fence: draft discovery asks this of every
     Markdown file, and a full parse_draft made `cairn check` parse each draft twice."""
-    sink = _Sink(_stop_at_cite)
-    try:
-        state = StateCore(text, _MD, {})
-        state.tokens = sink
-        _MD.core.process(state)
-        sink.flush()
-    except _CiteFound:
-        return True
-    except Exception:  # noqa: BLE001 - as parse_draft: a draft never crashes discovery
+    for lean in (True, False):
+        try:
+            _tokenize(text, {}, _Sink(_stop_at_cite), lean)
+        except _CiteFound:
+            return True
+        except OverflowError:
+            continue
+        except Exception:  # noqa: BLE001 - as parse_draft: a draft never crashes discovery
+            return False
         return False
     return False
 
@@ -1102,14 +1162,16 @@ def _line_count(text: str) -> int:
 
 def _parse_draft(text: str) -> DraftDoc:
     line_count = _line_count(text)
-    w = _Walk(text)
-    sink = _Sink(w.token)
-    try:
-        state = StateCore(text, _MD, w.env)
-        state.tokens = sink
-        _MD.core.process(state)
-        sink.flush()
-    except Exception:  # noqa: BLE001 - markdown-it is robust; this is a last resort
+    for lean in (True, False):
+        w = _Walk(text)
+        try:
+            _tokenize(text, w.env, _Sink(w.token), lean)
+            break
+        except OverflowError:
+            continue  # a line table value too large for the lean state's arrays
+        except Exception:  # noqa: BLE001 - markdown-it is robust; this is a last resort
+            return DraftDoc(text, [], 0, line_count)
+    else:
         return DraftDoc(text, [], 0, line_count)
     w.finish()
     return DraftDoc(text, w.claims, w.uncited, line_count)
