@@ -1309,7 +1309,24 @@ def _reads_back(citation: Citation, values: dict, new_body: str) -> str | None:
                 return f"{name} would read back as {_describe_value(got)}, not {_describe_value(want)}"
         if len(now.problems) > len(was.problems):
             return f"the edited citation would not be valid ({now.problems[0].message})"
+        # the writer's own keys (notes and the like) keep their values too
+        before = was.layout.entries if isinstance(was.layout, _Layout) else {}
+        after = now.layout.entries if isinstance(now.layout, _Layout) else {}
+        for name, (_, v) in before.items():
+            if name in _FIELDS:
+                continue
+            if name not in after or _plain(after[name][1]) != _plain(v):
+                return f"the field {_short(name)} would change"
     return None
+
+
+def _plain(n: _N):
+    """A node's value, positions left out."""
+    if n.kind == "map":
+        return ("map", tuple((_plain(k), _plain(v)) for k, v in n.value))
+    if n.kind == "seq":
+        return ("seq", tuple(_plain(x) for x in n.value))
+    return (n.kind, repr(n.value))
 
 
 def _describe_value(v) -> str:

@@ -218,3 +218,23 @@ def test_fix_through_the_cli_on_a_bom_and_on_explicit_keys(tmp_path: Path):
     )
     explicit = (ws / "drafts" / "explicit.md").read_text(encoding="utf-8")
     assert f"? start\n: 0\n? end\n: 42\n? quote\n: {QUOTE}\nversion: " in explicit
+
+
+def test_a_fix_that_would_change_the_block_is_not_written_and_is_reported(tmp_path: Path):
+    """The writer's own field last, a block scalar keeping its trailing blank line: a
+    line added after it would take that blank line from it. --fix leaves the draft as
+    it is and says which fix was not written and why; the finding stays."""
+    ws, cid = _workspace(tmp_path / "ws")
+    draft = ws / "drafts" / "note.md"
+    text = (
+        f"{QUOTE}.\n\n```cite\nchunk_id: {cid}\nstart: 3\nend: 40\nquote: {QUOTE}\n"
+        "note: |+\n  checked by hand\n\n```\n"
+    )
+    draft.write_text(text, encoding="utf-8")
+    proc = run_cairn(ws, "check", "--fix")
+    assert draft.read_text(encoding="utf-8") == text
+    assert "drafts/note.md:3: fix not written (start, end, version): the field 'note' would change" in proc.stderr
+    assert "fixed" not in proc.stderr
+    rc, report, _ = check_json(ws)
+    (claim,) = report["drafts"][0]["claims"]
+    assert [d["code"] for d in claim["diagnostics"]] == ["span-shifted"]
