@@ -180,7 +180,6 @@ def load_settings(
     also allow a judge URL). An invalid configuration raises ConfigError: it
     is never replaced by the defaults, which may read more than it would.
     """
-    warnings: list[str] = []
     file_cfg = read_toml(root)
     editor = {k: v for k, v in (editor or {}).items() if v is not None and k not in ("server", "trace")}
     if "chunk_chars" in editor:
@@ -214,7 +213,7 @@ def load_settings(
             if target != real_root and real_root not in target.parents:
                 raise ConfigError(f"sources: {r!r} resolves outside the workspace ({target})")
     trusted = bool(user_url) or is_loopback_url(config.judge.url)
-    return Settings(root, config, judge_url_trusted=trusted, warnings=warnings)
+    return Settings(root, config, judge_url_trusted=trusted, warnings=[])
 
 
 def _file_is_bad(file_cfg: dict[str, Any]) -> bool:

@@ -21,7 +21,6 @@ import re
 import shutil
 import stat
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
