@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import json
 import string
+import sys
 from pathlib import Path
 
+import pytest_lsp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from cairn.drafts import apply_edits, fix_edits, parse_draft
-from robust_util import check_json, examples, run_cairn
+from robust_util import check_json, examples, lsp_start, open_doc, run_cairn, until
 
 settings.load_profile("cairn-robust")
 
@@ -238,3 +242,79 @@ def test_a_fix_that_would_change_the_block_is_not_written_and_is_reported(tmp_pa
     rc, report, _ = check_json(ws)
     (claim,) = report["drafts"][0]["claims"]
     assert [d["code"] for d in claim["diagnostics"]] == ["span-shifted"]
+
+
+# --------------------------------------------------------------------------
+# Through the real server: the quick-fixes share the same check
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "cairn", "serve"]))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _apply(text: str, edits: list[types.TextEdit]) -> str:
+    """LSP edits (no character outside the BMP here, so UTF-16 columns are code points)."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def at(p: types.Position) -> int:
+        return starts[p.line] + p.character
+
+    for e in sorted(edits, key=lambda e: (at(e.range.start), at(e.range.end)), reverse=True):
+        text = text[: at(e.range.start)] + e.new_text + text[at(e.range.end):]
+    return text
+
+
+async def _quick_fixes(client, u: str) -> list[types.CodeAction]:
+    got = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=u),
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=100, character=0)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return [a for a in got or [] if a.kind == types.CodeActionKind.QuickFix]
+
+
+def _edits(action: types.CodeAction, u: str) -> list[types.TextEdit]:
+    if action.edit.document_changes:
+        return [e for dc in action.edit.document_changes for e in dc.edits if dc.text_document.uri == u]
+    return action.edit.changes[u]
+
+
+async def test_the_editor_offers_only_fixes_that_read_back(client: LanguageClient, tmp_path: Path):
+    ws, cid = _workspace(tmp_path / "ws")
+    bom = ws / "drafts" / "bom.md"
+    bom_text = f'{QUOTE}.\n\n```cite\n{BOM}{{"chunk_id": "{cid}", "start": 3, "end": 40, "quote": "{QUOTE}"}}\n```\n'
+    bom.write_text(bom_text, encoding="utf-8")
+    note = ws / "drafts" / "note.md"
+    note_text = (
+        f"{QUOTE}.\n\n```cite\nchunk_id: {cid}\nstart: 3\nend: 40\nquote: {QUOTE}\n"
+        "note: |+\n  checked by hand\n\n```\n"
+    )
+    note.write_text(note_text, encoding="utf-8")
+    await lsp_start(client, ws)
+    ub, un = open_doc(client, bom), open_doc(client, note)
+    for u in (ub, un):
+        await until(lambda u=u: any(d.code == "span-shifted" for d in client.diagnostics.get(u, [])),
+                    what="the span-shifted finding")
+    # the BOM draft: the re-anchor edit, applied, reads back as the new span
+    (fix,) = await _quick_fixes(client, ub)
+    fixed = _apply(bom_text, _edits(fix, ub))
+    (c,) = parse_draft(fixed).claims[0].citations
+    assert c.valid and (c.start, c.end, c.quote) == (0, len(QUOTE), QUOTE), fixed
+    assert fixed.split("\n")[3].startswith(f'{BOM}{{"chunk_id": "{cid}", "start": 0, "end": 42, ')
+    # the block the writer cannot keep: no quick-fix at all, and no fix-all
+    assert await _quick_fixes(client, un) == []
+    got = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=un),
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=100, character=0)),
+            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.cairn"]),
+        )
+    )
+    assert not got
