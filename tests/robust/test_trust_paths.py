@@ -90,9 +90,9 @@ async def test_the_server_reads_no_source_when_the_configuration_is_refused(
     assert proc.returncode == 2 and "configuration error" in proc.stderr, proc.stderr
 
     await lsp_start(client, root)
-    shown = [m.message for m in client.messages]
-    assert any("configuration error" in m and "no source is read" in m for m in shown), shown
-    assert any("no source is read" in m.message for m in client.log_messages)
+    # nothing of the folder outside went into the index (its WAL included)
+    for f in (root / ".cairn").glob("index.db*"):
+        assert b"flowerpot" not in f.read_bytes(), f
 
     # a draft asking for the secret by quote completion gets nothing from it
     path = root / "drafts" / "vault.md"
@@ -106,9 +106,10 @@ async def test_the_server_reads_no_source_when_the_configuration_is_refused(
     assert not [i for i in items if "flowerpot" in json.dumps([i.label, i.detail, str(i.documentation)])]
     report = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="cairn.report"))
     assert "flowerpot" not in json.dumps(report, default=str)
-    # nothing of the folder outside went into the index (its WAL included)
-    for f in (root / ".cairn").glob("index.db*"):
-        assert b"flowerpot" not in f.read_bytes(), f
+    # and the user is told, on screen and in the log
+    shown = [m.message for m in client.messages]
+    assert any("configuration error" in m and "no source is read" in m for m in shown), shown
+    assert any("no source is read" in m.message for m in client.log_messages)
 
 
 # --------------------------------------------------------------------------
