@@ -17,7 +17,8 @@ process. This prints, on bench/engine_bench.py's corpus:
 With `--baseline DIR` (a tree holding `server/cairn` of an earlier commit, e.g.
 `git archive COMMIT server | tar -x -C DIR`) the same CLI figures are measured
 for it too, runs alternating between the two so that a busy machine slows
-both alike. Medians; nothing is asserted.
+both alike. Figures are CPU time (user + system), steadier than the clock on
+a shared machine; medians; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -38,12 +39,13 @@ SERVER = HERE.parent / "server"
 
 
 def run_check(root: Path, env: dict, *args: str) -> float:
-    t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "cairn", "check", *args], cwd=root, env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    dt = time.perf_counter() - t0
-    assert proc.returncode in (0, 1), proc.stderr[-2000:]
-    return dt
+    """CPU seconds (user + system) of one `cairn check`: on a machine others share,
+    far steadier than the time on the clock."""
+    proc = subprocess.Popen([sys.executable, "-m", "cairn", "check", *args], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    assert os.waitstatus_to_exitcode(status) in (0, 1), f"cairn check {args} failed in {root}"
+    return usage.ru_utime + usage.ru_stime
 
 
 def environment(src: Path, data: Path) -> dict:
@@ -93,30 +95,30 @@ def in_process(root: Path, runs: int) -> dict:
         ws = Workspace(root, load_settings(root), store=Store(root))
         for target in (first, later):  # a new store: nothing proven yet; then a second Verifier on it
             v = Verifier(ws)
-            t = time.perf_counter()
+            t = time.process_time()
             for i, d in enumerate(docs):
                 v.verify_draft(f"drafts/answer{i:03d}.md", d)
-            target.append(time.perf_counter() - t)
+            target.append(time.process_time() - t)
         ws.store.close()
-    out["verify_new_store"] = n_cit / statistics.median(first)
-    out["verify_proofs_kept"] = n_cit / statistics.median(later)
+    out["verify_new_store"] = first
+    out["verify_proofs_kept"] = later
     store = Store(root)
     if hasattr(store, "_proven"):
         rows = store._conn.execute(store._ROWS_SQL + store._JOIN_CURRENT).fetchall()
         times = []
         for _ in range(runs):
             store._forget_proofs()
-            t = time.perf_counter()
+            t = time.process_time()
             ok = sum(store._proven(r) for r in rows)
-            times.append(time.perf_counter() - t)
+            times.append(time.process_time() - t)
         assert ok == len(rows)
         out["rows"] = len(rows)
         out["proof_us_per_row"] = statistics.median(times) / len(rows) * 1e6
-        t = time.perf_counter()
+        t = time.process_time()
         for _ in range(runs):
             for r in rows:
                 store._proven(r)
-        out["remembered_us_per_row"] = (time.perf_counter() - t) / runs / len(rows) * 1e6
+        out["remembered_us_per_row"] = (time.process_time() - t) / runs / len(rows) * 1e6
     store.close()
     return out
 
@@ -127,6 +129,7 @@ def main() -> None:
     ap.add_argument("--citations", type=int, default=5000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--baseline", type=Path, help="a tree with server/cairn of an earlier commit")
+    ap.add_argument("--tree", type=Path, default=SERVER.parent, help="the tree measured as 'now' (default: this one)")
     ap.add_argument("--in-process", type=Path, help=argparse.SUPPRESS)  # internal: figures inside one tree
     args = ap.parse_args()
     if args.in_process:
@@ -137,7 +140,7 @@ def main() -> None:
     from engine_bench import generate
 
     tmp = Path(tempfile.mkdtemp(prefix="cairn-provenance-bench-"))
-    trees = {"now": SERVER}
+    trees = {"now": args.tree.resolve() / "server"}
     if args.baseline:
         trees["baseline"] = args.baseline.resolve() / "server"
     try:
@@ -154,12 +157,14 @@ def main() -> None:
                     figures[name].setdefault(k, []).extend(v)
         for k, v in foreign_figures(roots["now"], envs["now"], tmp / "data-now").items():
             figures["now"].setdefault(k, []).extend(v)
-        inproc = {}
-        for name in trees:
-            proc = subprocess.run([sys.executable, __file__, "--in-process", str(roots[name]), "--runs",
-                                   str(args.runs)], env=envs[name], capture_output=True, text=True)
-            assert proc.returncode == 0, proc.stderr[-3000:]
-            inproc[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+        inproc: dict[str, dict] = {name: {} for name in trees}
+        for _ in range(args.runs):  # rounds, alternating between the trees
+            for name in trees:
+                proc = subprocess.run([sys.executable, __file__, "--in-process", str(roots[name]), "--runs", "1"],
+                                      env=envs[name], capture_output=True, text=True)
+                assert proc.returncode == 0, proc.stderr[-3000:]
+                for k, v in json.loads(proc.stdout.strip().splitlines()[-1]).items():
+                    inproc[name].setdefault(k, []).extend(v if isinstance(v, list) else [v])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -173,16 +178,18 @@ def main() -> None:
         ("foreign index: the check after it", "foreign_then"),
     ]
     w = max(len(r[0]) for r in rows) + 2
-    print("\n" + "figure".ljust(w) + "".join(n.rjust(12) for n in names))
+    print("\nCPU time (user + system), medians")
+    print("figure".ljust(w) + "".join(n.rjust(12) for n in names))
     for label, key in rows:
         cells = [f"{med(figures[n][key]):.2f} s" if key in figures[n] else "" for n in names]
         print(label.ljust(w) + "".join(c.rjust(12) for c in cells))
     for label, key in (("verification, new store", "verify_new_store"),
                        ("verification, proofs kept", "verify_proofs_kept")):
-        print(label.ljust(w) + "".join(f"{inproc[n][key]:,.0f}/s".rjust(12) for n in names))
-    now = inproc["now"]
+        rate = {n: med(inproc[n]["citations"]) / med(inproc[n][key]) for n in names}
+        print(label.ljust(w) + "".join(f"{rate[n]:,.0f}/s".rjust(12) for n in names))
+    now = {k: med(v) for k, v in inproc["now"].items()}
     print(f"\none row's proof: {now['proof_us_per_row']:.2f} µs (keyed BLAKE2b of the chunk and its version), "
-          f"{now['remembered_us_per_row']:.2f} µs once proven; {now['rows']} current chunks")
+          f"{now['remembered_us_per_row']:.2f} µs once proven; {now['rows']:.0f} current chunks")
     print("runs: " + "; ".join(f"{n} {k} {[round(x, 2) for x in v]}" for n in names for k, v in figures[n].items()))
 
 

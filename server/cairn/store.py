@@ -221,22 +221,20 @@ class NewVersion:
     make_current: bool
 
 
-# The columns of a chunk row as the queries below select them, version columns
-# included for the provenance check (Store._proven).
+# The columns of a chunk row as the queries below select them: a Chunk's, then
+# what the provenance check needs (Store._proven).
 _CHUNK_COLS = (
-    "ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, v.id, v.indexed_at,"
-    " ch.rowid, ch.mac, v.lineage, v.chunk_chars, v.pages, v.text_sha, v.mac"
+    "ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, v.id, v.indexed_at, ch.rowid, ch.mac"
 )
-_R_ID, _R_SOURCE, _R_VERSION, _R_START, _R_END, _R_PAGE, _R_TEXT, _R_VID, _R_AT = range(9)
-_R_ROWID, _R_MAC, _R_LINEAGE, _R_CHUNK_CHARS, _R_PAGES, _R_TEXT_SHA, _R_VMAC = range(9, 16)
+_R_ID, _R_SOURCE, _R_VERSION, _R_START, _R_END, _R_PAGE, _R_TEXT, _R_VID, _R_AT, _R_ROWID, _R_MAC = range(11)
 _VERSION_COLS = "v.id, v.source, v.version, v.lineage, v.chunk_chars, v.pages, v.text_sha, v.mac"
 
 
 class Store:
     """One workspace's chunk store. Thread-safe: one connection, one lock."""
 
-    # proven rows remembered (by rowid) at most this many; then forgotten and checked again
-    PROVEN_CACHE = 500_000
+    # chunk rows remembered as proven at most this many (about 12 MB); then forgotten and checked again
+    PROVEN_CACHE = 100_000
 
     def __init__(self, root: Path, *, path: Path | None = None):
         self.root = root
@@ -244,10 +242,11 @@ class Store:
         self._lock = threading.RLock()
         self.rebuilt_reason: str | None = None
         self.read_only = False  # opened read-only (a read-only folder): no write will succeed
-        self.foreign = False  # the index was (also) written elsewhere: see provenance
         self._key = provenance.machine_key()
         self._proven_versions: set[int] = set()
-        self._proven_chunks: set[int] = set()
+        # rowid -> MAC of chunk rows proven: a row found at a remembered rowid counts only with
+        # the same MAC (another process's VACUUM may number rows anew)
+        self._proven_chunks: dict[int, bytes] = {}
         self._unproven: set[tuple[str, str, str, int]] = set()  # (source, version, chunk_id, start) seen
         self._told_cache = False
         self._conn = self._open()
@@ -386,7 +385,6 @@ class Store:
         row = conn.execute("SELECT value FROM meta WHERE key = 'owner'").fetchone()
         if row is not None and row[0] == owner:
             return
-        self.foreign = True
         if conn.execute("SELECT 1 FROM versions LIMIT 1").fetchone() is not None:
             log.warning(
                 "the index %s was not written by Cairn on this machine (or by an older Cairn): the current"
@@ -480,17 +478,20 @@ class Store:
 
     def _proven(self, r) -> bool:
         """Did Cairn store this chunk row (a _CHUNK_COLS row) on this machine, as it is?"""
-        if r[_R_ROWID] in self._proven_chunks:
+        known = self._proven_chunks.get(r[_R_ROWID])
+        if known is not None and known == r[_R_MAC]:
             return True
-        if not self._version_proven(r[_R_VID], r[_R_SOURCE], r[_R_VERSION], r[_R_LINEAGE], r[_R_CHUNK_CHARS],
-                                    r[_R_PAGES], r[_R_TEXT_SHA], r[_R_VMAC]):
-            return False
-        mac = self._chunk_mac(r[_R_VID], r[_R_ID], r[_R_START], r[_R_END], r[_R_PAGE], r[_R_TEXT])
+        vid = r[_R_VID]
+        if vid not in self._proven_versions:
+            row = self._conn.execute(f"SELECT {_VERSION_COLS} FROM versions v WHERE v.id = ?", (vid,)).fetchone()
+            if row is None or not self._proven_version_row(row):
+                return False
+        mac = self._chunk_mac(vid, r[_R_ID], r[_R_START], r[_R_END], r[_R_PAGE], r[_R_TEXT])
         if not provenance.same(r[_R_MAC], mac):
             return False
         if len(self._proven_chunks) >= self.PROVEN_CACHE:
             self._proven_chunks.clear()
-        self._proven_chunks.add(r[_R_ROWID])
+        self._proven_chunks[r[_R_ROWID]] = r[_R_MAC]
         return True
 
     def _proven_version_row(self, r) -> bool:
@@ -705,19 +706,22 @@ class Store:
         found: dict[str, list[tuple]] = {}
         if current is None:
             current = self.current_version_ids()
+        proven_before = self._proven_chunks  # the common case inline: a row proven earlier
         with self._lock:
             for i in range(0, len(ids), 500):
                 part = ids[i:i + 500]
                 marks = ",".join("?" * len(part))
                 for r in self._conn.execute(self._ROWS_SQL + f" WHERE ch.chunk_id IN ({marks})", part):
-                    proven = self._proven(r)
+                    known = proven_before.get(r[_R_ROWID])
+                    proven = (known is not None and known == r[_R_MAC]) or self._proven(r)
                     if not proven:
                         self._unproven.add((r[_R_SOURCE], r[_R_VERSION], r[_R_ID], r[_R_START]))
                     found.setdefault(r[0], []).append((proven and r[_R_VID] in current, proven, r))
         out: dict[str, list[Chunk]] = {}
         for cid, rows in found.items():
-            rows.sort(key=lambda x: (not x[0], not x[1], -x[2][_R_AT], -x[2][_R_VID]))
-            out[cid] = [self._chunk(r, cur) for cur, _, r in rows]
+            if len(rows) > 1:
+                rows.sort(key=lambda x: (not x[0], not x[1], -x[2][_R_AT], -x[2][_R_VID]))
+            out[cid] = [Chunk(r[0], r[1], r[2], r[3], r[4], r[5], r[6], cur) for cur, _, r in rows]
         return out
 
     @_guarded("read")
