@@ -1050,7 +1050,8 @@ class _Walk:
             return
         if "[" in inline:  # a link reference defined further down may change its text
             self.deferred.append(node)
-        elif _ALNUM.search(self.ptext(node)):
+        elif not _INLINE_MARKUP.search(inline) or _ALNUM.search(self.ptext(node)):
+            # (without markup, the plain text is the source's words: no need to make it)
             node.counted = True
             self.uncited += 1
 
