@@ -1302,7 +1302,7 @@ def _reads_back(citation: Citation, values: dict, new_body: str) -> str | None:
     old = old_block.citations if old_block is not None else [citation]
     if len(block.citations) != len(old) or (old_block is not None and block.claim_text != old_block.claim_text):
         return "the edited block would hold other citations"
-    for i, (was, now) in enumerate(zip(old, block.citations)):
+    for was, now in zip(old, block.citations):
         for name in _FIELDS:
             want = _wanted(name, values[name]) if was is citation and name in values else getattr(was, name)
             got = getattr(now, name)

@@ -2,7 +2,8 @@
 `source.fixAll.cairn` (the safe fixes, as `cairn check --fix` applies them).
 
 Each action carries its WorkspaceEdit, made of `drafts.field_edits`: only the
-fields a fix sets are rewritten, the block's formatting is kept.
+fields a fix sets are rewritten, the block's formatting is kept. A fix whose
+edited block would not read back as intended has no edits, so no action.
 """
 
 from __future__ import annotations
