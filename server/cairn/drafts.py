@@ -59,8 +59,7 @@ if _YAML_LOADER is None:  # pragma: no cover - depends on the PyYAML build
     _YAML_LOADER = yaml.BaseLoader
 
 # inline parsing is done lazily, only for the paragraphs whose text is needed
-# (text_join only joins inline tokens; the token list is consumed as it is written: _Sink)
-_MD = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
+_MD = MarkdownIt("commonmark").enable("table").disable("inline")
 
 _EOL = re.compile(r"\r\n|\r|\n")
 _ALNUM = re.compile(r"[^\W_]")  # a character for which str.isalnum() is true
@@ -879,8 +878,8 @@ class _LeanState(StateBlock):
 
 
 def _tokenize(text: str, env: dict, sink: "_Sink", lean: bool = True) -> None:
-    """markdown-it's core chain as _MD runs it (normalize, then the block rules; inline
-    and text_join are off), writing into `sink`."""
+    """What _MD.parse does for this parser, writing into `sink`: normalize, then the
+    block rules (inline parsing is off, and text_join only joins inline tokens)."""
     core = StateCore(text, _MD, env)
     _normalize(core)
     if core.src:
