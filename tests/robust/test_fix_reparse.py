@@ -90,6 +90,13 @@ def drafts_and_fixes(draw):
     fields = {k: fields[k] for k in order}
     layout = draw(st.sampled_from(LAYOUTS))
     body = _body(fields, layout, draw(st.sampled_from(["plain", "single", "double"])))
+    if layout == "block" and draw(st.booleans()):
+        # the writer's own field last: a note, a comment, a block scalar (a kept
+        # trailing blank line is one a new line would take from it: refused)
+        body += draw(st.sampled_from([
+            ["note: checked"], ["# a comment"], ["note: |", "  two", "  lines"], ["note: |+", "  kept", ""],
+            ["note: >-", "  folded", "", "  text"], ["ignore:", "- unsupported-claim"],
+        ]))
     if draw(st.booleans()):
         body[0] = BOM + body[0]
     container = draw(st.sampled_from(["", "> ", "  "]))
@@ -116,6 +123,13 @@ def drafts_and_fixes(draw):
     return text, values
 
 
+def _note(text: str):
+    import yaml
+
+    body = parse_draft(text).claims[0].blocks[0].body  # the fence's content, container prefixes removed
+    return yaml.load(body.lstrip(BOM), Loader=yaml.BaseLoader).get("note")
+
+
 def _wanted(name, value):
     return value.lower() if name in ("chunk_id", "version") else value
 
@@ -140,6 +154,9 @@ def test_every_fix_reads_back_as_intended_or_is_refused(case):
     for name in ("chunk_id", "start", "end", "quote", "source", "version", "ignore"):
         want = _wanted(name, values[name]) if name in values else getattr(c, name)
         assert getattr(c2, name) == want, (name, new)
+    note = [line for line in text.split("\n") if "note:" in line]
+    if note:  # the writer's own field reads back the same
+        assert _note(new) == _note(text), new
     # nothing outside the block changed
     old_lines, new_lines = text.split("\n"), new.split("\n")
     assert old_lines[: block.open_line + 1] == new_lines[: block.open_line + 1]
@@ -151,6 +168,8 @@ def test_every_fix_reads_back_as_intended_or_is_refused(case):
 def test_bom_and_explicit_keys_are_written_not_refused(case):
     """The layouts the issue found broken get a real edit, not just a refusal."""
     text, values = case
+    if "|+" in text:
+        return  # that layout may be refused (above)
     doc = parse_draft(text)
     (c,) = doc.claims[0].citations
     edits, why = fix_edits(c, values)
