@@ -44,6 +44,20 @@ def _claim(root: Path) -> dict:
     return report["drafts"][0]["claims"][0]
 
 
+def _edit_sentence(root: Path, now: str) -> dict:
+    """The cited sentence rewritten in the source; the claim as cairn check then sees it."""
+    (root / "sources" / "policy.md").write_text(
+        POLICY.replace("Unopened goods are accepted back within 30 days of delivery.", now), encoding="utf-8")
+    return _claim(root)
+
+
+def _fix_changes_nothing(root: Path) -> int:
+    before = (root / "drafts" / "answer.md").read_bytes()
+    proc = run_cairn(root, "check", "--fix")
+    assert (root / "drafts" / "answer.md").read_bytes() == before
+    return proc.returncode
+
+
 def test_rewrapped_paragraph_keeps_its_citation_and_fix_writes_the_new_quote(tmp_path: Path):
     root = _workspace(tmp_path)
     (root / "sources" / "policy.md").write_text(
@@ -64,33 +78,21 @@ def test_rewrapped_paragraph_keeps_its_citation_and_fix_writes_the_new_quote(tmp
 
 def test_changed_sentence_is_quoted_and_fix_does_not_reanchor(tmp_path: Path):
     root = _workspace(tmp_path)
-    (root / "sources" / "policy.md").write_text(
-        POLICY.replace("Unopened goods are accepted back within 30 days of delivery.",
-                       "Since May, only unopened goods bought in store are accepted back within 30 days of delivery."),
-        encoding="utf-8")
-    claim = _claim(root)
+    claim = _edit_sentence(
+        root, "Since May, only unopened goods bought in store are accepted back within 30 days of delivery.")
     d = claim["diagnostics"]
     assert [x["code"] for x in d] == ["span-shifted"]
     assert ("its sentence now reads \u201cSince May, only unopened goods bought in store are accepted back within "
             "30 days of delivery.\u201d") in d[0]["message"]
     assert d[0].get("fix") in (None, "")
-    before = (root / "drafts" / "answer.md").read_bytes()
-    run_cairn(root, "check", "--fix")
-    assert (root / "drafts" / "answer.md").read_bytes() == before
+    _fix_changes_nothing(root)
 
 
 def test_sentence_that_now_negates_the_quote_fails_the_claim(tmp_path: Path):
     root = _workspace(tmp_path)
-    (root / "sources" / "policy.md").write_text(
-        POLICY.replace("Unopened goods are accepted back within 30 days of delivery.",
-                       "It is no longer the case that goods are accepted back within 30 days of delivery."),
-        encoding="utf-8")
-    claim = _claim(root)
+    claim = _edit_sentence(root, "It is no longer the case that goods are accepted back within 30 days of delivery.")
     codes = [x["code"] for x in claim["diagnostics"]]
     assert codes == ["span-shifted", "context-negates"], claim["diagnostics"]
     assert claim["supported"] is False
     assert "It is no longer the case that goods are accepted back" in claim["diagnostics"][1]["message"]
-    before = (root / "drafts" / "answer.md").read_bytes()
-    proc = run_cairn(root, "check", "--fix")
-    assert proc.returncode == 1
-    assert (root / "drafts" / "answer.md").read_bytes() == before
+    assert _fix_changes_nothing(root) == 1
