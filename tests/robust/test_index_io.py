@@ -12,10 +12,12 @@ immutable attribute.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
 import resource
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -32,6 +34,7 @@ from robust_util import cairn_env, copy_tree, lsp_start, open_doc, run_cairn, un
 
 # one machine for the whole module: the CLI and the server share the key the index is signed with
 DATA = {"XDG_DATA_HOME": tempfile.mkdtemp(prefix="cairn-io-data-")}
+atexit.register(shutil.rmtree, DATA["XDG_DATA_HOME"], ignore_errors=True)
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "cairn", "serve"], server_env=cairn_env(DATA))
 
 
