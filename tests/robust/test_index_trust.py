@@ -10,6 +10,7 @@ over; the victim's `cairn check` must give the verdicts of a clean index.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -17,15 +18,30 @@ import shutil
 import sqlite3
 import stat
 import subprocess
+import sys
+import tempfile
 from contextlib import closing
 from pathlib import Path
 
 import pytest
+import pytest_lsp
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from judge_server import JudgeServer  # tests/judge_server.py (tests/conftest.py puts tests/ on the path)
-from robust_util import copy_tree, run_cairn
+from robust_util import cairn_env, copy_tree, lsp_start, open_doc, run_cairn, until
 
 FABRICATED = "Refunds are paid in cash on request, no questions asked."
+# the editor's machine, for the server tests (the fixture's environment is fixed when the module loads)
+EDITOR_DATA = tempfile.mkdtemp(prefix="cairn-trust-editor-")
+atexit.register(shutil.rmtree, EDITOR_DATA, ignore_errors=True)
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "cairn", "serve"],
+                            server_env=cairn_env({"XDG_DATA_HOME": EDITOR_DATA}))
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
 POLICY = "sources/policy.md"
 
 
@@ -142,6 +158,20 @@ def test_a_chunk_planted_in_this_machines_own_index_verifies_nothing(demo: Path,
     assert codes in (["source-changed"], ["unknown-chunk"])
     chunks = run_cairn(demo, "chunks", "--json", env=me)
     assert chunks.returncode == 0 and cid not in chunks.stdout and FABRICATED not in chunks.stdout
+
+
+async def test_the_editor_does_not_read_a_planted_chunk_as_current(client: LanguageClient, demo: Path,
+                                                                    tmp_path: Path):
+    """The server opens the clone with the editor's own key: the planted chunk is no
+    evidence there either (the draft shows unknown-chunk, not a clean claim)."""
+    assert run_cairn(demo, "index", env=machine(tmp_path, "attacker")).returncode == 0
+    cid = plant_chunk(demo, POLICY, FABRICATED)
+    forged = write_draft(demo, "forged.md", FABRICATED, cid, FABRICATED)
+    clone = commit_and_clone(demo, tmp_path / "clone")
+    await lsp_start(client, clone)
+    u = open_doc(client, clone / forged)
+    diags = await until(lambda: client.diagnostics.get(u), what="the forged draft's diagnostics")
+    assert [d.code for d in diags] == ["unknown-chunk"]
 
 
 # --------------------------------------------------------------------------
