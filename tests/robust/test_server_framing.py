@@ -41,8 +41,11 @@ def run_server(tmp_path: Path, chunks: list[bytes], timeout: float = 30) -> tupl
                                 stdout=fo, stderr=fe, env=cairn_env())
         try:
             for chunk in chunks:
-                proc.stdin.write(chunk)
-                proc.stdin.flush()
+                try:
+                    proc.stdin.write(chunk)
+                    proc.stdin.flush()
+                except BrokenPipeError:
+                    break  # the server already stopped (what a framing error must do): nothing more to send
                 time.sleep(0.3)
             try:
                 code = proc.wait(timeout=timeout)
@@ -52,7 +55,10 @@ def run_server(tmp_path: Path, chunks: list[bytes], timeout: float = 30) -> tupl
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-            proc.stdin.close()
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
     return code, out.read_bytes(), err.read_text(encoding="utf-8", errors="replace")
 
 

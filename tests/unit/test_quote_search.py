@@ -99,7 +99,7 @@ def _superseded(store: Store) -> list:
     if not _OLD:
         with store._lock:
             rows = store._conn.execute(
-                store._PLAIN_SQL + " WHERE ch.version_id NOT IN (SELECT version_id FROM current)"
+                store._ROWS_SQL + " WHERE ch.version_id NOT IN (SELECT version_id FROM current)"
             ).fetchall()
         _OLD.extend(Chunk(r[0], r[1], r[2], r[3], r[4], r[5], r[6], False) for r in rows)
     return _OLD
