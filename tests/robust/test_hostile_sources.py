@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from robust_util import check_json, run_cairn
+from robust_util import check_json, copy_tree, run_cairn
 
 MB = 1024 * 1024
 NEEDLE = "The needle sentence sits in the middle of the haystack."
@@ -78,8 +78,9 @@ def _chunks(root: Path) -> list[dict]:
 
 
 @pytest.fixture
-def clean_verdicts(demo_template) -> dict:
-    _, report, _ = check_json(demo_template)
+def clean_verdicts(demo_template, tmp_path) -> dict:
+    # checked in a copy: the template stays without an index, as every test expects its copy
+    _, report, _ = check_json(copy_tree(demo_template, tmp_path / "clean"))
     return _verdicts(report)
 
 
