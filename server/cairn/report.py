@@ -76,6 +76,11 @@ def _ratio(a: int, b: int) -> float | None:
 
 def diagnostic_out(d: Diagnostic, *, fixable: bool = True) -> DiagnosticOut:
     fix = d.auto_fix if fixable else None
+    if fix is not None and d.citation is not None:
+        from .drafts import fix_edits
+
+        if fix_edits(d.citation, fix.values)[1] is not None:
+            fix = None  # --fix will refuse it (it would not read back): the report does not promise it
     return DiagnosticOut(code=d.code, severity=d.severity, message=d.message, line=d.line + 1,
                          fix=fix.title if fix else None)
 

@@ -261,6 +261,9 @@ def test_a_fix_that_would_change_the_block_is_not_written_and_is_reported(tmp_pa
     rc, report, _ = check_json(ws)
     (claim,) = report["drafts"][0]["claims"]
     assert [d["code"] for d in claim["diagnostics"]] == ["span-shifted"]
+    # and the report does not promise the fix --fix refuses
+    assert claim["diagnostics"][0].get("fix") is None
+    assert "can be applied" not in run_cairn(ws, "check").stdout
 
 
 # --------------------------------------------------------------------------
