@@ -315,26 +315,51 @@ def _reference_before(text: str, start: int) -> str | None:
     return ref[0] if ref else None
 
 
+def _word_before(text: str, start: int) -> tuple[str, int] | None:
+    """The word right before `start` (white space and one full stop between), as
+    _WORD_BEFORE finds it, by a walk back instead of a search over a window."""
+    i = start
+    lo = max(0, start - 40)
+    while i > lo and text[i - 1].isspace():
+        i -= 1
+    if i > lo and text[i - 1] == ".":
+        i -= 1
+    end = i
+    while i > lo and text[i - 1] == "§" and end - i < 2:
+        i -= 1
+    if i < end:
+        return text[i:end], i
+    j = i
+    while j > lo and (text[j - 1].isalnum() or text[j - 1] in "_'’"):
+        j -= 1
+    while j < end and not (text[j].isalpha()):
+        j += 1
+    if j >= end:
+        return None
+    return text[j:end], j
+
+
 def _reference_and_start(text: str, start: int) -> tuple[str, int] | None:
     """The reference word a number belongs to, and where that word starts."""
     # "Sections 3.1, 3.2, and 3.4": every number of the list belongs to the word before it
-    for _ in range(12):
-        m = _LIST_BEFORE.search(text, max(0, start - 40), start)
-        if not m:
-            break
-        start = m.start()
-    m = _WORD_BEFORE.search(text, max(0, start - 40), start)
-    if not m:
+    if text[max(0, start - 6):start].rstrip().endswith((",", "&", "and", "or")):
+        for _ in range(12):
+            m = _LIST_BEFORE.search(text, max(0, start - 40), start)
+            if not m:
+                break
+            start = m.start()
+    found = _word_before(text, start)
+    if not found:
         return None
-    word = m.group(1)
+    word, at = found
     key = _REFERENCE_WORDS.get(word.lower().rstrip("'’"))
     if key:
-        return key, m.start()
+        return key, at
     if word[0].isupper() and word.lower() not in _NOT_NAMES and len(word) > 1:
-        return "name:" + word.lower(), m.start()
+        return "name:" + word.lower(), at
     if len(word) > 1 and word.isalpha() and word.lower() not in _NOT_NAMES and word.lower() not in _QUANTITY_VERBS \
             and not word.lower().endswith(("ed", "ing")):
-        return "word:" + word.lower(), m.start()  # "grep 3.8": a decimal right after a noun names a release
+        return "word:" + word.lower(), at  # "grep 3.8": a decimal right after a noun names a release
     return None
 
 
