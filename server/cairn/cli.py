@@ -16,7 +16,7 @@ from .config import ConfigError, find_root, load_settings
 from .store import StoreError
 from .terminal import safe
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BASELINE = 0, 1, 2, 3  # 3: a --baseline regression (wins over 1)
 
 
 def _err(msg: str) -> None:
@@ -338,7 +338,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         for r in reasons:
             _err(f"regression against the baseline: {r}")
         if reasons:
-            failed = True
+            sys.exit(EXIT_BASELINE)
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
 
 

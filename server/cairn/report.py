@@ -292,7 +292,12 @@ def load_baseline(path: Path) -> Report:
     except OSError as exc:
         raise BaselineError(f"cannot read baseline {path}: {exc.strerror or exc}") from exc
     except ValidationError as exc:
-        raise BaselineError(f"{path} is not a cairn JSON report: {exc.errors()[0]['msg']}") from exc
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err.get("loc", ())) or "the top level"
+        raise BaselineError(
+            f"{path} is not a Cairn JSON report (as `cairn check --format json` writes): "
+            f"{'no ' + repr(where) + ' field' if err.get('type') == 'missing' else 'bad ' + repr(where) + ': ' + err['msg']}"
+        ) from exc
 
 
 def compare_baseline(old: Report, new: Report) -> tuple[list[str], list[str]]:

@@ -99,7 +99,7 @@ def test_baseline_refuses_a_change_that_cites_less(demo: Path):
     end = text.index("```\n", text.index("```cite", start) + 7) + 4
     good.write_text(text[:start] + "Approved credits go back to the card quickly.\n" + text[end:], encoding="utf-8")
     proc = run_cairn(demo, "check", "--baseline", str(base))
-    assert proc.returncode == 1
+    assert proc.returncode == 3  # a baseline regression, told apart from failing claims (1)
     assert "coverage fell from" in proc.stderr
     assert "verified claims fell from 11 to 10" in proc.stderr
 
@@ -117,6 +117,11 @@ def test_baseline_passes_when_nothing_fell(demo: Path):
     # deleting a good claim's citation block lowers it and is refused
     bad = run_cairn(demo, "check", "--baseline", str(demo / "missing.json"))
     assert bad.returncode == 2
+    # a file that is not a report: one plain line, exit 2
+    (demo / "other.json").write_text('{"drafts": []}', encoding="utf-8")
+    bad = run_cairn(demo, "check", "--baseline", str(demo / "other.json"))
+    assert bad.returncode == 2 and "is not a Cairn JSON report" in bad.stderr and "'metrics'" in bad.stderr
+    assert "Field required" not in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_deleting_a_failing_citation_block_is_refused(demo: Path):
@@ -133,7 +138,7 @@ def test_deleting_a_failing_citation_block_is_refused(demo: Path):
     _, new = check_json(demo)
     assert new["metrics"]["citation_validity"] > report["metrics"]["citation_validity"]
     proc = run_cairn(demo, "check", "--baseline", str(base))
-    assert proc.returncode == 1
+    assert proc.returncode == 3  # a baseline regression, told apart from failing claims (1)
     assert "coverage fell from" in proc.stderr
 
 
