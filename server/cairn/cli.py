@@ -256,6 +256,10 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
             _err(f"{p}: not a draft of this workspace: a draft is a regular file whose real path is inside"
                  f" {ws.root} (not a link leaving it, a device or a pipe)")
             sys.exit(EXIT_USAGE)
+        if p.is_dir() and not ws.answers([p]):
+            _err(f"{p}: holds no draft (a Markdown file outside the source roots); nothing to check there")
+            sys.exit(EXIT_USAGE)
+    _check_roots_and_globs(ws, bool(paths))
     old = None
     if baseline is not None:
         try:
@@ -340,6 +344,24 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         if reasons:
             sys.exit(EXIT_BASELINE)
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
+
+
+def _check_roots_and_globs(ws, paths_given: bool) -> None:
+    """SPEC section 6: a source root that does not exist, or a `drafts` glob that
+    matches no answer, is a configuration error (exit 2), never a quiet empty run."""
+    missing = [r for r in ws.roots if not (ws.root / r).is_dir()]
+    if missing:
+        _err(f"source root {', '.join(repr(r) for r in missing)} does not exist in {ws.root}: create it, or set"
+             " `sources` in cairn.toml to the folders that hold your sources")
+        sys.exit(EXIT_USAGE)
+    globs = ws.settings.config.drafts
+    if paths_given or not globs:
+        return
+    found = set(ws.answers())
+    for pat in globs:
+        if not any(p in found for p in ws.root.glob(pat)):
+            _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file outside the source roots)")
+            sys.exit(EXIT_USAGE)
 
 
 @main.command("calibrate")

@@ -158,6 +158,7 @@ def test_drafts_glob_counts_answers_without_claims(demo: Path):
 
 def test_empty_workspace_reports_null_figures(tmp_path: Path):
     (tmp_path / "cairn.toml").write_text("")
+    (tmp_path / "sources").mkdir()  # an empty source root (a missing one is an error: exit 2)
     code, report = check_json(tmp_path)
     assert code == 0
     m = report["metrics"]
@@ -213,3 +214,22 @@ def test_no_fix_is_offered_on_a_draft_fix_never_writes(demo: Path):
     diags = [d for c in report["drafts"][0]["claims"] for d in c["diagnostics"]]
     assert "span-shifted" in [d["code"] for d in diags]
     assert all(d["fix"] is None for d in diags)  # the draft is not valid UTF-8
+
+
+def test_mistakes_that_would_check_nothing_exit_2(demo: Path):
+    """SPEC section 6: a source root that does not exist, a drafts glob or a folder
+    that matches no answer: exit 2 with the culprit named, never 'claims 0/0' and 0."""
+    toml = demo / "cairn.toml"
+    original = toml.read_text(encoding="utf-8")
+    toml.write_text(original.replace('drafts = ["drafts/*.md"]', 'drafts = ["draft/*.md"]'), encoding="utf-8")
+    proc = run_cairn(demo, "check", "--strict")
+    assert proc.returncode == 2 and "'draft/*.md'" in proc.stderr and "matches no answer" in proc.stderr
+    toml.write_text(original.replace('sources = ["sources"]', 'sources = ["srcs"]'), encoding="utf-8")
+    proc = run_cairn(demo, "check")
+    assert proc.returncode == 2 and "source root 'srcs' does not exist" in proc.stderr
+    assert "source-denied" not in proc.stdout
+    toml.write_text(original, encoding="utf-8")
+    (demo / "empty").mkdir()
+    proc = run_cairn(demo, "check", "empty")
+    assert proc.returncode == 2 and "holds no draft" in proc.stderr
+    assert run_cairn(demo, "check", "drafts/credits-answer.md").returncode == 0
