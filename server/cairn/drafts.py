@@ -21,6 +21,7 @@ and container prefixes of everything else stay byte-identical.
 
 from __future__ import annotations
 
+import difflib
 import gc
 import json
 import re
@@ -671,9 +672,17 @@ def _citation(node: _N, ctx: _Ctx, prefix: str) -> Citation:
     def bad(name: str, what: str) -> None:
         c.problems.append(ctx.problem(f"{prefix}{name}: {what}", fr.get(name)))
 
+    unknown = [k for k in entries if k not in _FIELDS]
     for name in ("chunk_id", "start", "end", "quote"):
         if name not in entries:
-            c.problems.append(ctx.problem(f"{prefix}missing required field '{name}'"))
+            # a misspelt key is the usual cause: name it, on its own line
+            near = difflib.get_close_matches(name, unknown, n=1, cutoff=0.7)
+            if near:
+                c.problems.append(ctx.problem(
+                    f"{prefix}missing required field '{name}': unknown field '{near[0]}' (did you mean '{name}'?)",
+                    ctx.key_range(entries[near[0]][0])))
+            else:
+                c.problems.append(ctx.problem(f"{prefix}missing required field '{name}'"))
 
     if "chunk_id" in entries:
         v = entries["chunk_id"][1]

@@ -233,3 +233,16 @@ def test_mistakes_that_would_check_nothing_exit_2(demo: Path):
     proc = run_cairn(demo, "check", "empty")
     assert proc.returncode == 2 and "holds no draft" in proc.stderr
     assert run_cairn(demo, "check", "drafts/credits-answer.md").returncode == 0
+
+
+def test_a_misspelt_required_field_is_named(demo: Path):
+    draft = demo / "drafts" / "typo.md"
+    draft.write_text(
+        "A customer has 14 days to request a credit.\n\n```cite\nchunk_id: 0123456789abcdef\nstart: 0\nend: 5\n"
+        "qoute: A cus\n```\n", encoding="utf-8")
+    _, report = check_json(demo, "drafts/typo.md")
+    (claim,) = report["drafts"][0]["claims"]
+    (d,) = claim["diagnostics"]
+    assert d["code"] == "block-syntax"
+    assert d["message"] == "missing required field 'quote': unknown field 'qoute' (did you mean 'quote'?)"
+    assert d["line"] == 7  # the misspelt key's own line
