@@ -30,6 +30,7 @@ from .model import (
     SpanRef,
 )
 from .meaning import Evidence, sentence_around
+from .meaning import plain as plain_text_of
 from .meaning import check as check_meaning
 from .meaning.quantities import extract as extract_quantities
 from .meaning.quantities import without_identifiers
@@ -546,7 +547,8 @@ class Verifier:
         quantities, polarity and direction, and each quote's sentence."""
         evidence: list[Evidence] = []
         cits: list[Citation] = []
-        wants_title = any(q.kind == "identifier" for q in extract_quantities(claim.text))
+        wants_title = not _verbatim(claim, results) and any(
+            q.kind == "identifier" for q in extract_quantities(claim.text))
         for r in results:
             if not (r.resolved and r.citation.quote):
                 continue
@@ -576,7 +578,7 @@ class Verifier:
     def _support_text(self, claim: Claim, results: list[CitationResult]) -> str:
         """The claim as the word-overlap score reads it: without the identifiers
         that name its sources (`Under Apache 2.0, …`)."""
-        if not any(q.kind == "identifier" for q in extract_quantities(claim.text)):
+        if _verbatim(claim, results) or not any(q.kind == "identifier" for q in extract_quantities(claim.text)):
             return claim.text
         context = []
         for r in results:
@@ -636,6 +638,13 @@ class Verifier:
                     )
         return DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
                            encoding_problem=encoding_problem)
+
+
+def _verbatim(claim: Claim, results: list[CitationResult]) -> bool:
+    """The claim is one of its resolved quotes word for word (meaning.check skips the
+    rules that cannot tell a text from itself)."""
+    mine = plain_text_of(claim.text)
+    return any(r.resolved and r.citation.quote and plain_text_of(r.citation.quote) == mine for r in results)
 
 
 def _collapse(text: str) -> str:

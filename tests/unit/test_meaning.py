@@ -289,3 +289,13 @@ def test_any_text_is_read_without_error(claim, text, data):
     for _, neg in found.context:
         assert isinstance(neg.message, str)
     Q.without_identifiers(claim, [text])
+
+
+def test_a_claim_that_is_its_quote_word_for_word_is_checked_only_for_its_context():
+    text = "It is false that frozen goods are held at -18 °C. Other text."
+    q = "frozen goods are held at -18 °C"
+    ev = [meaning.Evidence(q, text, text.index(q), text.index(q) + len(q))]
+    found = meaning.check("Frozen goods are held at -18 °C.".replace("F", "f", 1), ev)
+    assert found.numbers == [] and found.contradictions == [] and len(found.context) == 1
+    # one word more and the rules run again
+    assert meaning.check("frozen goods are held at -18 °F", ev).numbers

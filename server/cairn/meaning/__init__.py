@@ -34,6 +34,7 @@ __all__ = [
     "Findings",
     "NumberMismatch",
     "check",
+    "plain",
     "sentence_around",
     "sentence_spans",
 ]
@@ -70,12 +71,21 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
     found = Findings()
     if not quotes:
         return found
-    context = [e.text for e in evidence] + [e.title for e in evidence if e.title]
-    found.numbers = compare(claim, quotes, context)
-    if polarity:
-        found.contradictions = contradictions(claim, quotes)
+    # a claim that is one of its quotes word for word cannot differ from it in a number,
+    # a date, an identifier the quote holds, or polarity: only the sentence around it can
+    verbatim = plain(claim) in {plain(q) for q in quotes}
+    if not verbatim:
+        context = [e.text for e in evidence] + [e.title for e in evidence if e.title]
+        found.numbers = compare(claim, quotes, context)
+        if polarity:
+            found.contradictions = contradictions(claim, quotes)
     for i, e in enumerate(evidence):
         neg = check_context(claim, e.text, e.start, e.end)
         if neg is not None:
             found.context.append((i, neg))
     return found
+
+
+def plain(text: str) -> str:
+    """A text with its white space collapsed and its closing punctuation dropped."""
+    return " ".join(text.split()).rstrip(".!?;:,")

@@ -38,15 +38,18 @@ _END = re.compile(
     re.VERBOSE,
 )
 _LIST_BREAK = re.compile(r"\n(?=[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|\([a-z0-9]{1,3}\))[ \t])|\f|\n[ \t]*\n")
-_WORD_BEFORE = re.compile(r"([^\s(\[\"'\u201c\u2018]+)$")
+_OPENERS = "([\"'\u201c\u2018"
 
 
 def _abbreviation(text: str, dot: int) -> bool:
     """True when the `.` at `dot` closes an abbreviation or an initial."""
-    m = _WORD_BEFORE.search(text, 0, dot)
-    if not m:
+    i = dot
+    lo = max(0, dot - 40)
+    while i > lo and not (text[i - 1].isspace() or text[i - 1] in _OPENERS):
+        i -= 1  # back to the word's start (a pattern searched from 0 made this quadratic)
+    word = text[i:dot]
+    if not word:
         return False
-    word = m.group(1)
     lowered = word.lower()
     if lowered in _ABBREVIATIONS:
         return True
