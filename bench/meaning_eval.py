@@ -81,12 +81,12 @@ def load_pairs(split: str) -> list[dict]:
     return [r for r in rows if split == "all" or r["split"] == split]
 
 
-def wice_rows():
-    if not WICE.exists():
+def wice_rows(path: Path = WICE):
+    if not path.exists():
         return []
     return [
         (r.claim, [meaning.Evidence(q, q, 0, len(q)) for q in r.quotes], r.supported)
-        for r in load_rows(WICE)
+        for r in load_rows(path)
     ]
 
 
@@ -115,9 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--by-rule", default="calibrated + all meaning rules,meaning rules alone (no score)",
                     help="configurations shown rule by rule (comma-separated)")
+    ap.add_argument("--wice", type=Path, default=WICE, help="WiCE dev (dev.jsonl of the public WiCE repository)")
     args = ap.parse_args(argv)
     pairs = load_pairs(args.split)
-    wice = wice_rows()
+    wice = wice_rows(args.wice)
     print(f"meaning set ({args.split}): {len(pairs)} pairs; WiCE dev: {len(wice)} rows\n")
     print("| configuration | false alarms | misses | WiCE dev balanced accuracy |")
     print("| --- | ---: | ---: | ---: |")
