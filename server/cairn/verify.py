@@ -518,13 +518,17 @@ class Verifier:
         missing: list[str] = []
         verdict: JudgeVerdict | None = None
         if quotes:
-            lex = check_support(self._support_text(claim, results), quotes, threshold=cfg.threshold,
-                                mode=cfg.support.mode)
+            # whether the claim names an identifier its sources must be read for (once a claim)
+            named = not _verbatim(claim, results) and any(
+                q.kind == "identifier" for q in extract_quantities(claim.text))
+            lex = check_support(self._support_text(claim, results) if named else claim.text, quotes,
+                                threshold=cfg.threshold, mode=cfg.support.mode)
             score = lex.score
             missing = list(lex.missing)
             # a polarity difference contradicts only a claim its quotes are about: one whose
             # words they back (else it is unsupported, and a side word's negation says nothing)
-            diags += self._meaning(claim, results, polarity=score is not None and score >= cfg.threshold)
+            diags += self._meaning(claim, results, polarity=score is not None and score >= cfg.threshold,
+                                   titles=named)
             verdict = self.judge(claim.text, judge_quotes(results)) if self.judge else None
         result = ClaimResult(
             claim=claim,
@@ -542,19 +546,19 @@ class Verifier:
         result.supported = _settle(claim, diags)
         return result
 
-    def _meaning(self, claim: Claim, results: list[CitationResult], *, polarity: bool = True) -> list[Diagnostic]:
+    def _meaning(self, claim: Claim, results: list[CitationResult], *, polarity: bool = True,
+                 titles: bool = False) -> list[Diagnostic]:
         """The meaning rules over a claim's resolved quotes (SPEC section 4):
-        quantities, polarity and direction, and each quote's sentence."""
+        quantities, polarity and direction, and each quote's sentence; `titles`:
+        the claim names an identifier, so its sources' titles are read too."""
         evidence: list[Evidence] = []
         cits: list[Citation] = []
-        wants_title = not _verbatim(claim, results) and any(
-            q.kind == "identifier" for q in extract_quantities(claim.text))
         for r in results:
             if not (r.resolved and r.citation.quote):
                 continue
             if r.evidence is not None:
                 ch, s, e = r.evidence
-                evidence.append(Evidence(r.citation.quote, ch.text, s, e, self._title(ch) if wants_title else ""))
+                evidence.append(Evidence(r.citation.quote, ch.text, s, e, self._title(ch) if titles else ""))
             else:  # resolved without a place (not expected): the quote stands alone
                 evidence.append(Evidence(r.citation.quote, r.citation.quote, 0, len(r.citation.quote)))
             cits.append(r.citation)
@@ -576,10 +580,8 @@ class Verifier:
         return out
 
     def _support_text(self, claim: Claim, results: list[CitationResult]) -> str:
-        """The claim as the word-overlap score reads it: without the identifiers
-        that name its sources (`Under Apache 2.0, …`)."""
-        if _verbatim(claim, results) or not any(q.kind == "identifier" for q in extract_quantities(claim.text)):
-            return claim.text
+        """The claim, which names an identifier, as the word-overlap score reads it:
+        without the identifiers that name its sources (`Under Apache 2.0, …`)."""
         context = []
         for r in results:
             if r.resolved and r.evidence is not None:
@@ -587,7 +589,8 @@ class Verifier:
         return without_identifiers(claim.text, context)
 
     def _title(self, chunk: Chunk) -> str:
-        """A source's name and its first line: what an identifier in a claim is also checked against."""
+        """A source's file name and the start of its first chunk (up to 300 characters):
+        what an identifier in a claim is also checked against."""
         key = (chunk.source, chunk.version)
         got = self._titles.get(key)
         if got is None:
