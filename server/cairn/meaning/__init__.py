@@ -51,11 +51,6 @@ class Evidence:
     end: int
     title: str = ""  # the source's name and first line
 
-    @property
-    def sentence(self) -> str:
-        s, e = sentence_around(self.text, self.start, self.end)
-        return self.text[s:e]
-
 
 @dataclass(slots=True)
 class Findings:

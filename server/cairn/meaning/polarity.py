@@ -39,7 +39,7 @@ from functools import lru_cache
 
 from ..support import STOPWORDS, stem
 
-__all__ = ["Contradiction", "Reading", "read", "contradictions", "clause_polarity_at"]
+__all__ = ["Contradiction", "Reading", "read", "contradictions"]
 
 POSITIVE, NEGATED, CEASED = "+", "-", "ceased"
 
@@ -533,14 +533,6 @@ def _opposite_direction(c: Reading, cl: Clause, q: Reading, ql: Clause) -> bool:
             if ql.start <= e.start < ql.end and e.axis == d.axis and e.anchor == d.anchor and e.sign == -d.sign:
                 return True
     return False
-
-
-def clause_polarity_at(reading: Reading, start: int, end: int) -> str | None:
-    """The polarity of the clause of `reading` holding [start, end)."""
-    for cl in reading.clauses:
-        if cl.start <= start < cl.end or (start <= cl.start < end):
-            return cl.polarity
-    return None
 
 
 def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
