@@ -165,6 +165,15 @@ def test_the_scanner_tried_where_a_quantity_can_start_finds_what_a_full_scan_fin
     assert [m.span() for m in Q._scan(text)] == [m.span() for m in Q._SCAN.finditer(text)]
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_TEXT, st.text(alphabet=st.sampled_from(list("abo neTw-yfu,.'")), max_size=40)))
+def test_text_said_to_hold_no_quantity_holds_none(text):
+    """The cheap test before the scanner never hides a quantity the scanner finds."""
+    text = unicodedata.normalize("NFKC", text)
+    if Q._surely_none(text):
+        assert [m.group(0) for m in Q._SCAN.finditer(text)] == []
+
+
 # --------------------------------------------------------------------------
 # polarity and direction
 
