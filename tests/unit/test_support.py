@@ -277,12 +277,17 @@ def test_hyphenated_compounds():
     assert check_support("twenty-four hours", ["24 hours"], mode=CAL).passed
 
 
-def test_names_and_numbers_weigh_two():
+def test_names_and_numbers_weigh_two_under_the_weight_rule():
+    # measured and not adopted in the default (docs/support.md), still selectable as a rule
+    from cairn.support import MODE_RULES, register_mode
+
+    assert "weight" not in MODE_RULES[CAL]
+    register_mode("test:weight", MODE_RULES[CAL] | {"weight"})
     # "Paris" inside the sentence is a name; the opening word is not taken for one.
-    toks = {t.text: t.weight for t in tokens("Visitors love Paris in 1990. Many return.", CAL)}
+    toks = {t.text: t.weight for t in tokens("Visitors love Paris in 1990. Many return.", "test:weight")}
     assert toks == {"visitors": 1.0, "love": 1.0, "paris": 2.0, "in": 1.0, "1990": 2.0, "many": 1.0, "return": 1.0}
-    r = check_support("Visitors love Paris", ["Paris"], mode=CAL)
-    assert r.score == pytest.approx(2 / 4)
+    assert check_support("Visitors love Paris", ["Paris"], mode="test:weight").score == pytest.approx(2 / 4)
+    assert check_support("Visitors love Paris", ["Paris"], mode=CAL).score == pytest.approx(1 / 3)
 
 
 def test_seed_is_unchanged_by_the_rules():
