@@ -18,12 +18,12 @@ import json
 import re
 import statistics
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 from . import __version__
-from .report import CitationOut, ClaimOut, DraftOut, Report
+from .report import CitationOut, Report
 from .report_svg import score_chart, validity_chart
 
 # (chunk_id, version) -> the chunk's text, page and lineage, for the quote's context
@@ -40,40 +40,23 @@ class ChunkText:
 
 @dataclass(slots=True)
 class QuoteView:
-    """A quote in its sentence: before + quote + after, and where the sentence sits in the chunk."""
+    """A quote in its sentence: before + quote + after (found: the quote is in the chunk)."""
 
     before: str
     quote: str
     after: str
     found: bool
-    chunk_key: str | None = None  # key of the chunk's text in the page's data, when known
-
-
-@dataclass(slots=True)
-class CitationView:
-    cit: CitationOut
-    quote: QuoteView
-    tier: str | None
-    lineage: str | None
-
-
-@dataclass(slots=True)
-class ClaimView:
-    claim: ClaimOut
-    index: int  # across the page, for keyboard navigation and anchors
-    codes: list[str]
-    sources: list[str]
-    citations: list[CitationView]
 
 
 @dataclass(slots=True)
 class DraftView:
-    draft: DraftOut
-    index: int
-    claims: list[ClaimView]
+    """An answer's line in the page's summary table."""
+
+    path: str
+    faithful: bool
+    claims: int
     verified: int
     validity: float | None
-    failing_codes: list[str] = field(default_factory=list)
 
 
 def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -108,39 +91,51 @@ def quote_in_context(cit: CitationOut, chunk: ChunkText | None) -> QuoteView:
     return QuoteView(text[lo:s], text[s:e], text[e:hi], True)
 
 
-def _claim_sources(c: ClaimOut) -> list[str]:
-    return sorted({x.source for x in c.citations if x.source})
+def _diag(x) -> dict:
+    return {"code": x.code, "severity": x.severity, "message": x.message, "line": x.line, "fix": x.fix}
 
 
-def build_views(report: Report, lookup: ChunkLookup | None) -> tuple[list[DraftView], dict[str, str]]:
-    """The page's answers, and the chunk texts the page embeds once each (by key)."""
+def build_data(report: Report, lookup: ChunkLookup | None) -> tuple[list[DraftView], list[dict], dict[str, str]]:
+    """The answers' summary, every answer as the page's script draws it (plain
+    JSON values: the script builds the elements with textContent, never markup),
+    and the chunk texts, embedded once each (by key)."""
     chunks: dict[str, str] = {}
     keys: dict[tuple[str, str | None], str] = {}
     views: list[DraftView] = []
-    n = 0
-    for di, d in enumerate(report.drafts):
+    answers: list[dict] = []
+    for d in report.drafts:
         claims = []
         for c in d.claims:
             cits = []
             for cit in c.citations:
                 found = lookup(cit.chunk_id, cit.version) if (lookup and cit.chunk_id) else None
                 qv = quote_in_context(cit, found)
+                key = None
                 if found is not None:
                     k = (cit.chunk_id or "", cit.version)
                     key = keys.get(k)
                     if key is None:
                         key = keys[k] = f"c{len(keys)}"
                         chunks[key] = found.text
-                    qv.chunk_key = key
-                cits.append(CitationView(cit, qv, getattr(cit, "authority", None),
-                                         getattr(cit, "lineage", None) or (found.lineage if found else None)))
-            codes = sorted({x.code for x in c.diagnostics})
-            claims.append(ClaimView(c, n, codes, _claim_sources(c), cits))
-            n += 1
+                cits.append({
+                    "source": cit.source, "page": cit.page, "version": cit.version, "start": cit.start,
+                    "end": cit.end, "chunk_id": cit.chunk_id, "resolved": cit.resolved,
+                    "tier": getattr(cit, "authority", None),
+                    "lineage": getattr(cit, "lineage", None) or (found.lineage if found else None),
+                    "before": qv.before, "quote": qv.quote, "after": qv.after, "found": qv.found, "chunk": key,
+                })
+            claims.append({"text": c.text, "line": c.line, "supported": c.supported, "score": c.support_score,
+                           "judge": c.judge, "citations": cits, "diagnostics": [_diag(x) for x in c.diagnostics]})
+        entry = {"path": d.path, "faithful": d.faithful, "uncited": d.uncited_paragraphs, "claims": claims,
+                 "diagnostics": [_diag(x) for x in d.diagnostics]}
+        for extra in ("id", "question"):
+            if getattr(d, extra, None) is not None:
+                entry[extra] = getattr(d, extra)
+        answers.append(entry)
         verified = sum(c.supported for c in d.claims)
-        failing = sorted({x.code for c in d.claims if not c.supported for x in c.diagnostics})
-        views.append(DraftView(d, di, claims, verified, verified / len(d.claims) if d.claims else None, failing))
-    return views, chunks
+        views.append(DraftView(d.path, d.faithful, len(d.claims), verified,
+                               verified / len(d.claims) if d.claims else None))
+    return views, answers, chunks
 
 
 def _support_rate(report: Report) -> float | None:
@@ -206,7 +201,7 @@ def render_html(report: Report, *, lookup: ChunkLookup | None = None, threshold:
     """The report as one self-contained HTML page."""
     from markupsafe import Markup
 
-    views, chunks = build_views(report, lookup)
+    views, answers, chunks = build_data(report, lookup)
     m = report.metrics
     metrics = [
         ("citation validity", m.citation_validity, f"{m.verified_claims} of {m.claims} claims verified"),
@@ -216,12 +211,12 @@ def render_html(report: Report, *, lookup: ChunkLookup | None = None, threshold:
         ("support rate", _support_rate(report), "verified among the claims whose citations all resolved"),
     ]
     quality = getattr(m, "source_quality", None)
-    codes = sorted({c for v in views for cv in v.claims for c in cv.codes})
-    sources = sorted({s for v in views for cv in v.claims for s in cv.sources})
+    codes = sorted({x.code for d in report.drafts for c in d.claims for x in c.diagnostics})
+    sources = sorted({x.source for d in report.drafts for c in d.claims for x in c.citations if x.source})
     scores = [c.support_score for d in report.drafts for c in d.claims if c.support_score is not None]
-    per_answer = [(v.draft.path, v.validity, v.draft.faithful) for v in views]
+    per_answer = [(v.path, v.validity, v.faithful) for v in views]
     preset = lab_preset(report)
-    data = {"chunks": chunks, "lab": preset}
+    data = {"answers": answers, "chunks": chunks, "lab": preset}
     return _page(
         "report.html.j2",
         title=title,
@@ -245,7 +240,7 @@ def render_lab(p: float = 0.8, n: int = 10) -> str:
 
     preset = {"p": p, "n": n, "observed": None, "from_report": False}
     return _page("lab.html.j2", title="Cairn faithfulness lab", lab=preset,
-                 data=Markup(_json_for_script({"chunks": {}, "lab": preset})))
+                 data=Markup(_json_for_script({"answers": [], "chunks": {}, "lab": preset})))
 
 
 def store_lookup(ws, report: Report) -> ChunkLookup:

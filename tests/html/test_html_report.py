@@ -30,13 +30,33 @@ def test_html_report_of_the_demo_through_the_cli(demo: Path):
     assert "@import" not in page and "url(" not in page
     assert "default-src 'none'" in html.unescape(page)  # the content security policy allows no request
     report = json.loads(run_cairn(demo, "check", "--format", "json").stdout)
-    assert page.count('<article class="claim') == report["metrics"]["claims"]
-    for d in report["drafts"]:
-        assert d["path"] in page
+    data = page_data(page)
+    # the page's answers are the JSON report's, claim by claim
+    assert [a["path"] for a in data["answers"]] == [d["path"] for d in report["drafts"]]
+    for a, d in zip(data["answers"], report["drafts"]):
+        assert a["faithful"] == d["faithful"]
+        assert [(c["text"], c["line"], c["supported"]) for c in a["claims"]] == [
+            (c["text"], c["line"], c["supported"]) for c in d["claims"]]
+        assert [[x["code"] for x in c["diagnostics"]] for c in a["claims"]] == [
+            [x["code"] for x in c["diagnostics"]] for c in d["claims"]]
     for code in DEMO_FAILING:
-        assert f'<span class="code">{code}</span>' in page
-    # the quote highlighted inside its sentence
-    assert "<mark>A customer has 14 days to request a credit for a damaged delivery</mark>" in page
+        assert f'<option value="{code}">' in page
+    # the quote inside its sentence of the chunk
+    cits = [x for a in data["answers"] for c in a["claims"] for x in c["citations"]]
+    first = next(x for x in cits if x["quote"].startswith("A customer has 14 days"))
+    assert first["found"] and first["before"] == "" and first["after"].startswith(".")
+    pdf = next(x for x in cits if x["source"] == "sources/shipping.pdf")
+    assert pdf["page"] == 2 and pdf["found"] and pdf["chunk"] in data["chunks"]
+    # an unknown chunk has no context to show
+    unknown = [x for a in data["answers"] for c in a["claims"] for x in c["citations"] if not x["resolved"]
+               and x["chunk"] is None]
+    assert unknown and all(not x["found"] for x in unknown)
+
+
+def page_data(page: str) -> dict:
+    m = re.search(r'<script type="application/json" id="cairn-data">(.*?)</script>', page, re.S)
+    assert m is not None
+    return json.loads(m.group(1))
 
 
 def test_output_writes_every_format_as_stdout_prints_it(demo: Path, tmp_path: Path):
@@ -111,6 +131,10 @@ def test_script_in_a_quote_or_a_file_name_is_inert_text(tmp_path: Path):
     for raw in ("<script>window.pwned", "<img src=x", "<svg onload", "</script><script>"):
         assert raw not in page  # ... never as markup
     assert page.count("<script") == 2  # the data element and the page's own script
+    data = page_data(page)  # the hostile values come back whole from the page's data
+    assert data["answers"][0]["path"] == EVIL_DRAFT
+    (cit,) = data["answers"][0]["claims"][0]["citations"]
+    assert (cit["quote"], cit["source"], cit["found"]) == (EVIL_QUOTE, EVIL_SOURCE, True)
 
 
 # -- in Chromium -----------------------------------------------------------------------------
@@ -227,10 +251,11 @@ def test_demo_page_in_chromium(browser, demo: Path, tmp_path: Path):
     # keyboard: j and k walk the claims
     page.locator("h1").click()
     page.keyboard.press("j")
-    assert page.evaluate("document.activeElement.id") == "claim-0"
+    assert page.evaluate("document.activeElement.id") == "claim-0-0"
     page.keyboard.press("j")
+    assert page.evaluate("document.activeElement.id") == "claim-0-1"
     page.keyboard.press("k")
-    assert page.evaluate("document.activeElement.id") == "claim-0"
+    assert page.evaluate("document.activeElement.id") == "claim-0-0"
     # the whole chunk on demand
     page.locator("details.chunk summary").first.click()
     assert "14 days" in page.locator("details.chunk pre").first.inner_text()
