@@ -3,7 +3,7 @@
 // server's; see README.md for what a writer sees.
 import * as vscode from 'vscode';
 import { CITED_SOURCE_SCHEME } from './core/citedSource';
-import type { Report } from './core/report';
+import { reportPageOf } from './core/reportPage';
 import { ReportView } from './reportView';
 import { CairnServer } from './server';
 import { CitationStatus } from './statusBar';
@@ -18,7 +18,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const status = new CitationStatus();
   const cairn = new CairnServer(output);
   server = cairn;
-  const report = new ReportView(() => cairn.executeCommand<Report>('cairn.report'));
+  const report = new ReportView(async () => reportPageOf(await cairn.executeCommand<unknown>('cairn.reportHtml')));
 
   context.subscriptions.push(
     output,

@@ -204,11 +204,11 @@ def render_html(report: Report, *, lookup: ChunkLookup | None = None, threshold:
     views, answers, chunks = build_data(report, lookup)
     m = report.metrics
     metrics = [
-        ("citation validity", m.citation_validity, f"{m.verified_claims} of {m.claims} claims verified"),
-        ("faithfulness", m.faithfulness, f"{m.faithful_answers} of {m.answers} answers with every claim verified"),
-        ("resolution", m.resolution, f"{m.resolved_citations} of {m.citations} citations resolved"),
-        ("coverage", m.coverage, f"{m.claims} claims, {m.uncited_paragraphs} uncited paragraphs"),
-        ("support rate", _support_rate(report), "verified among the claims whose citations all resolved"),
+        ("Citation validity", m.citation_validity, f"{m.verified_claims} of {m.claims} claims verified"),
+        ("Faithfulness", m.faithfulness, f"{m.faithful_answers} of {m.answers} answers with every claim verified"),
+        ("Resolution", m.resolution, f"{m.resolved_citations} of {m.citations} citations resolved"),
+        ("Coverage", m.coverage, f"{m.claims} claims, {m.uncited_paragraphs} uncited paragraphs"),
+        ("Support rate", _support_rate(report), "verified among the claims whose citations all resolved"),
     ]
     quality = getattr(m, "source_quality", None)
     codes = sorted({x.code for d in report.drafts for c in d.claims for x in c.diagnostics})

@@ -283,6 +283,25 @@ def test_hostile_page_runs_no_injected_script(browser, tmp_path: Path):
     p.page.close()
 
 
+def test_in_an_editor_webview_a_claim_click_asks_to_reveal_it(browser, demo: Path, tmp_path: Path):
+    out = tmp_path / "report.html"
+    run_cairn(demo, "check", "--format", "html", "--output", str(out))
+    page = browser.new_page()
+    # what VS Code's webview gives the page: acquireVsCodeApi() and its postMessage
+    page.add_init_script("window.sent = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.sent.push(m) });")
+    page.goto(out.resolve().as_uri())
+    claim = page.locator("article.claim").nth(1)
+    claim.locator(".claim-text").click()
+    sent = page.evaluate("window.sent")
+    assert sent == [{"type": "open", "path": claim.get_attribute("data-path"),
+                     "line": int(claim.get_attribute("data-line"))}]
+    claim.locator("details.chunk summary").first.click()  # opening the chunk is not a reveal
+    claim.focus()
+    page.keyboard.press("Enter")
+    assert len(page.evaluate("window.sent")) == 2
+    page.close()
+
+
 def test_lab_page_alone_in_chromium(browser, tmp_path: Path):
     out = tmp_path / "lab.html"
     assert run_cairn(tmp_path, "lab", "--output", str(out)).returncode == 0

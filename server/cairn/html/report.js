@@ -150,6 +150,19 @@
     else if (e.key === "j") { move(1); }
     else if (e.key === "k") { move(-1); }
   });
+  // inside the editor's webview: a click on a claim (or Enter on it) reveals it in its draft
+  if (typeof acquireVsCodeApi === "function") {
+    var host = acquireVsCodeApi();
+    document.body.classList.add("in-editor");
+    var reveal = function (art) { host.postMessage({ type: "open", path: art.dataset.path, line: Number(art.dataset.line) }); };
+    list.addEventListener("click", function (e) {
+      var art = e.target.closest("article.claim");
+      if (art && !e.target.closest("details, a, button") && !String(window.getSelection())) { reveal(art); }
+    });
+    list.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" && e.target.matches && e.target.matches("article.claim")) { reveal(e.target); }
+    });
+  }
   $("f-count").textContent = total + " of " + total + " claims shown";
   renderMore();
 })();

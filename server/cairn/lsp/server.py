@@ -220,6 +220,10 @@ def create_server() -> CairnServer:
     async def report_command(*args):
         return await commands.report(session)
 
+    @server.command(commands.REPORT_HTML)
+    async def report_html_command(*args):
+        return await commands.report_html(session)
+
     @server.command(commands.REINDEX)
     async def reindex_command(*args):
         return await commands.reindex(session)
