@@ -309,3 +309,31 @@ def test_lab_page_alone_in_chromium(browser, tmp_path: Path):
     assert (p.text("#lab-expected"), p.text("#lab-all")) == ("8", "0.1074")
     assert p.errors == [] and p.requests == [p.url]
     p.page.close()
+
+
+def test_screenshots_of_the_report_and_the_lab(browser, demo: Path, tmp_path: Path):
+    """The README's pictures, taken from the demo's page; CAIRN_UPDATE_IMAGES=1
+    copies them to docs/images/."""
+    import os
+    import shutil
+    import struct
+
+    out = tmp_path / "report.html"
+    run_cairn(demo, "check", "--format", "html", "--output", str(out))
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(out.resolve().as_uri())
+    shots = {"report.png": tmp_path / "report.png", "lab.png": tmp_path / "lab.png"}
+    page.screenshot(path=str(shots["report.png"]))
+    page.get_by_label("p", exact=True).fill("0.8")
+    page.get_by_label("n", exact=True).fill("10")
+    for _ in range(40):
+        page.get_by_role("button", name="Step").click()
+    page.locator("#lab").screenshot(path=str(shots["lab.png"]))
+    page.close()
+    for name, path in shots.items():
+        data = path.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", data[16:24])
+        assert width >= 600 and height >= 300, (name, width, height)
+        if os.environ.get("CAIRN_UPDATE_IMAGES") == "1":
+            shutil.copy(path, Path(__file__).resolve().parents[2] / "docs" / "images" / name)
