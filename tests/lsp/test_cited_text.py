@@ -131,3 +131,44 @@ async def test_a_client_without_the_capability_gets_the_file(plain_client: Langu
     (loc,) = await definition(plain_client, ws_plain / "drafts/review-notes.md",
                               'quote: "A customer has 30 days to request')
     assert loc.uri == uri(ws_plain / "sources/policy.md")
+
+
+async def test_hover_links_to_the_cited_text(server: LanguageClient, ws: Path):
+    import re
+
+    path = ws / "drafts/review-notes.md"
+    text = path.read_text(encoding="utf-8")
+    u = open_doc(server, path)
+    await until(lambda: u in server.diagnostics)
+    h = await server.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        position=types.Position(line=line_of(text, 'quote: "A customer has 30 days to request'), character=2)))
+    m = re.search(r"\[Open the cited text \(version 977ec965\)\]\((cairn-source:[^)#]+)#L(\d+),(\d+)\)", h.contents.value)
+    assert m is not None, h.contents.value
+    served = await source_text(server, m[1])
+    line, col = int(m[2]) - 1, int(m[3]) - 1
+    assert served.split("\n")[line][col:].startswith("A customer has 30 days")
+    # a PDF citation names its page
+    path = ws / "drafts/credits-answer.md"
+    text = path.read_text(encoding="utf-8")
+    u = open_doc(server, path)
+    h = await server.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        position=types.Position(line=line_of(text, "sources/shipping.pdf"), character=2)))
+    assert "[Open the cited text (page 2 of version" in h.contents.value
+    # a current .md citation needs no link
+    h = await server.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        position=types.Position(line=line_of(text, 'quote: "Reports after 48 hours'), character=2)))
+    assert "Open the cited text" not in h.contents.value
+
+
+async def test_no_hover_link_without_the_capability(plain_client: LanguageClient, ws_plain: Path):
+    path = ws_plain / "drafts/review-notes.md"
+    text = path.read_text(encoding="utf-8")
+    u = open_doc(plain_client, path)
+    await until(lambda: u in plain_client.diagnostics)
+    h = await plain_client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        position=types.Position(line=line_of(text, 'quote: "A customer has 30 days to request'), character=2)))
+    assert "30 days" in h.contents.value and "cairn-source:" not in h.contents.value

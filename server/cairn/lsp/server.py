@@ -165,7 +165,8 @@ def create_server() -> CairnServer:
         folder, state = await session.current(params.text_document.uri)
         if state is None:
             return None
-        return hover.hover(folder, state, session.codec, params.position.line)
+        virtual = cited_text.client_supports(session.capability("experimental"))
+        return hover.hover(folder, state, session.codec, params.position.line, virtual=virtual)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded()
