@@ -91,6 +91,15 @@ def quote_in_context(cit: CitationOut, chunk: ChunkText | None) -> QuoteView:
     return QuoteView(text[lo:s], text[s:e], text[e:hi], True)
 
 
+def _field(model, name: str):
+    """A field the report's models may carry (a declared one, or an extra field),
+    else None; pydantic's getattr for a missing name raises and is slow."""
+    got = model.__dict__.get(name)
+    if got is None and model.__pydantic_extra__:
+        got = model.__pydantic_extra__.get(name)
+    return got
+
+
 def _diag(x) -> dict:
     return {"code": x.code, "severity": x.severity, "message": x.message, "line": x.line, "fix": x.fix}
 
@@ -120,8 +129,8 @@ def build_data(report: Report, lookup: ChunkLookup | None) -> tuple[list[DraftVi
                 cits.append({
                     "source": cit.source, "page": cit.page, "version": cit.version, "start": cit.start,
                     "end": cit.end, "chunk_id": cit.chunk_id, "resolved": cit.resolved,
-                    "tier": getattr(cit, "authority", None),
-                    "lineage": getattr(cit, "lineage", None) or (found.lineage if found else None),
+                    "tier": _field(cit, "authority"),
+                    "lineage": _field(cit, "lineage") or (found.lineage if found else None),
                     "before": qv.before, "quote": qv.quote, "after": qv.after, "found": qv.found, "chunk": key,
                 })
             claims.append({"text": c.text, "line": c.line, "supported": c.supported, "score": c.support_score,
@@ -129,8 +138,8 @@ def build_data(report: Report, lookup: ChunkLookup | None) -> tuple[list[DraftVi
         entry = {"path": d.path, "faithful": d.faithful, "uncited": d.uncited_paragraphs, "claims": claims,
                  "diagnostics": [_diag(x) for x in d.diagnostics]}
         for extra in ("id", "question"):
-            if getattr(d, extra, None) is not None:
-                entry[extra] = getattr(d, extra)
+            if _field(d, extra) is not None:
+                entry[extra] = _field(d, extra)
         answers.append(entry)
         verified = sum(c.supported for c in d.claims)
         views.append(DraftView(d.path, d.faithful, len(d.claims), verified,
@@ -140,7 +149,7 @@ def build_data(report: Report, lookup: ChunkLookup | None) -> tuple[list[DraftVi
 
 def _support_rate(report: Report) -> float | None:
     """Verified claims among the claims whose citations all resolved (SPEC section 5)."""
-    got = getattr(report.metrics, "support_rate", None)
+    got = _field(report.metrics, "support_rate")
     if got is not None:
         return got
     resolved = [c for d in report.drafts for c in d.claims if c.citations and all(x.resolved for x in c.citations)]
@@ -210,7 +219,7 @@ def render_html(report: Report, *, lookup: ChunkLookup | None = None, threshold:
         ("Coverage", m.coverage, f"{m.claims} claims, {m.uncited_paragraphs} uncited paragraphs"),
         ("Support rate", _support_rate(report), "verified among the claims whose citations all resolved"),
     ]
-    quality = getattr(m, "source_quality", None)
+    quality = _field(m, "source_quality")
     codes = sorted({x.code for d in report.drafts for c in d.claims for x in c.diagnostics})
     sources = sorted({x.source for d in report.drafts for c in d.claims for x in c.citations if x.source})
     scores = [c.support_score for d in report.drafts for c in d.claims if c.support_score is not None]
