@@ -288,7 +288,10 @@ def test_in_an_editor_webview_a_claim_click_asks_to_reveal_it(browser, demo: Pat
     run_cairn(demo, "check", "--format", "html", "--output", str(out))
     page = browser.new_page()
     # what VS Code's webview gives the page: acquireVsCodeApi() and its postMessage
-    page.add_init_script("window.sent = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.sent.push(m) });")
+    page.add_init_script(
+        "window.sent = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.sent.push(m),"
+        " getState: () => JSON.parse(sessionStorage.getItem('st') || 'null'),"
+        " setState: (s) => sessionStorage.setItem('st', JSON.stringify(s)) });")
     page.goto(out.resolve().as_uri())
     claim = page.locator("article.claim").nth(1)
     claim.locator(".claim-text").click()
@@ -299,6 +302,13 @@ def test_in_an_editor_webview_a_claim_click_asks_to_reveal_it(browser, demo: Pat
     claim.focus()
     page.keyboard.press("Enter")
     assert len(page.evaluate("window.sent")) == 2
+    # the page is drawn again after each check: the filters stay as they were
+    page.get_by_label("failing only").check()
+    shown = page.locator("#f-count").inner_text()
+    assert not shown.startswith("20 of")
+    page.reload()
+    assert page.get_by_label("failing only").is_checked()
+    assert page.locator("#f-count").inner_text() == shown
     page.close()
 
 
@@ -337,3 +347,18 @@ def test_screenshots_of_the_report_and_the_lab(browser, demo: Path, tmp_path: Pa
         assert width >= 600 and height >= 300, (name, width, height)
         if os.environ.get("CAIRN_UPDATE_IMAGES") == "1":
             shutil.copy(path, Path(__file__).resolve().parents[2] / "docs" / "images" / name)
+
+
+def test_lab_without_output_opens_the_page_in_the_browser(tmp_path: Path):
+    # $BROWSER names the program Python's webbrowser runs: here one that records what it was given
+    seen = tmp_path / "seen.txt"
+    opener = tmp_path / "browser.sh"
+    opener.write_text(f'#!/bin/sh\nprintf "%s" "$1" > "{seen}"\n', "utf-8")
+    opener.chmod(0o755)
+    proc = run_cairn(tmp_path, "lab", "-p", "0.9", env={"BROWSER": f"{opener} %s"})
+    assert proc.returncode == 0, proc.stderr
+    url = seen.read_text("utf-8")
+    assert url.startswith("file:///") and url.endswith(".html")
+    page = Path(url[len("file://"):]).read_text("utf-8")
+    assert 'value="0.9"' in page and f"opened {url[len('file://'):]}" in proc.stderr
+    Path(url[len("file://"):]).unlink()

@@ -118,6 +118,7 @@
     }
     var shown = matches === items ? total : matches.length;
     $("f-count").textContent = shown + " of " + total + " claims shown";
+    if (host && host.setState) { host.setState({ filters: { failing: only, code: cd, source: src, search: search.value } }); }
     list.textContent = ""; next = 0; lastAnswer = -1; section = null;
     renderMore();
   }
@@ -150,9 +151,16 @@
     else if (e.key === "j") { move(1); }
     else if (e.key === "k") { move(-1); }
   });
-  // inside the editor's webview: a click on a claim (or Enter on it) reveals it in its draft
-  if (typeof acquireVsCodeApi === "function") {
-    var host = acquireVsCodeApi();
+  // inside the editor's webview: a click on a claim (or Enter on it) reveals it in its draft,
+  // and the filters survive the page being drawn again after each check
+  var host = typeof acquireVsCodeApi === "function" ? acquireVsCodeApi() : null;
+  if (host) {
+    var saved = host.getState && host.getState();
+    if (saved && saved.filters) {
+      failing.checked = !!saved.filters.failing; search.value = saved.filters.search || "";
+      if (Array.prototype.some.call(code.options, function (o) { return o.value === saved.filters.code; })) { code.value = saved.filters.code; }
+      if (Array.prototype.some.call(source.options, function (o) { return o.value === saved.filters.source; })) { source.value = saved.filters.source; }
+    }
     document.body.classList.add("in-editor");
     var reveal = function (art) { host.postMessage({ type: "open", path: art.dataset.path, line: Number(art.dataset.line) }); };
     list.addEventListener("click", function (e) {
@@ -163,6 +171,5 @@
       if (e.key === "Enter" && e.target.matches && e.target.matches("article.claim")) { reveal(e.target); }
     });
   }
-  $("f-count").textContent = total + " of " + total + " claims shown";
-  renderMore();
+  apply();
 })();
