@@ -357,7 +357,11 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
 
 
 def _check_output(ws, output: Path) -> None:
-    """`--output` never overwrites a source or an answer (exit 2)."""
+    """`--output` never overwrites a source or an answer, and its folder must exist
+    (exit 2, before any work is done)."""
+    if not output.resolve().parent.is_dir():
+        _err(f"{output}: cannot write it: the folder {output.resolve().parent} does not exist")
+        sys.exit(EXIT_USAGE)
     if ws.is_under_source_root(output):
         _err(f"{output}: is under a source root ({', '.join(ws.roots)}); --output never writes a source")
         sys.exit(EXIT_USAGE)
@@ -375,6 +379,9 @@ def _emit(text: str, output: Path | None) -> None:
     import tempfile
 
     target = output.resolve()
+    if not target.parent.is_dir():
+        _err(f"{output}: cannot write it: the folder {target.parent} does not exist")
+        sys.exit(EXIT_USAGE)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".cairn-tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:

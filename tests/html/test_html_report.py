@@ -89,7 +89,8 @@ def test_output_never_overwrites_a_draft_or_a_source(demo: Path):
 def test_output_into_a_missing_folder_is_a_clear_error(demo: Path):
     proc = run_cairn(demo, "check", "--format", "json", "--output", str(demo / "no" / "such" / "r.json"))
     assert proc.returncode == 2
-    assert "No such file or directory" in proc.stderr and "Traceback" not in proc.stderr
+    assert f"the folder {demo / 'no' / 'such'} does not exist" in proc.stderr
+    assert "cairn-tmp" not in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_lab_writes_its_page(tmp_path: Path):
