@@ -46,6 +46,7 @@ class QuoteView:
     quote: str
     after: str
     found: bool
+    at: tuple[int, int] | None = None  # the quote's offsets in the chunk, when found
 
 
 @dataclass(slots=True)
@@ -88,7 +89,7 @@ def quote_in_context(cit: CitationOut, chunk: ChunkText | None) -> QuoteView:
     if s < 0:
         return QuoteView("", quote, "", False)
     lo, hi = _sentence_bounds(text, s, e)
-    return QuoteView(text[lo:s], text[s:e], text[e:hi], True)
+    return QuoteView(text[lo:s], text[s:e], text[e:hi], True, (s, e))
 
 
 def _field(model, name: str):
@@ -132,6 +133,7 @@ def build_data(report: Report, lookup: ChunkLookup | None) -> tuple[list[DraftVi
                     "tier": _field(cit, "authority"),
                     "lineage": _field(cit, "lineage") or (found.lineage if found else None),
                     "before": qv.before, "quote": qv.quote, "after": qv.after, "found": qv.found, "chunk": key,
+                    "at": list(qv.at) if qv.at else None,
                 })
             claims.append({"text": c.text, "line": c.line, "supported": c.supported, "score": c.support_score,
                            "judge": c.judge, "citations": cits, "diagnostics": [_diag(x) for x in c.diagnostics]})

@@ -260,6 +260,8 @@ def test_demo_page_in_chromium(browser, demo: Path, tmp_path: Path):
     # the whole chunk on demand
     page.locator("details.chunk summary").first.click()
     assert "14 days" in page.locator("details.chunk pre").first.inner_text()
+    assert page.locator("details.chunk pre mark").first.inner_text() == (
+        "A customer has 14 days to request a credit for a damaged delivery")
     assert p.errors == [] and p.requests == [p.url]
     page.close()
 

@@ -21,6 +21,7 @@ def test_quote_at_its_offsets_inside_its_sentence():
     s = CHUNK.text.index("14 days")
     q = quote_in_context(cit("14 days", s, s + 7), CHUNK)
     assert (q.before, q.quote, q.after, q.found) == ("A customer has ", "14 days", " to ask.", True)
+    assert q.at == (s, s + 7)
 
 
 def test_quote_with_wrong_offsets_is_found_by_its_text():

@@ -62,6 +62,7 @@
     if (!x.found) { box.appendChild(el("p", "detail", "The quote was not found in the cited chunk.")); }
     if (x.chunk) {
       var det = el("details", "chunk"); det.dataset.chunk = x.chunk;
+      if (x.at) { det.dataset.at = x.at.join(","); }
       det.appendChild(el("summary", null, "the whole chunk")); box.appendChild(det);
     }
     return box;
@@ -134,7 +135,14 @@
   document.addEventListener("toggle", function (e) {
     var d = e.target;
     if (d.tagName !== "DETAILS" || !d.open || !d.dataset.chunk || d.dataset.filled) { return; }
-    d.appendChild(el("pre", null, CAIRN.chunks[d.dataset.chunk] || "")); d.dataset.filled = "1";
+    var text = CAIRN.chunks[d.dataset.chunk] || "", pre = el("pre");
+    var at = d.dataset.at ? d.dataset.at.split(",").map(Number) : null;
+    if (at && at[0] >= 0 && at[1] <= text.length && at[0] < at[1]) {
+      pre.appendChild(document.createTextNode(text.slice(0, at[0])));
+      pre.appendChild(el("mark", null, text.slice(at[0], at[1])));
+      pre.appendChild(document.createTextNode(text.slice(at[1])));
+    } else { pre.textContent = text; }
+    d.appendChild(pre); d.dataset.filled = "1";
   }, true);
   function move(by) {
     var arts = list.querySelectorAll("article.claim"); if (!arts.length) { return; }
