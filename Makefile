@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/lsp_bench.py
 	$(BIN)/python bench/support_modes.py
+	$(BIN)/python bench/html_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -2,7 +2,8 @@
 // bar, the report and the commands around it. The checking itself is the
 // server's; see README.md for what a writer sees.
 import * as vscode from 'vscode';
-import type { Report } from './core/report';
+import { CITED_SOURCE_SCHEME } from './core/citedSource';
+import { reportPageOf } from './core/reportPage';
 import { ReportView } from './reportView';
 import { CairnServer } from './server';
 import { CitationStatus } from './statusBar';
@@ -17,7 +18,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const status = new CitationStatus();
   const cairn = new CairnServer(output);
   server = cairn;
-  const report = new ReportView(() => cairn.executeCommand<Report>('cairn.report'));
+  const report = new ReportView(async () => reportPageOf(await cairn.executeCommand<unknown>('cairn.reportHtml')));
 
   context.subscriptions.push(
     output,
@@ -31,6 +32,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     cairn.onDidCheck((metrics) => {
       status.showMetrics(metrics);
       report.refresh().catch((error: unknown) => output.warn(`Refreshing the report: ${String(error)}`));
+    }),
+    // read-only documents of the exact cited text (a superseded version, a PDF page)
+    vscode.workspace.registerTextDocumentContentProvider(CITED_SOURCE_SCHEME, {
+      provideTextDocumentContent: (uri) => cairn.sourceText(uri.toString()),
     }),
     vscode.commands.registerCommand('cairn.restartServer', () => cairn.restart()),
     vscode.commands.registerCommand('cairn.showOutput', () => output.show(true)),

@@ -224,14 +224,17 @@ def _git_root(path: Path) -> Path | None:
 
 @main.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "html"]), default="text",
+              show_default=True)
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report to this file instead of stdout.")
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False), help="A JSON report of an earlier run.")
 @click.option("--strict", is_flag=True, help="Also fail on any warning.")
 @click.option("--fix", is_flag=True, help="Apply the safe fixes to the drafts.")
 @click.option("--judge-url", help="Allow this judge URL (overrides the workspace's).")
 @_guard
-def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: bool, fix: bool,
-              judge_url: str | None) -> None:
+def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: Path | None, strict: bool,
+              fix: bool, judge_url: str | None) -> None:
     """Index, then verify the answers."""
     from . import engine
     from .report import (
@@ -260,6 +263,8 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
             _err(f"{p}: holds no draft (a Markdown file outside the source roots); nothing to check there")
             sys.exit(EXIT_USAGE)
     _check_roots_and_globs(ws, bool(paths))
+    if output is not None:
+        _check_output(ws, output)
     old = None
     if baseline is not None:
         try:
@@ -323,12 +328,17 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         results = [cd.result for cd in checked]
         report = build_report(results)
     if fmt == "json":
-        click.echo(report.model_dump_json(indent=2))
+        text = report.model_dump_json(indent=2)
     elif fmt == "sarif":
         base = _git_root(ws.root) or ws.root
-        click.echo(render_sarif(report, results or [], base=base, root=ws.root))
+        text = render_sarif(report, results or [], base=base, root=ws.root)
+    elif fmt == "html":
+        from .report_html import render_html, store_lookup
+
+        text = render_html(report, lookup=store_lookup(ws, report), threshold=threshold)
     else:
-        click.echo(render_text(report, color=sys.stdout.isatty()))
+        text = render_text(report, color=output is None and sys.stdout.isatty())
+    _emit(text, output)
     failed = any(not c.supported for d in report.drafts for c in d.claims) or any(not d.faithful for d in report.drafts)
     warned = any(x.severity == "warning" for d in report.drafts for x in d.diagnostics) or any(
         x.severity == "warning" for d in report.drafts for c in d.claims for x in c.diagnostics
@@ -344,6 +354,47 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         if reasons:
             sys.exit(EXIT_BASELINE)
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
+
+
+def _check_output(ws, output: Path) -> None:
+    """`--output` never overwrites a source or an answer, and its folder must exist
+    (exit 2, before any work is done)."""
+    if not output.resolve().parent.is_dir():
+        _err(f"{output}: cannot write it: the folder {output.resolve().parent} does not exist")
+        sys.exit(EXIT_USAGE)
+    if ws.is_under_source_root(output):
+        _err(f"{output}: is under a source root ({', '.join(ws.roots)}); --output never writes a source")
+        sys.exit(EXIT_USAGE)
+    if output.exists() and output.resolve() in {p.resolve() for p in ws.answers()}:
+        _err(f"{output}: is an answer of this workspace; --output never overwrites a draft")
+        sys.exit(EXIT_USAGE)
+
+
+def _emit(text: str, output: Path | None) -> None:
+    """Print the report, or write it (UTF-8, through a temporary file and a rename)."""
+    if output is None:
+        click.echo(text)
+        return
+    import os
+    import tempfile
+
+    target = output.resolve()
+    if not target.parent.is_dir():
+        _err(f"{output}: cannot write it: the folder {target.parent} does not exist")
+        sys.exit(EXIT_USAGE)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".cairn-tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text + "\n")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    click.echo(f"cairn: wrote {safe(str(output))}", err=True)
 
 
 def _check_roots_and_globs(ws, paths_given: bool) -> None:
@@ -362,6 +413,35 @@ def _check_roots_and_globs(ws, paths_given: bool) -> None:
         if not any(p in found for p in ws.root.glob(pat)):
             _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file outside the source roots)")
             sys.exit(EXIT_USAGE)
+
+
+@main.command("lab")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the page to this file instead of opening it.")
+@click.option("-p", "p", type=click.FloatRange(0, 1), default=0.8, show_default=True,
+              help="The probability that one claim checks out.")
+@click.option("-n", "n", type=click.IntRange(1, 200), default=10, show_default=True, help="Claims per answer.")
+@_guard
+def lab_cmd(output: Path | None, p: float, n: int) -> None:
+    """The faithfulness lab: why every claim verified falls faster than the average."""
+    from .report_html import render_lab
+
+    page = render_lab(p, n)
+    if output is not None:
+        _emit(page, output)
+        return
+    import tempfile
+    import webbrowser
+
+    fd, name = tempfile.mkstemp(prefix="cairn-lab-", suffix=".html")
+    with open(fd, "w", encoding="utf-8") as f:
+        f.write(page)
+    opened = False
+    try:
+        opened = webbrowser.open(Path(name).as_uri())
+    except webbrowser.Error:
+        pass
+    click.echo(f"cairn: {'opened' if opened else 'no browser found; open'} {name}", err=True)
 
 
 @main.command("calibrate")

@@ -1,4 +1,4 @@
-"""workspace/executeCommand: `cairn.report`, `cairn.reindex`, `cairn.citeSelection`."""
+"""workspace/executeCommand: `cairn.report`, `cairn.reportHtml`, `cairn.reindex`, `cairn.citeSelection`."""
 
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ from .documents import uri_to_path
 log = logging.getLogger(__name__)
 
 REPORT = "cairn.report"
+REPORT_HTML = "cairn.reportHtml"
 REINDEX = "cairn.reindex"
 CITE_SELECTION = "cairn.citeSelection"
 CITABLE = (".md", ".txt")
 
 
-async def report(session) -> dict:
-    """The JSON report of SPEC section 6 over the workspace's answers; open drafts as the editor has them."""
+async def _results(session) -> list:
     await session.wait_ready()
     results = []
     for folder in list(session.folders):
@@ -31,7 +31,32 @@ async def report(session) -> dict:
             state = await session.current_path(path, patience=120.0)
             if state is not None:
                 results.append(state.absolute_result())
-    return build_report(results).model_dump()
+    return results
+
+
+async def report(session) -> dict:
+    """The JSON report of SPEC section 6 over the workspace's answers; open drafts as the editor has them."""
+    return build_report(await _results(session)).model_dump()
+
+
+async def report_html(session) -> dict:
+    """`{"html": page}`: the page `cairn check --format html` writes, over the same
+    report as `cairn.report` (the editor shows it in a webview)."""
+    from ..report_html import render_html, store_lookup
+
+    rep = build_report(await _results(session))
+    folders = list(session.folders)
+
+    def build() -> str:
+        lookups = [store_lookup(f.ws, rep) for f in folders]
+
+        def lookup(chunk_id, version):
+            return next((got for look in lookups if (got := look(chunk_id, version)) is not None), None)
+
+        threshold = folders[0].settings.config.threshold if folders else None
+        return render_html(rep, lookup=lookup, threshold=threshold, title="Cairn citation report")
+
+    return {"html": await session.read(build)}
 
 
 async def reindex(session) -> dict:
