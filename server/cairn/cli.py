@@ -257,7 +257,11 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
                  f" {ws.root} (not a link leaving it, a device or a pipe)")
             sys.exit(EXIT_USAGE)
         if p.is_dir() and not ws.answers([p]):
-            _err(f"{p}: holds no draft (a Markdown file outside the source roots); nothing to check there")
+            _err(f"{p}: holds no draft (a Markdown file, or a .json/.jsonl answer file, outside the source roots);"
+                 " nothing to check there")
+            sys.exit(EXIT_USAGE)
+        if not p.is_dir() and _empty_answer_file(p):
+            _err(f"{p}: holds no answer (an empty file or an empty list); nothing to check there")
             sys.exit(EXIT_USAGE)
     _check_roots_and_globs(ws, bool(paths))
     old = None
@@ -359,9 +363,21 @@ def _check_roots_and_globs(ws, paths_given: bool) -> None:
         return
     found = set(ws.answers())
     for pat in globs:
-        if not any(p in found for p in ws.root.glob(pat)):
-            _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file outside the source roots)")
+        if not any(p in found and not _empty_answer_file(p) for p in ws.root.glob(pat)):
+            _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file, or a .json/.jsonl answer"
+                 " file, outside the source roots)")
             sys.exit(EXIT_USAGE)
+
+
+def _empty_answer_file(p: Path) -> bool:
+    """A .json/.jsonl file named on the command line that holds no answer at all."""
+    from .answers import is_answer_file, parse_answers
+    from .drafts import read_draft
+
+    if not is_answer_file(p):
+        return False
+    text, _ = read_draft(p)
+    return not parse_answers(text, jsonl=p.name.lower().endswith(".jsonl"))
 
 
 @main.command("calibrate")
