@@ -449,5 +449,7 @@ def serve_cmd() -> None:
     serve()
 
 
+from . import cli_answers  # noqa: E402,F401 - registers `cite` and `ask` on the group above
+
 if __name__ == "__main__":  # pragma: no cover
     main()
