@@ -90,3 +90,56 @@ def cite_cmd(quote: str, sources: tuple[str, ...], as_json: bool) -> None:
             click.echo(safe(f"{_where(n.place)} ({n.score:.0f}% similar): {' '.join(n.place.quote.split())}"),
                        err=True)
     sys.exit(EXIT_FAIL)
+
+
+@main.command("ask")
+@click.argument("question")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("-k", "k", type=click.IntRange(1, 100), help="Passages to retrieve (default: [ask] k, 8).")
+@click.option("--ask-url", help="Allow this model URL (overrides the workspace's).")
+@_guard
+def ask_cmd(question: str, fmt: str, k: int | None, ask_url: str | None) -> None:
+    """Answer QUESTION from the sources, with span citations, verified.
+
+    The k best passages are retrieved; the model of [ask] answers from them
+    (without one, the passages' best-matching sentences are quoted, labelled
+    as an extractive answer). Exit codes as `cairn check`."""
+    from . import engine
+    from .ask import ask, label, make_model, to_json, to_markdown
+    from .config import find_root, load_settings
+    from .judge import make_judge
+    from .report import build_report, render_text
+    from .workspace import Workspace
+
+    if not question.split():
+        _err("the question is empty")
+        sys.exit(EXIT_USAGE)
+    root = find_root(Path.cwd())
+    settings = load_settings(root, ask_url_override=ask_url)
+    ws = Workspace(root, settings)
+    missing = [r for r in ws.roots if not (ws.root / r).is_dir()]
+    if missing:
+        _err(f"source root {', '.join(repr(r) for r in missing)} does not exist in {ws.root}: nothing to ask")
+        sys.exit(EXIT_USAGE)
+    model = make_model(ws)  # a configuration error exits 2 before anything is read
+    if model is not None and model.problem:
+        _err(model.problem)
+        sys.exit(EXIT_USAGE)
+    judge = make_judge(ws)
+    res = engine.index(ws, _Progress("indexing", "file"))
+    _report_index(res, quiet=True)
+    asked = ask(ws, question, k=k, model=model, judge=judge)
+    if asked.problem:
+        _err(f"warning: {asked.problem}")
+    if not asked.passages:
+        _err("warning: no passage of the sources matches the question")
+    report = build_report([asked.result])
+    if fmt == "json":
+        click.echo(json.dumps(to_json(asked, report), indent=2, ensure_ascii=False))
+    elif fmt == "markdown":
+        click.echo(to_markdown(asked, report.drafts[0]), nl=False)
+    else:
+        click.echo(safe(f"{label(asked)}; {len(asked.passages)} passage(s) retrieved"))
+        click.echo(render_text(report, color=sys.stdout.isatty()))
+    d = report.drafts[0]
+    sys.exit(EXIT_OK if d.faithful and all(c.supported for c in d.claims) else EXIT_FAIL)

@@ -880,6 +880,33 @@ class Store:
             return self._current_rows(rows)[:limit]
 
     @_guarded("read")
+    def rank(self, words: list[str], k: int) -> list[Chunk]:
+        """The `k` current chunks that best match any of these words, best first
+        (SQLite full-text search's BM25 ranking; `cairn ask`'s retrieval)."""
+        clean = list(dict.fromkeys(w.lower() for w in _WORD.findall(" ".join(words))))
+        if not clean or k <= 0:
+            return []
+        query = " OR ".join(f'"{w}"' for w in clean[:64])
+        with self._lock:
+            try:
+                rows = self._conn.execute(
+                    f"SELECT {_CHUNK_COLS} FROM chunks_fts f JOIN chunks ch ON ch.rowid = f.rowid"
+                    " JOIN versions v ON v.id = ch.version_id" + self._JOIN_CURRENT
+                    + " WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts), v.source, ch.start LIMIT ?",
+                    (query, k * 2),
+                ).fetchall()
+            except sqlite3.OperationalError as exc:
+                if unavailable_reason(exc):
+                    raise
+                return []
+            out, seen = [], set()
+            for ch in self._current_rows(rows):
+                if ch.chunk_id not in seen:  # identical paragraphs share an id: one passage
+                    seen.add(ch.chunk_id)
+                    out.append(ch)
+            return out[:k]
+
+    @_guarded("read")
     def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
         with self._lock:
             rows = self._conn.execute(
