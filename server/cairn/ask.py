@@ -225,27 +225,26 @@ def make_model(ws: Workspace) -> AskModel | None:
     return AskModel(cfg, trusted=ws.settings.ask_url_trusted)
 
 
-def ask(ws: Workspace, question: str, *, k: int | None = None, verifier=None, model: AskModel | None = None,
-        judge=None) -> Asked:
-    """Retrieve, answer, verify. The index must be up to date (engine.index)."""
-    from .verify import Verifier
-
-    cfg = ws.settings.config.ask
-    passages = retrieve(ws, question, k or cfg.k)
-    problem = None
+def write_answer(question: str, passages: Sequence[Chunk], model: AskModel | None) -> tuple[JsonAnswer, str | None]:
+    """The answer to verify (extractive without a model), and why the model gave none.
+    Touches no store: the language server runs it off its engine thread (a model may be slow)."""
     if model is None:
         answer = answer_from_object(extractive_answer(question, passages), "ask")
         answer.question = question
-        provider = "extractive"
-    else:
-        provider = "openai"
-        try:
-            text = model.reply(question, passages)
-        except _Failure as exc:
-            problem = model._scrub(f"the model gave no answer: {exc.reason}")
-            answer = _broken(problem)
-        else:
-            answer, problem = answer_of_reply(text, question)
+        return answer, None
+    try:
+        text = model.reply(question, passages)
+    except _Failure as exc:
+        problem = model._scrub(f"the model gave no answer: {exc.reason}")
+        return _broken(problem), problem
+    return answer_of_reply(text, question)
+
+
+def verify_answer(ws: Workspace, question: str, passages: list[Chunk], answer: JsonAnswer, *,
+                  model: AskModel | None, problem: str | None = None, verifier=None, judge=None) -> Asked:
+    """Verify an answer written for these passages, like any other answer."""
+    from .verify import Verifier
+
     verifier = verifier or Verifier(ws, judge=judge)
     result = verifier.verify_draft("<ask>", answer.doc)
     result.answer_id, result.question = "ask", question
@@ -254,7 +253,17 @@ def ask(ws: Workspace, question: str, *, k: int | None = None, verifier=None, mo
         from .judge import judge_results
 
         judge_results([result], judge, ws.settings.config.threshold)
-    return Asked(question, provider, cfg.model if provider == "openai" else "", passages, result, problem)
+    provider = "extractive" if model is None else "openai"
+    return Asked(question, provider, model.model if model is not None else "", list(passages), result, problem)
+
+
+def ask(ws: Workspace, question: str, *, k: int | None = None, verifier=None, model: AskModel | None = None,
+        judge=None) -> Asked:
+    """Retrieve, answer, verify. The index must be up to date (engine.index)."""
+    passages = retrieve(ws, question, k or ws.settings.config.ask.k)
+    answer, problem = write_answer(question, passages, model)
+    return verify_answer(ws, question, passages, answer, model=model, problem=problem, verifier=verifier,
+                         judge=judge)
 
 
 def _only_retrieved(result: DraftResult, retrieved: set[str]) -> None:
