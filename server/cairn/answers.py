@@ -3,7 +3,7 @@
 A `.json` file holds one answer, a list of answers, or a bare claim or list of
 claims (one answer); a `.jsonl` file holds one answer a line. Each answer is
 turned into a DraftDoc whose claims are read by the same citation reader as a
-Markdown cite block (drafts.parse_draft), so a JSON claim and a Markdown claim
+Markdown cite block (drafts.json_claim), so a JSON claim and a Markdown claim
 get the same checks and the same messages. What a model says about its own
 answer (`supported`, `support_score`) is dropped here, never read.
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .drafts import parse_draft, split_lines
+from .drafts import json_claim, split_lines
 from .model import Claim, DraftDoc, Pos, Problem, Range
 
 JSON_SUFFIXES = (".json", ".jsonl")
@@ -161,32 +161,18 @@ def answer_from_claims(claims: list[Any], answer_id: str | int, question: str | 
                        lines: list[str]) -> JsonAnswer:
     """An answer made of these claim objects, each read as a cite block holding a claim object."""
     rng = _line_range(lines, line)
-    parts: list[str] = []
-    slots: list[Claim | None] = []
+    out: list[Claim] = []
     for i, c in enumerate(claims):
         where = f"claim {i + 1}: "
         if not isinstance(c, dict):
-            slots.append(_bad_claim(f"{where}expected a claim {{\"text\", \"citations\"}}, got {_kind(c)}", line, rng))
-            continue
-        if "citations" not in c:
+            claim = _bad_claim(f"{where}expected a claim {{\"text\", \"citations\"}}, got {_kind(c)}", line, rng)
+        elif "citations" not in c:
             text = c.get("text") if isinstance(c.get("text"), str) else ""
-            slots.append(_bad_claim(f"{where}citations: missing; a claim needs its citations", line, rng, text))
-            continue
-        body = {"text": c.get("text"), "citations": c["citations"]}  # `supported` and the like are dropped
-        try:
-            parts.append("```cite\n" + json.dumps(body, ensure_ascii=True) + "\n```\n")
-        except (TypeError, ValueError, RecursionError) as exc:
-            slots.append(_bad_claim(f"{where}cannot be read: {exc}"[:300], line, rng))
-            continue
-        slots.append(None)
-    parsed = parse_draft("\n".join(parts)).claims if parts else []
-    if len(parsed) != sum(s is None for s in slots):  # cannot happen: each fence is one claim object
-        parsed = [_bad_claim("the answer cannot be read", line, rng)] * sum(s is None for s in slots)
-    it = iter(parsed)
-    out: list[Claim] = []
-    for i, slot in enumerate(slots):
-        claim = slot if slot is not None else next(it)
-        _place(claim, line, rng, f"claim {i + 1}: ")
+            claim = _bad_claim(f"{where}citations: missing; a claim needs its citations", line, rng, text)
+        else:
+            # `supported`, `support_score` and the like are not read
+            claim = json_claim({"text": c.get("text"), "citations": c["citations"]}, rng)
+        _place(claim, line, rng, where)
         out.append(claim)
     return JsonAnswer(answer_id, question, line, DraftDoc("", out, 0, len(lines)))
 
