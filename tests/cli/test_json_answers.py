@@ -161,3 +161,25 @@ def test_nothing_to_check_is_an_error(demo: Path):
     assert proc.returncode == 2
     assert "drafts glob 'answers/*.json'" in proc.stderr and "matches no answer" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_gc_keeps_versions_only_a_json_answer_cites(demo: Path):
+    extra = demo / "sources" / "extra.md"
+    extra.write_text("Pallets are inspected within two hours of arrival.\n", encoding="utf-8")
+    run_cairn(demo, "index")
+    (row,) = [json.loads(x) for x in run_cairn(demo, "chunks", "--json", "sources/extra.md").stdout.splitlines()]
+    quote = "Pallets are inspected within two hours of arrival."
+    _write(demo, "a.json", {"claims": [{"text": quote, "citations": [
+        {"chunk_id": row["chunk_id"], "start": 0, "end": len(quote), "quote": quote, "version": row["version"][:12]}]}]})
+    toml = demo / "cairn.toml"
+    toml.write_text(toml.read_text().replace('drafts = ["drafts/*.md"]', 'drafts = ["drafts/*.md", "answers/*.json"]'))
+    extra.write_text("Pallets are inspected within four hours of arrival.\n", encoding="utf-8")
+    run_cairn(demo, "index")
+    proc = run_cairn(demo, "gc")
+    assert proc.returncode == 0, proc.stderr
+    assert "dropped 0 stored version" in proc.stderr
+    _, report = check_json(demo, "answers/a.json")
+    (claim,) = report["drafts"][0]["claims"]
+    # the cited version is still in the store: the finding is that the source changed, not an unknown chunk
+    assert [d["code"] for d in claim["diagnostics"]] == ["source-changed"]
+    assert claim["citations"][0]["version"].startswith(row["version"])
