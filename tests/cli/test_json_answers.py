@@ -65,6 +65,7 @@ def test_answer_lines_question_and_text_output(demo: Path):
     lines = p.read_text().splitlines()
     second_at = lines.index('    "id": "second",')  # 0-based line after the object's "{"
     _, report = check_json(demo, "answers/a.json")
+    assert check_json(demo, "answers/a.json")[1] == report  # the second run reads the file's cached verdicts
     first, second = _entries(report, "answers/a.json")
     assert first["question"] == "How long do customers have?"
     assert first["claims"][0]["line"] == 2  # the line where the answer's object starts
