@@ -44,6 +44,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('cairn.copySelectionAsCitation', () =>
       showErrors(output, () => copySelectionAsCitation(cairn)),
     ),
+    vscode.commands.registerCommand('cairn.askSources', (question?: unknown) =>
+      showErrors(output, () => askSources(cairn, typeof question === 'string' ? question : undefined)),
+    ),
   );
 
   await cairn.start();
@@ -116,4 +119,44 @@ async function copySelectionAsCitation(cairn: CairnServer): Promise<void> {
   void vscode.window.showInformationMessage(
     `Cairn: copied a cite block with ${count} citation${count === 1 ? '' : 's'}. Paste it after the claim in your draft.`,
   );
+}
+
+/**
+ * Asks the server (`cairn.ask`) to answer a question from the sources and inserts
+ * the answer, a Markdown draft with cite blocks, at the cursor: its claims are
+ * then checked like any other. `question` is for tests and keybindings; without
+ * it an input box asks for one.
+ */
+async function askSources(cairn: CairnServer, question?: string): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.document.languageId !== 'markdown') {
+    void vscode.window.showWarningMessage('Cairn: open the Markdown draft the answer should go into first.');
+    return;
+  }
+  const asked =
+    question ??
+    (await vscode.window.showInputBox({
+      title: 'Cairn: Ask the sources',
+      prompt: 'A question; the answer is written from the sources, with a citation for each claim.',
+      ignoreFocusOut: true,
+    }));
+  if (asked === undefined || asked.trim() === '') {
+    return;
+  }
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Cairn: asking the sources…' },
+    () =>
+      cairn.executeCommand<{ markdown?: unknown; label?: unknown } | null>('cairn.ask', [
+        asked,
+        editor.document.uri.toString(),
+      ]),
+  );
+  if (typeof result?.markdown !== 'string' || result.markdown.length === 0) {
+    throw new Error('the server returned no answer.');
+  }
+  const text = result.markdown;
+  await editor.edit((edit) => edit.insert(editor.selection.active, text));
+  if (typeof result.label === 'string') {
+    void vscode.window.showInformationMessage(`Cairn: inserted an ${result.label}.`);
+  }
 }

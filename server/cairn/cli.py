@@ -260,7 +260,11 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
                  f" {ws.root} (not a link leaving it, a device or a pipe)")
             sys.exit(EXIT_USAGE)
         if p.is_dir() and not ws.answers([p]):
-            _err(f"{p}: holds no draft (a Markdown file outside the source roots); nothing to check there")
+            _err(f"{p}: holds no draft (a Markdown file, or a .json/.jsonl answer file, outside the source roots);"
+                 " nothing to check there")
+            sys.exit(EXIT_USAGE)
+        if not p.is_dir() and _empty_answer_file(p):
+            _err(f"{p}: holds no answer (an empty file or an empty list); nothing to check there")
             sys.exit(EXIT_USAGE)
     _check_roots_and_globs(ws, bool(paths))
     if output is not None:
@@ -410,9 +414,21 @@ def _check_roots_and_globs(ws, paths_given: bool) -> None:
         return
     found = set(ws.answers())
     for pat in globs:
-        if not any(p in found for p in ws.root.glob(pat)):
-            _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file outside the source roots)")
+        if not any(p in found and not _empty_answer_file(p) for p in ws.root.glob(pat)):
+            _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file, or a .json/.jsonl answer"
+                 " file, outside the source roots)")
             sys.exit(EXIT_USAGE)
+
+
+def _empty_answer_file(p: Path) -> bool:
+    """A .json/.jsonl file named on the command line that holds no answer at all."""
+    from .answers import is_answer_file, parse_answers
+    from .drafts import read_draft
+
+    if not is_answer_file(p):
+        return False
+    text, _ = read_draft(p)
+    return not parse_answers(text, jsonl=p.name.lower().endswith(".jsonl"))
 
 
 @main.command("lab")
@@ -497,9 +513,15 @@ def gc_cmd() -> None:
     ws = _workspace()
     engine.index(ws)
     cited: set[tuple[str, str | None]] = set()
+    from .answers import is_answer_file, parse_answers
+
     for p in ws.answers(None):
         text, _ = drafts_mod.read_draft(p)
-        for claim in drafts_mod.parse_draft(text).claims:
+        if is_answer_file(p):  # JSON answers cite too: their versions are kept
+            claims = [c for a in parse_answers(text, jsonl=p.name.lower().endswith(".jsonl")) for c in a.doc.claims]
+        else:
+            claims = drafts_mod.parse_draft(text).claims
+        for claim in claims:
             cited |= {(c.chunk_id, c.version) for c in claim.citations if c.chunk_id}
     dropped = ws.store.gc(cited)
     click.echo(f"dropped {dropped} stored version(s) no draft cites", err=True)
@@ -512,6 +534,8 @@ def serve_cmd() -> None:
 
     serve()
 
+
+from . import cli_answers  # noqa: E402,F401 - registers `cite` and `ask` on the group above
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -61,6 +61,14 @@ class JudgeConfig(BaseModel):
         return v
 
 
+class AskConfig(JudgeConfig):
+    """`[ask]`: who writes the answer of `cairn ask`; same keys and URL rule as `[judge]`."""
+
+    provider: Literal["extractive", "openai"] = "extractive"  # type: ignore[assignment]
+    k: int = Field(default=8, ge=1, le=100)
+    timeout: float = Field(default=120.0, gt=0, le=600)  # a whole answer takes longer than a verdict
+
+
 class Config(BaseModel):
     model_config = ConfigDict(extra="forbid")
     sources: list[str] = Field(default_factory=lambda: ["sources"])
@@ -70,15 +78,18 @@ class Config(BaseModel):
     chunk_chars: int = Field(default=1200, ge=32, le=1_000_000)
     support: SupportConfig = Field(default_factory=SupportConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
+    ask: AskConfig = Field(default_factory=AskConfig)
 
 
 class Settings:
     """A workspace's effective configuration."""
 
-    def __init__(self, root: Path, config: Config, *, judge_url_trusted: bool, warnings: list[str]):
+    def __init__(self, root: Path, config: Config, *, judge_url_trusted: bool, warnings: list[str],
+                 ask_url_trusted: bool = False):
         self.root = root
         self.config = config
         self.judge_url_trusted = judge_url_trusted
+        self.ask_url_trusted = ask_url_trusted
         self.warnings = warnings
 
     def __getattr__(self, name: str) -> Any:
@@ -173,6 +184,7 @@ def load_settings(
     editor: dict[str, Any] | None = None,
     *,
     judge_url_override: str | None = None,
+    ask_url_override: str | None = None,
 ) -> Settings:
     """Read the workspace's configuration.
 
@@ -184,15 +196,18 @@ def load_settings(
     editor = {k: v for k, v in (editor or {}).items() if v is not None and k not in ("server", "trace")}
     if "chunk_chars" in editor:
         editor.pop("chunk_chars")
-    if isinstance(editor.get("judge"), dict):
-        editor["judge"] = {k: v for k, v in editor["judge"].items() if v not in (None, "")}
-    # a judge URL the workspace names is trusted only on loopback or when the
-    # user (editor settings, environment, command line) names one too
+    for section in ("judge", "ask"):
+        if isinstance(editor.get(section), dict):
+            editor[section] = {k: v for k, v in editor[section].items() if v not in (None, "")}
+    # a judge (or ask) URL the workspace names is trusted only on loopback or when
+    # the user (editor settings, environment, command line) names one too
     user_url = judge_url_override or os.environ.get("CAIRN_JUDGE_URL") or (editor.get("judge") or {}).get("url")
+    ask_user_url = ask_url_override or os.environ.get("CAIRN_ASK_URL") or (editor.get("ask") or {}).get("url")
     merged = _merge(file_cfg, editor)
-    if user_url:
-        merged.setdefault("judge", {})
-        merged["judge"] = {**merged["judge"], "url": user_url}
+    for section, url in (("judge", user_url), ("ask", ask_user_url)):
+        if url:
+            merged.setdefault(section, {})
+            merged[section] = {**merged[section], "url": url}
     try:
         config = Config.model_validate(merged)
     except ValidationError as exc:
@@ -213,7 +228,8 @@ def load_settings(
             if target != real_root and real_root not in target.parents:
                 raise ConfigError(f"sources: {r!r} resolves outside the workspace ({target})")
     trusted = bool(user_url) or is_loopback_url(config.judge.url)
-    return Settings(root, config, judge_url_trusted=trusted, warnings=[])
+    ask_trusted = bool(ask_user_url) or is_loopback_url(config.ask.url)
+    return Settings(root, config, judge_url_trusted=trusted, warnings=[], ask_url_trusted=ask_trusted)
 
 
 def _file_is_bad(file_cfg: dict[str, Any]) -> bool:

@@ -593,7 +593,11 @@ def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, 
         if root is None:
             block.problems.append(ctx.problem("empty cite block"))
             return block, False, False
+    return _fill_root(block, ctx, root)
 
+
+def _fill_root(block: CiteBlock, ctx: _Ctx, root: _N) -> tuple[CiteBlock, bool, bool]:
+    """A block's decoded body -> its citations (and claim text, for a claim object)."""
     is_claim = False
     empty_claim = False
     if root.kind == "map" and any(_text(k) == "citations" for k, _ in root.value):
@@ -1136,6 +1140,54 @@ def parse_draft(text: str) -> DraftDoc:
     finally:
         if paused:
             gc.enable()
+
+
+def json_claim(value: dict, where: Range) -> Claim:
+    """A claim object `{text, citations}` already decoded from JSON (a model's answer,
+    SPEC section 3), read by the rules of a cite block's claim object. Every position
+    is `where`, and no citation keeps a layout: nothing can be edited through it."""
+    line = where.start.line
+    block = CiteBlock(line, line, where, "", "json")
+    ctx = _Ctx([], line, "", where, "json", "\n")
+    empty = False
+    try:
+        if _has_lone_surrogate(list(_walk_values(value))):
+            raise _BodyError("invalid JSON: a string holds a lone surrogate, not a character")
+        block, _, empty = _fill_root(block, ctx, _json_node(_as_pairs(value), None, 0))
+    except _BodyError as e:
+        block.citations = []
+        block.problems.append(ctx.problem(e.message))
+    except Exception as e:  # noqa: BLE001 - an answer must never crash the engine
+        block.citations = []
+        block.problems.append(ctx.problem(f"cannot read the claim: {type(e).__name__}: {e}"[:300]))
+    claim = Claim(block.claim_text or "", line, where, [block])
+    if empty:
+        claim.problems.append(Problem("no-citations", "the claim object has no citations", line, where))
+    return claim
+
+
+def _as_pairs(v, depth: int = 0):
+    """Decoded JSON with its objects as _Pairs, as the block reader takes them (5 levels, as _json_node walks)."""
+    if depth >= 6:
+        return v
+    if isinstance(v, dict):
+        return _Pairs((k, _as_pairs(x, depth + 1)) for k, x in v.items())
+    if isinstance(v, list):
+        return [_as_pairs(x, depth + 1) for x in v]
+    return v
+
+
+def _walk_values(v, depth: int = 0):
+    """Every string key and value of decoded JSON, a few levels deep."""
+    if isinstance(v, str):
+        yield v
+    elif depth < 6 and isinstance(v, dict):
+        for k, x in v.items():
+            yield k
+            yield from _walk_values(x, depth + 1)
+    elif depth < 6 and isinstance(v, list):
+        for x in v:
+            yield from _walk_values(x, depth + 1)
 
 
 class _CiteFound(Exception):

@@ -54,6 +54,22 @@ def check_draft(ws: Workspace, verifier: Verifier, path: Path) -> CheckedDraft:
     return CheckedDraft(path, text, bad, result)
 
 
+def check_file(ws: Workspace, verifier: Verifier, path: Path) -> list[CheckedDraft]:
+    """The answers of one file: a Markdown draft is one, a `.json`/`.jsonl` file holds any number."""
+    from .answers import is_answer_file, parse_answers
+
+    if not is_answer_file(path):
+        return [check_draft(ws, verifier, path)]
+    text, bad = drafts_mod.read_draft(path)
+    rel = ws.relpath(path)
+    out = []
+    for ans in parse_answers(text, jsonl=path.name.lower().endswith(".jsonl")):
+        result = verifier.verify_draft(rel, ans.doc, encoding_problem=bad)
+        result.answer_id, result.question = ans.id, ans.question
+        out.append(CheckedDraft(path, text, bad, result))
+    return out
+
+
 def check(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = None,
           progress: ProgressFn | None = None) -> list[CheckedDraft]:
     verifier = verifier or Verifier(ws)
@@ -62,7 +78,7 @@ def check(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = N
     for i, p in enumerate(answers):
         if progress:
             progress(i, len(answers), ws.relpath(p))
-        out.append(check_draft(ws, verifier, p))
+        out += check_file(ws, verifier, p)
     if progress:
         progress(len(answers), len(answers), "")
     return out
@@ -83,7 +99,7 @@ def safe_fix_values(result: DraftResult) -> list[tuple[Citation, dict]]:
 
 def fixed_text(checked: CheckedDraft) -> str | None:
     """The draft's text after the safe fixes, or None when nothing applies."""
-    if checked.encoding_problem:
+    if checked.encoding_problem or not checked.result.editable:
         return None
     edits = []
     for cit, values in safe_fix_values(checked.result):
@@ -142,8 +158,9 @@ def write_atomic(path: Path, text: str, *, expected: str | None = None) -> bool:
 # version. Any change to one of these makes a new key.
 
 _CACHE_PREFIX = "draft-report:"
-REPORT_FORMAT = "4"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; cached reports of another format are not reused
+REPORT_FORMAT = "5"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: a file's list of answers (JSON answers); cached reports of another format are not reused
 _CACHE_MAX_AGE = 30 * 24 * 3600
+_DRAFT_OUTS = None  # a pydantic TypeAdapter(list[DraftOut]), made on first use: a cache entry is a file's answers
 
 
 def _git_head(root: Path) -> str:
@@ -180,7 +197,13 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
     inputs are unchanged. Returns (list of report.DraftOut, how many were cached)."""
     import hashlib
 
+    from pydantic import TypeAdapter
+
     from .report import DraftOut, draft_out
+
+    global _DRAFT_OUTS
+    if _DRAFT_OUTS is None:
+        _DRAFT_OUTS = TypeAdapter(list[DraftOut])
 
     verifier = verifier or Verifier(ws)
     fp = fingerprint(ws) if use_cache else ""
@@ -200,15 +223,15 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
             cached = ws.store.cache_get(key)
             if cached is not None:
                 try:
-                    outs.append(DraftOut.model_validate_json(cached))
+                    outs += _DRAFT_OUTS.validate_json(cached)
                     hits += 1
                     continue
                 except ValueError:
                     pass  # a cache entry from another schema: recompute
-        out = draft_out(check_draft(ws, verifier, p).result)
-        outs.append(out)
+        got = [draft_out(cd.result) for cd in check_file(ws, verifier, p)]
+        outs += got
         if use_cache:
-            ws.store.cache_put(key, out.model_dump_json())
+            ws.store.cache_put(key, _DRAFT_OUTS.dump_json(got).decode())
     if progress:
         progress(len(answers), len(answers), "")
     if use_cache:

@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 MAX_SOURCE_BYTES = 256 * 1024 * 1024
 SKIP_DIRS = {"node_modules", "__pycache__"}
+# what a named folder or a `drafts` glob takes as answers: Markdown drafts and JSON answers (SPEC section 3)
+ANSWER_SUFFIXES = (".md", ".json", ".jsonl")
 
 
 @dataclass(slots=True)
@@ -328,7 +330,8 @@ class Workspace:
             for p in paths:
                 # the rule of globs and discovery: a regular file whose real path is inside
                 if p.is_dir():
-                    out += sorted(x for x in p.rglob("*.md") if self._draft_file(x) and not self._hidden(x, p))
+                    out += sorted(x for x in p.rglob("*") if x.suffix.lower() in ANSWER_SUFFIXES
+                                  and self._draft_file(x) and not self._hidden(x, p))
                 elif self._draft_file(p):
                     out.append(p)
             return [p for p in out if not self.is_under_source_root(p)]
@@ -337,7 +340,7 @@ class Workspace:
             found: set[Path] = set()
             for pat in cfg.drafts:
                 for p in self.root.glob(pat):
-                    if p.suffix.lower() == ".md" and self._draft_file(p):
+                    if p.suffix.lower() in ANSWER_SUFFIXES and self._draft_file(p):
                         found.add(p)
             return sorted(
                 p for p in found if not self.is_under_source_root(p) and not self._excluded(self.relpath(p))

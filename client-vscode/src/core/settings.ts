@@ -29,6 +29,10 @@ export const SERVER_SETTINGS = [
   'cairn.judge.url',
   'cairn.judge.model',
   'cairn.judge.api_key_env',
+  'cairn.ask.provider',
+  'cairn.ask.url',
+  'cairn.ask.model',
+  'cairn.ask.api_key_env',
   'cairn.server.path',
 ];
 
@@ -37,10 +41,10 @@ const CLIENT_SETTINGS = ['cairn.server.path', 'cairn.trace.server'];
 
 /**
  * Settings the server may take only from the user's own settings (or, in a
- * remote window, the remote machine's): a judge URL the user names is one the
- * server may contact, so a workspace must not be able to name it.
+ * remote window, the remote machine's): a judge or ask URL the user names is one
+ * the server may contact, so a workspace must not be able to name it.
  */
-export const USER_ONLY_SETTINGS = ['cairn.judge.url'];
+export const USER_ONLY_SETTINGS = ['cairn.judge.url', 'cairn.ask.url'];
 
 /** The part of `WorkspaceConfiguration.inspect()` used here. */
 export interface SettingInspection {

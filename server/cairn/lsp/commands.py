@@ -1,4 +1,4 @@
-"""workspace/executeCommand: `cairn.report`, `cairn.reportHtml`, `cairn.reindex`, `cairn.citeSelection`."""
+"""workspace/executeCommand: `cairn.report`, `cairn.reportHtml`, `cairn.reindex`, `cairn.citeSelection`, `cairn.ask`."""
 
 from __future__ import annotations
 
@@ -148,3 +148,47 @@ def block_text(citations: list[dict]) -> str:
                 lines.append(f"{name}: {value}")
     lines.append("```")
     return "\n".join(lines) + "\n"
+
+
+ASK = "cairn.ask"
+
+
+async def ask(session, args) -> dict:
+    """[question, uri?] -> the answer as a Markdown draft with cite blocks (as `cairn ask --format markdown`),
+    with its label and report. The uri (a document or folder) picks the workspace folder."""
+    import asyncio
+
+    from .. import ask as ask_mod
+    from ..config import ConfigError
+
+    await session.wait_ready()
+    args = list(args) if isinstance(args, (list, tuple)) else []
+    question = args[0] if args and isinstance(args[0], str) else ""
+    if not question.split():
+        raise JsonRpcInvalidParams(message=f"{ASK}: expected the arguments [question, uri?] with a question")
+    folder = None
+    if len(args) > 1 and isinstance(args[1], str) and args[1]:
+        folder = session.folder_for(uri_to_path(args[1]))
+    if folder is None:
+        folder = session.folders[0] if session.folders else None
+    if folder is None:
+        raise JsonRpcInvalidParams(message=f"{ASK}: no workspace folder is open")
+    try:
+        model = ask_mod.make_model(folder.ws)
+    except ConfigError as exc:
+        raise JsonRpcInvalidParams(message=f"{ASK}: configuration error: {exc}") from None
+    if model is not None and model.problem:
+        raise JsonRpcInvalidParams(message=f"{ASK}: {model.problem}")
+    ws = folder.ws
+    passages = await session.run(ask_mod.retrieve, ws, question, ws.settings.config.ask.k)
+    # the model may take long: asked off the engine thread, which keeps checking drafts
+    answer, problem = await asyncio.to_thread(ask_mod.write_answer, question, passages, model)
+    asked = await session.run(ask_mod.verify_answer, ws, question, passages, answer, model=model, problem=problem)
+    report = build_report([asked.result])
+    return {
+        "markdown": ask_mod.to_markdown(asked, report.drafts[0]),
+        "label": ask_mod.label(asked),
+        "extractive": asked.extractive,
+        "problem": problem,
+        "report": report.model_dump(),
+    }

@@ -233,6 +233,10 @@ def create_server() -> CairnServer:
     async def cite_selection_command(*args):
         return await commands.cite_selection(session, list(args))
 
+    @server.command(commands.ASK)
+    async def ask_command(*args):
+        return await commands.ask(session, list(args))
+
     return server
 
 
