@@ -82,12 +82,39 @@ def _workspace(judge_url: str | None = None):
     settings = load_settings(root, judge_url_override=judge_url)
     for w in settings.warnings:
         _err(f"warning: {w}")
+    _check_roots(root, settings.source_roots())  # before the store is made: a mistake leaves no .cairn/
     return Workspace(root, settings)
 
 
+def _check_roots(root: Path, roots: list[str]) -> None:
+    """SPEC section 6: a source root that does not exist is a configuration error
+    (exit 2), never a quiet empty run; without a cairn.toml either, this folder is
+    not a workspace at all, and the message says how to start one."""
+    from .config import CONFIG_FILE
+
+    missing = [r for r in roots if not (root / r).is_dir()]
+    if not missing:
+        return
+    if not (root / CONFIG_FILE).is_file():
+        _err(f"{root} is not a Cairn workspace: no {CONFIG_FILE} here or in a folder above, and no"
+             f" {', '.join(r + '/' for r in missing)} folder. Run `cairn init` to start one here.")
+    else:
+        _err(f"source root {', '.join(repr(r) for r in missing)} does not exist in {root}: create it, or set"
+             " `sources` in cairn.toml to the folders that hold your sources")
+    sys.exit(EXIT_USAGE)
+
+
 def _report_index(res, quiet: bool = False) -> None:
+    """What indexing did, on stderr. `cairn index` names every file it skipped and
+    why; the other commands name the files that failed and count the others."""
     for src, msg in sorted(res.errors.items()):
         _err(f"warning: {src}: skipped: {msg}")
+    if not quiet:
+        for src, msg in sorted(res.skipped.items()):
+            _err(f"warning: {src}: skipped: {msg}")
+    elif res.skipped:
+        _err(f"note: {len(res.skipped)} file(s) under the source roots are not sources and were skipped;"
+             " `cairn index` names them")
     for src, msgs in sorted(res.warnings.items()):
         for m in msgs:
             _err(f"warning: {src}: {m}")
@@ -96,7 +123,7 @@ def _report_index(res, quiet: bool = False) -> None:
     if not quiet:
         click.echo(
             f"indexed {len(res.indexed)} source(s), {res.unchanged} unchanged, {len(res.removed)} removed,"
-            f" {len(res.errors)} skipped",
+            f" {len(res.errors) + len(res.skipped)} skipped",
             err=True,
         )
 
@@ -160,6 +187,24 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+@main.command("init")
+@_guard
+def init_cmd() -> None:
+    """Start a workspace here: a commented cairn.toml, sources/, drafts/ and a first draft."""
+    from .init import InitRefused, init_workspace
+
+    try:
+        res = init_workspace(Path.cwd())
+    except InitRefused as exc:
+        _err(str(exc))
+        sys.exit(EXIT_USAGE)
+    for rel in res.written:
+        click.echo(f"created {rel}")
+    for rel in res.kept:
+        click.echo(f"kept {rel} (it exists)")
+    click.echo("next: put your documents in sources/, then run `cairn check`")
+
+
 @main.command("index")
 @_guard
 def index_cmd() -> None:
@@ -189,7 +234,22 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
         names.append(ident)
     res = engine.index(ws, _Progress("indexing", "file"))
     _report_index(res, quiet=True)
+    current = ws.store.current_versions()
+    for given, ident in zip(sources, names):
+        if ident in current:
+            continue
+        if ident in res.errors or ident in res.skipped:
+            why = res.errors.get(ident) or res.skipped[ident]
+            _err(f"{given}: not a source: skipped ({why})")
+        elif (ws.root / ident).is_dir():
+            _err(f"{given}: is a folder; name the source files in it, or give no name for every source")
+        else:
+            _err(f"{given}: no such source under {', '.join(ws.roots)} (`cairn chunks` with no name lists them all)")
+        sys.exit(EXIT_USAGE)
     rows = ws.store.current_chunks(names or None)
+    if not as_json and rows:
+        click.echo("# [start, end) = where the chunk lies in its source's parsed text; a cite block's"
+                   " start and end count from the chunk's own first character", err=True)
     for ch in rows:
         if not ws.allowed(ch.source):
             continue
@@ -212,7 +272,7 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
             page = f" p.{ch.page}" if ch.page else ""
             preview = ch.text.replace("\n", " ")
             preview = preview if len(preview) <= 80 else preview[:77] + "..."
-            click.echo(safe(f"{ch.chunk_id}  {ch.source}{page} [{ch.start}, {ch.end})  {preview}"))
+            click.echo(safe(f"{ch.chunk_id}  {ch.source}{page} source[{ch.start}, {ch.end})  {preview}"))
 
 
 def _git_root(path: Path) -> Path | None:
@@ -259,7 +319,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         if p.is_dir() and not ws.answers([p]):
             _err(f"{p}: holds no draft (a Markdown file outside the source roots); nothing to check there")
             sys.exit(EXIT_USAGE)
-    _check_roots_and_globs(ws, bool(paths))
+    _check_globs(ws, bool(paths))
     old = None
     if baseline is not None:
         try:
@@ -346,13 +406,15 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
 
 
-def _check_roots_and_globs(ws, paths_given: bool) -> None:
-    """SPEC section 6: a source root that does not exist, or a `drafts` glob that
-    matches no answer, is a configuration error (exit 2), never a quiet empty run."""
-    missing = [r for r in ws.roots if not (ws.root / r).is_dir()]
-    if missing:
-        _err(f"source root {', '.join(repr(r) for r in missing)} does not exist in {ws.root}: create it, or set"
-             " `sources` in cairn.toml to the folders that hold your sources")
+def _check_globs(ws, paths_given: bool) -> None:
+    """A `drafts` glob that matches no answer, or drafts to check while a source root
+    holds no file, is a configuration error (exit 2), never a quiet run where every
+    citation fails for a reason the output does not show (SPEC section 6)."""
+    empty = [r for r in ws.roots if not _holds_a_file(ws.root / r)]
+    if empty and ws.answers():
+        _err(f"source root {', '.join(repr(r) for r in empty)} holds no file, so no citation can resolve: put the"
+             " documents your drafts cite there (.md .txt .html .pdf), or set `sources` in cairn.toml to the"
+             " folders that hold them")
         sys.exit(EXIT_USAGE)
     globs = ws.settings.config.drafts
     if paths_given or not globs:
@@ -362,6 +424,16 @@ def _check_roots_and_globs(ws, paths_given: bool) -> None:
         if not any(p in found for p in ws.root.glob(pat)):
             _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file outside the source roots)")
             sys.exit(EXIT_USAGE)
+
+
+def _holds_a_file(folder: Path) -> bool:
+    import os
+
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        if any(not n.startswith(".") for n in filenames):
+            return True
+    return False
 
 
 @main.command("calibrate")

@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from . import chunking
 from .config import Settings, load_settings
 from .gitsafe import run_git
-from .sources import SourceError, is_source_name, parse_bytes
+from .sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
 from .store import STORE_DIR, NewVersion, Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ class IndexResult:
     errors: dict[str, str] = field(default_factory=dict)  # source -> message
     warnings: dict[str, list[str]] = field(default_factory=dict)  # source -> messages (e.g. encoding)
     denied: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # file under a root -> why it is not a source
 
     @property
     def total(self) -> int:
@@ -46,7 +47,7 @@ ProgressFn = Callable[[int, int, str], None]  # done, total, current source
 def lineage_for(name: str) -> str:
     """The parser lineage a file of this name gets, without parsing it."""
     lower = name.lower()
-    if lower.endswith((".md", ".txt")):
+    if lower.endswith((".md", ".txt")) or not has_extension(name):
         from .sources import text
 
         return f"{text.PARSER}/{text.VERSION}"
@@ -143,10 +144,18 @@ class Workspace:
 
     # -- sources ------------------------------------------------------------------
 
-    def list_sources(self) -> tuple[list[str], list[str]]:
-        """(allowed source identities, denied ones) under the roots."""
+    def is_source_file(self, name: str) -> bool:
+        """A name read as a source here: a known suffix, or no extension unless
+        `text_without_extension` is off."""
+        if not has_extension(name):
+            return self.settings.config.text_without_extension
+        return is_source_name(name)
+
+    def list_sources(self) -> tuple[list[str], list[str], dict[str, str]]:
+        """(allowed source identities, denied ones, skipped files and why) under the roots."""
         found: list[str] = []
         denied: list[str] = []
+        skipped: dict[str, str] = {}
         seen: set[str] = set()
         for root in self.roots:
             base = self.root / root
@@ -155,9 +164,15 @@ class Workspace:
             for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
                 for name in sorted(filenames):
-                    if not is_source_name(name) or name.startswith("."):
+                    if name.startswith("."):
                         continue
                     ident = (Path(dirpath) / name).relative_to(self.root).as_posix()
+                    if not self.is_source_file(name):
+                        if STORE_DIR not in PurePosixPath(ident).parts:
+                            skipped[text_name(ident)] = (
+                                skip_reason(name) if has_extension(name)
+                                else "no extension, and text_without_extension = false in cairn.toml")
+                        continue
                     if ident in seen:
                         continue
                     seen.add(ident)
@@ -165,7 +180,7 @@ class Workspace:
                         found.append(ident)
                     else:
                         denied.append(ident)
-        return found, denied
+        return found, denied, skipped
 
     def index(self, progress: ProgressFn | None = None, only: list[str] | None = None) -> IndexResult:
         """Bring the store up to date with the sources on disk (incremental).
@@ -176,10 +191,10 @@ class Workspace:
         res = IndexResult()
         self.forget_access()
         if only is None:
-            sources, res.denied = self.list_sources()
+            sources, res.denied, res.skipped = self.list_sources()
             stale = set(self.store.current_versions()) - set(sources)
         else:
-            sources = [s for s in only if self.readable_source(s)]
+            sources = [s for s in only if self.is_source_file(s) and self.readable_source(s)]
             stale = {s for s in only if s not in sources}
         for ident in [s for s in sources if text_name(s) != s]:
             # the store and the reports hold text: such a name cannot be a source identity
