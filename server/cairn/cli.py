@@ -382,6 +382,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
                 checked = run_check()
         results = [cd.result for cd in checked]
         report = build_report(results)
+    _tell_near_misses(ws)
     if fmt == "json":
         click.echo(report.model_dump_json(indent=2))
     elif fmt == "sarif":
@@ -404,6 +405,23 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         if reasons:
             sys.exit(EXIT_BASELINE)
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
+
+
+def _tell_near_misses(ws) -> None:
+    """A fence meant as a citation but not read as one (```Cite, ```citation) is named
+    on stderr: it would otherwise vanish from the check without a word."""
+    from .drafts import might_have_near_miss, near_miss_fences
+
+    for path in sorted(set(ws.last_answers) | set(ws.near_misses)):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if not might_have_near_miss(text):
+            continue
+        for line, word in near_miss_fences(text):
+            _err(f"warning: {ws.relpath(path)}:{line + 1}: a fence with the info string {word!r} is not a citation"
+                 " block and is not checked: only `cite`, in lower case, opens one")
 
 
 def _check_globs(ws, paths_given: bool) -> None:

@@ -70,6 +70,10 @@ class Workspace:
         self._real_roots: list[Path] | None = None
         self._roots: list[str] | None = None
         self._allowed: dict[str, bool] = {}
+        # Markdown files discovery passed over that hold a fence almost `cite` (```Cite):
+        # not answers, but a writer who meant them as citations is told
+        self.near_misses: list[Path] = []
+        self.last_answers: list[Path] = []  # what answers() found last
 
     # -- access -------------------------------------------------------------------
 
@@ -338,6 +342,11 @@ class Workspace:
 
     def answers(self, paths: list[Path] | None = None) -> list[Path]:
         """The drafts to check: named paths, else `drafts` globs, else discovery."""
+        self.near_misses = []
+        self.last_answers = self._answers(paths)
+        return self.last_answers
+
+    def _answers(self, paths: list[Path] | None) -> list[Path]:
         if paths:
             out: list[Path] = []
             for p in paths:
@@ -370,7 +379,10 @@ class Workspace:
                     continue
                 if self._draft_file(p):
                     candidates.append(p)
-        return [p for p in candidates if _has_cite_block(p)]
+        found = [p for p in candidates if _has_cite_block(p)]
+        kept = set(found)
+        self.near_misses = [p for p in candidates if p not in kept and _might_have_near_miss(p)]
+        return found
 
     def _draft_file(self, p: Path) -> bool:
         """A regular file whose real path is inside the workspace: a link to a pipe or a
@@ -431,6 +443,17 @@ def _has_cite_block(path: Path) -> bool:
     from .drafts import has_cite_block
 
     return has_cite_block(data.decode("utf-8", "replace"))
+
+
+def _might_have_near_miss(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            data = f.read(16 * 1024 * 1024)
+    except OSError:
+        return False
+    from .drafts import might_have_near_miss
+
+    return might_have_near_miss(data.decode("utf-8", "replace"))
 
 
 def _is_store_failure(exc: Exception) -> bool:

@@ -131,3 +131,20 @@ def test_chunk_listing_says_its_ranges_are_in_the_source(tmp_path: Path):
     start, end = map(int, re.search(r"source\[(\d+), (\d+)\)", first).groups())
     assert text[start:end] == "# An example source"
     assert "a cite block's start and end count from the chunk's own first character" in proc.stderr
+
+
+def test_a_fence_almost_cite_is_named(tmp_path: Path):
+    run_cairn(tmp_path, "init")
+    drafts = tmp_path / "drafts"
+    # discovered drafts: one with a real block and a ~~~citation fence, one with only ```Cite
+    (drafts / "mixed.md").write_text((drafts / "first-draft.md").read_text() + "\nMore.\n\n~~~citation\nx: 1\n~~~\n")
+    (drafts / "only.md").write_text("A claim.\n\n- a list\n\n  ```Cite\n  chunk_id: 0123456789abcdef\n  ```\n")
+    (drafts / "fine.md").write_text("Code:\n\n```cites\nnot a near miss\n```\n")
+    proc = run_cairn(tmp_path, "check")
+    assert proc.returncode == 0
+    assert "drafts/mixed.md:20: a fence with the info string 'citation' is not a citation block" in proc.stderr
+    assert "drafts/only.md:5: a fence with the info string 'Cite' is not a citation block" in proc.stderr
+    assert "fine.md" not in proc.stderr
+    # the cached (warm) run says it again
+    again = run_cairn(tmp_path, "check", "drafts/only.md", "drafts/first-draft.md")
+    assert "drafts/only.md:5: a fence with the info string 'Cite'" in again.stderr
