@@ -360,8 +360,10 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         checked = run_check(_Progress("checking", "draft"))
         if fix:
             changed = 0
+            done: list[tuple[str, engine.PlannedFix]] = []
             for cd in checked:
-                new = engine.fixed_text(cd)
+                plans = engine.fix_plan(cd.result, ws.store)
+                new = engine.fixed_text(cd, ws.store, plans)
                 if new is None:
                     continue
                 try:
@@ -369,17 +371,19 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
                 except OSError as exc:
                     # write_atomic renames a complete file over the draft or leaves it alone
                     if changed:
-                        _err(f"fixed {changed} draft(s)")
+                        _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
                     _err(f"{cd.result.path}: --fix could not write it ({_os_error(exc)}); that draft was not changed")
                     sys.exit(EXIT_USAGE)
                 if written:
                     changed += 1
+                    done += [(cd.result.path, plan) for plan in plans]
                 else:
                     _err(f"warning: {cd.result.path} changed while it was checked; not fixed")
             if changed:
-                _err(f"fixed {changed} draft(s)")
                 verifier.invalidate()
                 checked = run_check()
+                _tell_fixes(done, {cd.result.path: cd.result for cd in checked})
+                _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
         results = [cd.result for cd in checked]
         report = build_report(results)
     _tell_near_misses(ws)
@@ -405,6 +409,26 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         if reasons:
             sys.exit(EXIT_BASELINE)
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
+
+
+def _tell_fixes(done: list, results: dict) -> None:
+    """Each citation `--fix` changed: where, what, old -> new, and what the check
+    still says about its claim afterwards (a re-anchor can reveal a new error)."""
+
+    def shown(value) -> str:
+        text = json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
+        return text if len(text) <= 60 else text[:57] + "...\""
+
+    for path, plan in done:
+        what = "; ".join(f"{name} {shown(old) if old is not None else '(none)'} -> {shown(new)}"
+                         for name, old, new in plan.changes())
+        _err(f"{path}:{plan.line}: fixed [{', '.join(dict.fromkeys(plan.codes))}] {'; '.join(plan.titles)}: {what}")
+        result = results.get(path)
+        if result is None or plan.claim >= len(result.claims):
+            continue
+        for d in result.claims[plan.claim].diagnostics:
+            if d.severity in ("error", "warning"):
+                _err(f"  still on this claim: {d.severity} [{d.code}] {d.message}")
 
 
 def _tell_near_misses(ws) -> None:

@@ -148,3 +148,36 @@ def test_a_fence_almost_cite_is_named(tmp_path: Path):
     # the cached (warm) run says it again
     again = run_cairn(tmp_path, "check", "drafts/only.md", "drafts/first-draft.md")
     assert "drafts/only.md:5: a fence with the info string 'Cite'" in again.stderr
+
+
+def test_fix_says_what_it_changed_and_what_the_check_still_finds(tmp_path: Path):
+    import hashlib
+
+    run_cairn(tmp_path, "init")
+    policy = "A customer has 14 days to request a credit.\n"
+    (tmp_path / "sources" / "policy.md").write_text(policy)
+    version = hashlib.sha256(policy.encode()).hexdigest()
+    quote = "A customer has 14 days to request a credit"
+    # a chunk id nobody knows (the quote is found elsewhere), and a claim the quote contradicts
+    draft = tmp_path / "drafts" / "credit.md"
+    draft.write_text(f"A customer has 30 days to request a credit.\n\n```cite\nchunk_id: 00000000000000aa\n"
+                     f"start: 0\nend: {len(quote)}\nquote: \"{quote}\"\n```\n")
+    proc = run_cairn(tmp_path, "check", "--fix", "drafts/credit.md")
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    fixed = [x for x in lines if "drafts/credit.md:3: fixed [unknown-chunk]" in x]
+    assert len(fixed) == 1, proc.stderr
+    assert 'chunk_id "00000000000000aa" -> "' in fixed[0]
+    assert f'version (none) -> "{version[:12]}"' in fixed[0]
+    assert any(x.startswith("cairn:   still on this claim: error [number-mismatch]") for x in lines), proc.stderr
+    assert "fixed 1 citation(s) in 1 draft(s)" in proc.stderr
+    assert f"version: {version[:12]}\n" in draft.read_text()  # written at the length the docs show
+
+
+def test_short_version_grows_only_when_ambiguous():
+    from cairn.engine import short_version
+
+    a = "ab" * 32
+    assert short_version(a, [a, "cd" * 32]) == a[:12]
+    b = a[:12] + "f" * 52
+    assert short_version(a, [a, b]) == a[:16]
