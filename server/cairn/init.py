@@ -39,92 +39,90 @@ def _toml_value(value: object) -> str:
     return str(value)
 
 
+# Every key of the configuration, in the order cairn.toml shows them:
+# (table or "", key, default as TOML when the code does not say, why).
+KEYS: list[tuple[str, str, str | None, str]] = [
+    ("", "sources", None, "folders (inside this one) holding the source documents"),
+    ("", "drafts", None, "globs of the drafts to check; empty: every Markdown file outside the sources with a cite block"),
+    ("", "exclude", None, "globs never read as drafts (notes, templates)"),
+    ("", "threshold", None, "support a claim needs from its quotes to count as verified (0 to 1)"),
+    ("", "chunk_chars", None, "longest chunk in characters; chunk ids depend on it, so set it before you cite"),
+    ("", "strict_sentences", "false", "true: a sentence of a claim that no quote supports fails the claim"),
+    ("", "date_window_days", "365", "claims whose sources are dated further apart than this get `mixed-dates`"),
+    ("", "text_without_extension", None, "read files without an extension (LICENSE, COPYING) as text when they are text"),
+    ("", "principal", '""', "the principal checks run as; \"\" is the owner, who reads everything"),
+    ("support", "mode", None, "how quotes are scored against a claim: \"seed\" (the plain rule) or \"calibrated\""),
+    ("judge", "provider", None, "\"stub\" is the built-in lexical check; \"openai\" an OpenAI-compatible chat endpoint"),
+    ("judge", "url", None, "contacted off this machine only when you allow it outside this file (--judge-url)"),
+    ("judge", "model", None, "the model name the endpoint expects"),
+    ("judge", "api_key_env", None, "environment variable holding the key (starts with CAIRN_); never a key itself"),
+    ("ask", "provider", '"extractive"', "who writes `cairn ask` answers: \"extractive\" (quoted sentences) or \"openai\""),
+    ("ask", "url", '""', "same rule as the judge's url"),
+    ("ask", "model", '""', "the model name the endpoint expects"),
+    ("ask", "api_key_env", '""', "environment variable holding the key (starts with CAIRN_)"),
+    ("ask", "k", "8", "passages retrieved for a question"),
+    ("authority", "tiers", "[]", "tiers of trust in sources, highest first, e.g. [\"official\", \"internal\"]"),
+    ("authority", "default", '""', "tier of a source no [[policy]] names (\"\": the last tier)"),
+    ("authority", "minimum", '""', "claims resting only on sources below this tier get `low-authority`"),
+    ("policy", "path", '"sources/policies/**"', "a glob of the sources this entry is about (any number of entries; the last match wins)"),
+    ("policy", "authority", '"official"', "the tier of the sources it matches"),
+    ("policy", "date", '""', "their date (YYYY-MM-DD) when their own metadata has none"),
+    ("policy", "derived", "false", "true for summaries and extracts, not originals"),
+    ("policy", "access", "[]", "labels; a source without labels is readable by every principal"),
+    ("principals", "reader", '["public"]', "a principal's name and the labels it may read (an example)"),
+    ("store", "url", '""', "\"\" is .cairn/index.db (SQLite); \"postgresql://...\" a shared index"),
+]
+
+
+def _read_by_this_version(table: str, key: str) -> bool:
+    fields = Config.model_fields
+    if not table:
+        return key in fields
+    sub = fields.get(table)
+    model = getattr(sub, "annotation", None) if sub is not None else None
+    return bool(model is not None and hasattr(model, "model_fields") and key in model.model_fields)
+
+
+def _default(table: str, key: str, given: str | None) -> str:
+    if given is not None and not _read_by_this_version(table, key):
+        return given
+    value = getattr(getattr(Config(), table), key) if table else getattr(Config(), key)
+    return _toml_value(value)
+
+
+def _block(entries: list[tuple[str, str, str | None, str]]) -> list[str]:
+    out: list[str] = []
+    table = None
+    for t, key, given, why in entries:
+        if t != table:
+            table = t
+            if t:
+                out += ["", f"# [[{t}]]" if t == "policy" else f"# [{t}]"]
+        out.append(f"# {why}")
+        out.append(f"# {key} = {_default(t, key, given)}")
+    return out
+
+
 def config_text() -> str:
-    """The commented cairn.toml: each key with the default the code really uses."""
-    d = Config()
-    v = _toml_value
-    return f"""\
-# Cairn configuration. Every key is optional: the values shown are the defaults.
-# Uncomment a line (and its [table] line) to change it; `cairn check` reads this file from this folder
-# (the workspace root) and every folder below it.
-
-# Folders (inside this one) that hold the source documents: .md .txt .html .pdf,
-# and text files without an extension such as LICENSE.
-# sources = {v(d.sources)}
-
-# Globs of the drafts to check; empty: every Markdown file outside the sources
-# that holds a citation block.
-# drafts = {v(d.drafts)}
-
-# Globs never read as drafts (notes, templates).
-# exclude = {v(d.exclude)}
-
-# Support score a claim needs from its quotes to count as verified (0 to 1).
-# threshold = {v(d.threshold)}
-
-# Longest chunk in characters; chunk ids depend on it, so change it before you cite.
-# chunk_chars = {v(d.chunk_chars)}
-
-# true: a sentence of a claim that no quote supports fails the claim.
-# strict_sentences = false
-
-# Claims whose sources are dated further apart than this get `mixed-dates`.
-# date_window_days = 365
-
-# Read files without an extension (LICENSE, COPYING) as text when their bytes are text.
-# text_without_extension = {v(d.text_without_extension)}
-
-# The principal checks run as ("" is the owner, who reads everything); --as and
-# CAIRN_PRINCIPAL override it.
-# principal = ""
-
-# [support]
-# How quotes are scored against a claim: "seed" (the plain rule) or "calibrated".
-# mode = {v(d.support.mode)}
-
-# [judge]
-# "stub" is the built-in lexical check; "openai" asks an OpenAI-compatible chat endpoint.
-# provider = {v(d.judge.provider)}
-# A URL off this machine is only contacted when you allow it outside this file
-# (CAIRN_JUDGE_URL, --judge-url or your editor's user settings).
-# url = {v(d.judge.url)}
-# model = {v(d.judge.model)}
-# Name of the environment variable holding the key (must start with CAIRN_);
-# a key is never read from a file.
-# api_key_env = {v(d.judge.api_key_env)}
-
-# [ask]
-# Who writes `cairn ask` answers: "extractive" (quoted sentences, no model) or "openai".
-# provider = "extractive"
-# url = ""
-# model = ""
-# api_key_env = ""
-# Passages retrieved for a question.
-# k = 8
-
-# [authority]
-# Tiers of trust in sources, highest first, e.g. ["official", "internal", "draft"].
-# tiers = []
-# Tier of a source no [[policy]] names (empty: the last tier).
-# default = ""
-# Claims resting only on sources below this tier get `low-authority`.
-# minimum = ""
-
-# Per-source policy; repeat the block for more paths (the last match wins per key).
-# [[policy]]
-# path = "sources/policies/**"
-# authority = "official"
-# date = ""           # YYYY-MM-DD when the source's own metadata has none
-# derived = false     # true for summaries and extracts
-# access = []         # labels; a source without labels is readable by everyone
-
-# [principals]
-# Who may read which labels, e.g. reader = ["public"].
-
-# [store]
-# Where the index lives: "" is .cairn/index.db (SQLite); "postgresql://..." shares one.
-# url = ""
-"""
+    """The commented cairn.toml: every key with the default this version really uses;
+    keys it does not read yet are listed apart, since setting one is an error."""
+    read = [e for e in KEYS if _read_by_this_version(e[0], e[1])]
+    later = [e for e in KEYS if not _read_by_this_version(e[0], e[1])]
+    lines = [
+        "# Cairn configuration. Every key is optional; each is shown, commented out, with",
+        "# its default. Uncomment a line (and its [table] line) to change it. This folder",
+        "# is the workspace root: `cairn` run here or in any folder below it reads this file.",
+        "",
+        *_block(read),
+    ]
+    if later:
+        lines += [
+            "",
+            "# Keys of the Cairn configuration that this version does not read yet:",
+            "# setting one is a configuration error until it does.",
+            *_block(later),
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def first_draft_text() -> str:

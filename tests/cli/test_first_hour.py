@@ -34,20 +34,21 @@ def test_init_config_names_every_key_with_the_default_the_code_uses(tmp_path: Pa
     run_cairn(tmp_path, "init")
     text = (tmp_path / "cairn.toml").read_text()
     assert tomllib.loads(text) == {}  # every line a comment: the file changes nothing
-    # uncommented, every key reads back as its real default
-    live = "\n".join(re.sub(r"^# (?=\[|\w+ = )", "", line) for line in text.splitlines())
-    data = tomllib.loads(live)
-    keys = set(data) | {f"{t}.{k}" for t, v in data.items() if isinstance(v, dict) for k in v}
-    for key in ("sources", "drafts", "exclude", "threshold", "chunk_chars", "strict_sentences", "date_window_days",
-                "support.mode", "judge.provider", "judge.url", "judge.model", "judge.api_key_env", "ask.provider",
-                "ask.url", "ask.model", "ask.api_key_env", "ask.k", "authority.tiers", "authority.default",
-                "authority.minimum", "principal", "store.url", "text_without_extension"):
-        assert key in keys, key
-    assert data["policy"][0]["path"] == "sources/policies/**"
-    known = {k: v for k, v in data.items() if k in Config.model_fields}
-    known["support"] = data["support"]
-    known["judge"] = data["judge"]
-    assert Config.model_validate(known) == Config()
+    read, _, later = text.partition("\n# Keys of the Cairn configuration that this version does not read yet")
+    # uncommented, the keys this version reads give exactly its defaults
+    live = tomllib.loads("\n".join(re.sub(r"^# (?=\[|\w+ = )", "", line) for line in read.splitlines()))
+    assert Config.model_validate(live) == Config()
+    assert set(live) | {f"{t}.{k}" for t, v in live.items() if isinstance(v, dict) for k in v} >= {
+        "sources", "drafts", "exclude", "threshold", "chunk_chars", "text_without_extension", "support.mode",
+        "judge.provider", "judge.url", "judge.model", "judge.api_key_env"}
+    # every other key of the configuration is named too, apart, as not read yet
+    rest = tomllib.loads("\n".join(re.sub(r"^# (?=\[|\w+ = )", "", line) for line in later.splitlines()[1:]))
+    keys = set(rest) | {f"{t}.{k}" for t, v in rest.items() if isinstance(v, dict) for k in v}
+    keys |= {f"policy.{k}" for k in rest.get("policy", [{}])[0]}
+    for key in ("strict_sentences", "date_window_days", "principal", "ask.provider", "ask.url", "ask.model",
+                "ask.api_key_env", "ask.k", "authority.tiers", "authority.default", "authority.minimum",
+                "policy.path", "policy.authority", "policy.date", "policy.derived", "policy.access", "store.url"):
+        assert key in keys or key in live or key.split(".")[0] in live, key
 
 
 def test_init_refuses_to_overwrite(tmp_path: Path):
