@@ -70,3 +70,29 @@ def test_make_package_names_a_missing_node(tmp_path: Path):
                           capture_output=True, text=True, env={"PATH": str(empty)}, timeout=60)
     assert proc.returncode == 2
     assert "make package needs Node.js 20 or newer, with npm, on PATH (found: none)" in proc.stderr
+
+
+def test_the_pre_commit_hook_checks_a_real_repository(tmp_path: Path):
+    """`pre-commit try-repo` installs Cairn from this repository into pre-commit's own
+    environment and runs the hook in a git repository holding a workspace: a failing
+    claim fails the hook, a fixed one passes."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run(["git", "init", "--quiet"], cwd=ws, check=True)
+    subprocess.run([sys.executable, "-m", "cairn", "init"], cwd=ws, check=True, capture_output=True)
+    draft = ws / "drafts" / "first-draft.md"
+    good = draft.read_text()
+    draft.write_text(good.replace("quote: \"a reader can", "quote: \"a writer can"))
+    subprocess.run([*git, "add", "-A"], cwd=ws, check=True)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    env = {k: v for k, v in env.items() if not k.startswith("CAIRN_")}
+    pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "cairn-check", "--all-files"]
+    bad = subprocess.run(pre_commit, cwd=ws, capture_output=True, text=True, env=env, timeout=900)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "quote-not-found" in bad.stdout, bad.stdout
+    draft.write_text(good)
+    subprocess.run([*git, "add", "-A"], cwd=ws, check=True)
+    ok = subprocess.run(pre_commit, cwd=ws, capture_output=True, text=True, env=env, timeout=900)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "claims 1/1 verified" in ok.stdout
