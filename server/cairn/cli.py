@@ -200,8 +200,8 @@ def init_cmd() -> None:
         sys.exit(EXIT_USAGE)
     for rel in res.written:
         click.echo(f"created {rel}")
-    for rel in res.kept:
-        click.echo(f"kept {rel} (it exists)")
+    for rel, why in res.kept:
+        click.echo(f"kept {rel} ({why})")
     click.echo("next: put your documents in sources/, then run `cairn check`")
 
 

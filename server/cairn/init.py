@@ -155,7 +155,7 @@ version: {version[:12]}
 @dataclass
 class InitResult:
     written: list[str] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)
+    kept: list[tuple[str, str]] = field(default_factory=list)  # (path, why it was left alone)
 
 
 class InitRefused(Exception):
@@ -171,7 +171,7 @@ def init_workspace(root: Path) -> InitResult:
     for folder in ("sources", "drafts", ".cairn"):
         p = root / folder
         if p.exists() or p.is_symlink():
-            res.kept.append(folder + "/")
+            res.kept.append((folder + "/", "it exists"))
         else:
             p.mkdir()
             made.add(folder)
@@ -182,12 +182,17 @@ def init_workspace(root: Path) -> InitResult:
         files.append((EXAMPLE_SOURCE, _EXAMPLE_TEXT))
         if "drafts" in made:
             files.append((FIRST_DRAFT, first_draft_text()))
+    real_root = root.resolve()
     for rel, text in files:
         p = root / rel
+        if p.parent != root and (p.parent.is_symlink() or p.parent.resolve().parent != real_root):
+            # a folder that is a link (say, to outside the workspace): nothing is written there
+            res.kept.append((rel, "not written: its folder is a symbolic link"))
+            continue
         try:
             with p.open("x", encoding="utf-8", newline="\n") as f:  # "x": never over a file
                 f.write(text)
             res.written.append(rel)
         except FileExistsError:
-            res.kept.append(rel)
+            res.kept.append((rel, "it exists"))
     return res

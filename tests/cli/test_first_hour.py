@@ -65,7 +65,7 @@ def test_init_keeps_existing_folders_and_adds_no_example_among_them(tmp_path: Pa
     (tmp_path / "sources" / "mine.txt").write_text("My own source.\n")
     proc = run_cairn(tmp_path, "init")
     assert proc.returncode == 0
-    assert "kept sources/" in proc.stdout
+    assert "kept sources/ (it exists)" in proc.stdout
     assert sorted(p.name for p in (tmp_path / "sources").iterdir()) == ["mine.txt"]
     assert list((tmp_path / "drafts").iterdir()) == []
 
@@ -182,3 +182,15 @@ def test_short_version_grows_only_when_ambiguous():
     assert short_version(a, [a, "cd" * 32]) == a[:12]
     b = a[:12] + "f" * 52
     assert short_version(a, [a, b]) == a[:16]
+
+
+def test_init_writes_nothing_through_a_linked_folder(tmp_path: Path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / ".cairn").symlink_to(outside)
+    proc = run_cairn(ws, "init")
+    assert proc.returncode == 0
+    assert "kept .cairn/.gitignore (not written: its folder is a symbolic link)" in proc.stdout
+    assert list(outside.iterdir()) == []
