@@ -82,26 +82,13 @@ def _workspace(judge_url: str | None = None):
     settings = load_settings(root, judge_url_override=judge_url)
     for w in settings.warnings:
         _err(f"warning: {w}")
-    _check_roots(root, settings.source_roots())  # before the store is made: a mistake leaves no .cairn/
+    from .notices import missing_roots
+
+    problem = missing_roots(root, settings.source_roots())  # before the store is made: no .cairn/ left behind
+    if problem:
+        _err(problem)
+        sys.exit(EXIT_USAGE)
     return Workspace(root, settings)
-
-
-def _check_roots(root: Path, roots: list[str]) -> None:
-    """SPEC section 6: a source root that does not exist is a configuration error
-    (exit 2), never a quiet empty run; without a cairn.toml either, this folder is
-    not a workspace at all, and the message says how to start one."""
-    from .config import CONFIG_FILE
-
-    missing = [r for r in roots if not (root / r).is_dir()]
-    if not missing:
-        return
-    if not (root / CONFIG_FILE).is_file():
-        _err(f"{root} is not a Cairn workspace: no {CONFIG_FILE} here or in a folder above, and no"
-             f" {', '.join(r + '/' for r in missing)} folder. Run `cairn init` to start one here.")
-    else:
-        _err(f"source root {', '.join(repr(r) for r in missing)} does not exist in {root}: create it, or set"
-             " `sources` in cairn.toml to the folders that hold your sources")
-    sys.exit(EXIT_USAGE)
 
 
 def _report_index(res, quiet: bool = False) -> None:
@@ -319,7 +306,12 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         if p.is_dir() and not ws.answers([p]):
             _err(f"{p}: holds no draft (a Markdown file outside the source roots); nothing to check there")
             sys.exit(EXIT_USAGE)
-    _check_globs(ws, bool(paths))
+    from . import notices
+
+    problem = notices.unusable_setup(ws, bool(paths))
+    if problem:
+        _err(problem)
+        sys.exit(EXIT_USAGE)
     old = None
     if baseline is not None:
         try:
@@ -382,11 +374,13 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
             if changed:
                 verifier.invalidate()
                 checked = run_check()
-                _tell_fixes(done, {cd.result.path: cd.result for cd in checked})
+                for line in notices.fixes_done(done, {cd.result.path: cd.result for cd in checked}):
+                    _err(line)
                 _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
         results = [cd.result for cd in checked]
         report = build_report(results)
-    _tell_near_misses(ws)
+    for line in notices.near_misses(ws):
+        _err(line)
     if fmt == "json":
         click.echo(report.model_dump_json(indent=2))
     elif fmt == "sarif":
@@ -409,73 +403,6 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         if reasons:
             sys.exit(EXIT_BASELINE)
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
-
-
-def _tell_fixes(done: list, results: dict) -> None:
-    """Each citation `--fix` changed: where, what, old -> new, and what the check
-    still says about its claim afterwards (a re-anchor can reveal a new error)."""
-
-    def shown(value) -> str:
-        text = json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
-        return text if len(text) <= 60 else text[:57] + "...\""
-
-    for path, plan in done:
-        what = "; ".join(f"{name} {shown(old) if old is not None else '(none)'} -> {shown(new)}"
-                         for name, old, new in plan.changes())
-        _err(f"{path}:{plan.line}: fixed [{', '.join(dict.fromkeys(plan.codes))}] {'; '.join(plan.titles)}: {what}")
-        result = results.get(path)
-        if result is None or plan.claim >= len(result.claims):
-            continue
-        for d in result.claims[plan.claim].diagnostics:
-            if d.severity in ("error", "warning"):
-                _err(f"  still on this claim: {d.severity} [{d.code}] {d.message}")
-
-
-def _tell_near_misses(ws) -> None:
-    """A fence meant as a citation but not read as one (```Cite, ```citation) is named
-    on stderr: it would otherwise vanish from the check without a word."""
-    from .drafts import might_have_near_miss, near_miss_fences
-
-    for path in sorted(set(ws.last_answers) | set(ws.near_misses)):
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        if not might_have_near_miss(text):
-            continue
-        for line, word in near_miss_fences(text):
-            _err(f"warning: {ws.relpath(path)}:{line + 1}: a fence with the info string {word!r} is not a citation"
-                 " block and is not checked: only `cite`, in lower case, opens one")
-
-
-def _check_globs(ws, paths_given: bool) -> None:
-    """A `drafts` glob that matches no answer, or drafts to check while a source root
-    holds no file, is a configuration error (exit 2), never a quiet run where every
-    citation fails for a reason the output does not show (SPEC section 6)."""
-    empty = [r for r in ws.roots if not _holds_a_file(ws.root / r)]
-    if empty and ws.answers():
-        _err(f"source root {', '.join(repr(r) for r in empty)} holds no file, so no citation can resolve: put the"
-             " documents your drafts cite there (.md .txt .html .pdf), or set `sources` in cairn.toml to the"
-             " folders that hold them")
-        sys.exit(EXIT_USAGE)
-    globs = ws.settings.config.drafts
-    if paths_given or not globs:
-        return
-    found = set(ws.answers())
-    for pat in globs:
-        if not any(p in found for p in ws.root.glob(pat)):
-            _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file outside the source roots)")
-            sys.exit(EXIT_USAGE)
-
-
-def _holds_a_file(folder: Path) -> bool:
-    import os
-
-    for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-        if any(not n.startswith(".") for n in filenames):
-            return True
-    return False
 
 
 @main.command("calibrate")
