@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from . import __version__, notices
 from .config import ConfigError, find_root, load_settings
 from .store import StoreError
 from .terminal import safe
@@ -82,12 +82,26 @@ def _workspace(judge_url: str | None = None):
     settings = load_settings(root, judge_url_override=judge_url)
     for w in settings.warnings:
         _err(f"warning: {w}")
+    from .notices import missing_roots
+
+    problem = missing_roots(root, settings.source_roots())  # before the store is made: no .cairn/ left behind
+    if problem:
+        _err(problem)
+        sys.exit(EXIT_USAGE)
     return Workspace(root, settings)
 
 
 def _report_index(res, quiet: bool = False) -> None:
+    """What indexing did, on stderr. `cairn index` names every file it skipped and
+    why; the other commands name the files that failed and count the others."""
     for src, msg in sorted(res.errors.items()):
         _err(f"warning: {src}: skipped: {msg}")
+    if not quiet:
+        for src, msg in sorted(res.skipped.items()):
+            _err(f"warning: {src}: skipped: {msg}")
+    elif res.skipped:
+        _err(f"note: {len(res.skipped)} file(s) under the source roots are not sources and were skipped;"
+             " `cairn index` names them")
     for src, msgs in sorted(res.warnings.items()):
         for m in msgs:
             _err(f"warning: {src}: {m}")
@@ -96,7 +110,7 @@ def _report_index(res, quiet: bool = False) -> None:
     if not quiet:
         click.echo(
             f"indexed {len(res.indexed)} source(s), {res.unchanged} unchanged, {len(res.removed)} removed,"
-            f" {len(res.errors)} skipped",
+            f" {len(res.errors) + len(res.skipped)} skipped",
             err=True,
         )
 
@@ -160,6 +174,24 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+@main.command("init")
+@_guard
+def init_cmd() -> None:
+    """Start a workspace here: a commented cairn.toml, sources/, drafts/ and a first draft."""
+    from .init import InitRefused, init_workspace
+
+    try:
+        res = init_workspace(Path.cwd())
+    except InitRefused as exc:
+        _err(str(exc))
+        sys.exit(EXIT_USAGE)
+    for rel in res.written:
+        click.echo(f"created {rel}")
+    for rel, why in res.kept:
+        click.echo(f"kept {rel} ({why})")
+    click.echo("next: put your documents in sources/, then run `cairn check`")
+
+
 @main.command("index")
 @_guard
 def index_cmd() -> None:
@@ -189,7 +221,22 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
         names.append(ident)
     res = engine.index(ws, _Progress("indexing", "file"))
     _report_index(res, quiet=True)
+    current = ws.store.current_versions()
+    for given, ident in zip(sources, names):
+        if ident in current:
+            continue
+        if ident in res.errors or ident in res.skipped:
+            why = res.errors.get(ident) or res.skipped[ident]
+            _err(f"{given}: not a source: skipped ({why})")
+        elif (ws.root / ident).is_dir():
+            _err(f"{given}: is a folder; name the source files in it, or give no name for every source")
+        else:
+            _err(f"{given}: no such source under {', '.join(ws.roots)} (`cairn chunks` with no name lists them all)")
+        sys.exit(EXIT_USAGE)
     rows = ws.store.current_chunks(names or None)
+    if not as_json and rows:
+        click.echo("# [start, end) = where the chunk lies in its source's parsed text; a cite block's"
+                   " start and end count from the chunk's own first character", err=True)
     for ch in rows:
         if not ws.allowed(ch.source):
             continue
@@ -212,7 +259,7 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
             page = f" p.{ch.page}" if ch.page else ""
             preview = ch.text.replace("\n", " ")
             preview = preview if len(preview) <= 80 else preview[:77] + "..."
-            click.echo(safe(f"{ch.chunk_id}  {ch.source}{page} [{ch.start}, {ch.end})  {preview}"))
+            click.echo(safe(f"{ch.chunk_id}  {ch.source}{page} source[{ch.start}, {ch.end})  {preview}"))
 
 
 def _git_root(path: Path) -> Path | None:
@@ -263,10 +310,13 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
             _err(f"{p}: holds no draft (a Markdown file, or a .json/.jsonl answer file, outside the source roots);"
                  " nothing to check there")
             sys.exit(EXIT_USAGE)
-        if not p.is_dir() and _empty_answer_file(p):
+        if not p.is_dir() and notices.empty_answer_file(p):
             _err(f"{p}: holds no answer (an empty file or an empty list); nothing to check there")
             sys.exit(EXIT_USAGE)
-    _check_roots_and_globs(ws, bool(paths))
+    problem = notices.unusable_setup(ws, bool(paths))
+    if problem:
+        _err(problem)
+        sys.exit(EXIT_USAGE)
     if output is not None:
         _check_output(ws, output)
     old = None
@@ -309,8 +359,10 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
         checked = run_check(_Progress("checking", "draft"))
         if fix:
             changed = 0
+            done: list[tuple[str, engine.PlannedFix]] = []
             for cd in checked:
-                new = engine.fixed_text(cd)
+                plans = engine.fix_plan(cd.result, ws.store)
+                new = engine.fixed_text(cd, ws.store, plans)
                 if new is None:
                     continue
                 try:
@@ -318,19 +370,24 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
                 except OSError as exc:
                     # write_atomic renames a complete file over the draft or leaves it alone
                     if changed:
-                        _err(f"fixed {changed} draft(s)")
+                        _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
                     _err(f"{cd.result.path}: --fix could not write it ({_os_error(exc)}); that draft was not changed")
                     sys.exit(EXIT_USAGE)
                 if written:
                     changed += 1
+                    done += [(cd.result.path, plan) for plan in plans]
                 else:
                     _err(f"warning: {cd.result.path} changed while it was checked; not fixed")
             if changed:
-                _err(f"fixed {changed} draft(s)")
                 verifier.invalidate()
                 checked = run_check()
+                for line in notices.fixes_done(done, {cd.result.path: cd.result for cd in checked}):
+                    _err(line)
+                _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
         results = [cd.result for cd in checked]
         report = build_report(results)
+    for line in notices.near_misses(ws):
+        _err(line)
     if fmt == "json":
         text = report.model_dump_json(indent=2)
     elif fmt == "sarif":
@@ -399,36 +456,6 @@ def _emit(text: str, output: Path | None) -> None:
             pass
         raise
     click.echo(f"cairn: wrote {safe(str(output))}", err=True)
-
-
-def _check_roots_and_globs(ws, paths_given: bool) -> None:
-    """SPEC section 6: a source root that does not exist, or a `drafts` glob that
-    matches no answer, is a configuration error (exit 2), never a quiet empty run."""
-    missing = [r for r in ws.roots if not (ws.root / r).is_dir()]
-    if missing:
-        _err(f"source root {', '.join(repr(r) for r in missing)} does not exist in {ws.root}: create it, or set"
-             " `sources` in cairn.toml to the folders that hold your sources")
-        sys.exit(EXIT_USAGE)
-    globs = ws.settings.config.drafts
-    if paths_given or not globs:
-        return
-    found = set(ws.answers())
-    for pat in globs:
-        if not any(p in found and not _empty_answer_file(p) for p in ws.root.glob(pat)):
-            _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file, or a .json/.jsonl answer"
-                 " file, outside the source roots)")
-            sys.exit(EXIT_USAGE)
-
-
-def _empty_answer_file(p: Path) -> bool:
-    """A .json/.jsonl file named on the command line that holds no answer at all."""
-    from .answers import is_answer_file, parse_answers
-    from .drafts import read_draft
-
-    if not is_answer_file(p):
-        return False
-    text, _ = read_draft(p)
-    return not parse_answers(text, jsonl=p.name.lower().endswith(".jsonl"))
 
 
 @main.command("lab")

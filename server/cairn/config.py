@@ -76,6 +76,8 @@ class Config(BaseModel):
     exclude: list[str] = Field(default_factory=list)
     threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     chunk_chars: int = Field(default=1200, ge=32, le=1_000_000)
+    # files without an extension (LICENSE, COPYING) are read as text when their bytes are text
+    text_without_extension: bool = True
     support: SupportConfig = Field(default_factory=SupportConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
     ask: AskConfig = Field(default_factory=AskConfig)

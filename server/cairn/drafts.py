@@ -41,6 +41,8 @@ __all__ = [
     "read_draft",
     "parse_draft",
     "has_cite_block",
+    "near_miss_fences",
+    "might_have_near_miss",
     "field_edits",
     "fix_edits",
     "apply_edits",
@@ -1214,6 +1216,43 @@ def has_cite_block(text: str) -> bool:
             return False
         return False
     return False
+
+
+# a fence whose info string is almost `cite`: another case, or `citation(s)`
+_NEAR_MISS_WORDS = ("cite", "citation", "citations")
+_NEAR_MISS = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?i:cite|citations?)(?![\w-])")
+
+
+def might_have_near_miss(text: str) -> bool:
+    """A cheap look for a fence whose info string is almost `cite` (a regular
+    expression: only a draft that passes it is tokenized by near_miss_fences)."""
+    return any(m.group(0).lstrip("`~ \t") != "cite" for m in _NEAR_MISS.finditer(text))
+
+
+def near_miss_fences(text: str) -> list[tuple[int, str]]:
+    """(0-based line, info word) of each fence that is not a citation block but looks
+    meant as one: ```` ```Cite ````, ```` ```CITE ````, ```` ```citation ````. Only the
+    exact word `cite` opens a citation block (SPEC section 3); these are told, not read."""
+    if not might_have_near_miss(text):
+        return []
+    found: list[tuple[int, str]] = []
+
+    def look(tok) -> None:
+        if tok.type == "fence" and tok.map:
+            word = (tok.info.split() or [""])[0]
+            if word != "cite" and word.lower() in _NEAR_MISS_WORDS:
+                found.append((tok.map[0], word))
+
+    for lean in (True, False):
+        found.clear()
+        try:
+            _tokenize(text, {}, _Sink(look), lean)
+        except OverflowError:
+            continue
+        except Exception:  # noqa: BLE001 - as parse_draft: a draft never crashes a check
+            return []
+        return found
+    return []
 
 
 def _line_count(text: str) -> int:
