@@ -18,7 +18,7 @@ from . import chunking
 from .config import Settings, load_settings
 from .gitsafe import run_git
 from .sources import SourceError, is_source_name, parse_bytes
-from .store import STORE_DIR, NewVersion, Store, StoreError
+from .store import STORE_DIR, IndexStore, NewVersion, StoreError, open_store
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +62,10 @@ def lineage_for(name: str) -> str:
 
 
 class Workspace:
-    def __init__(self, root: Path, settings: Settings | None = None, *, store: Store | None = None):
+    def __init__(self, root: Path, settings: Settings | None = None, *, store: IndexStore | None = None):
         self.root = root.resolve()
         self.settings = settings or load_settings(self.root)
-        self.store = store or Store(self.root)
+        self.store = store or open_store(self.root, self.settings)
         self._real_roots: list[Path] | None = None
         self._roots: list[str] | None = None
         self._allowed: dict[str, bool] = {}
