@@ -34,6 +34,7 @@ class IndexResult:
     errors: dict[str, str] = field(default_factory=dict)  # source -> message
     warnings: dict[str, list[str]] = field(default_factory=dict)  # source -> messages (e.g. encoding)
     denied: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)  # of `indexed`: a version the store held already, not parsed
 
     @property
     def total(self) -> int:
@@ -242,6 +243,7 @@ class Workspace:
         if existing is not None:
             self.store.set_current(ident, existing)
             res.indexed.append(ident)
+            res.reused.append(ident)
             return None
         try:
             doc = parse_bytes(ident, data)
