@@ -68,7 +68,6 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX cairn_chunks_by_id ON cairn_chunks (chunk_id)",
         "CREATE INDEX cairn_chunks_by_version ON cairn_chunks (version_id)",
         "CREATE INDEX cairn_chunks_trgm ON cairn_chunks USING gin (text gin_trgm_ops)",
-        "CREATE INDEX cairn_chunks_words ON cairn_chunks USING gin (to_tsvector('simple', text))",
         """CREATE TABLE cairn_current (
              workspace text NOT NULL, source text NOT NULL,
              version_id bigint NOT NULL REFERENCES cairn_versions (id) ON DELETE CASCADE,
@@ -132,6 +131,7 @@ class PostgresStore(IndexStore):
     POOL_SIZE = 4
     CONNECT_TIMEOUT = 10  # seconds to reach the server
     RETRIES = 3  # a transaction the server aborted for a deadlock or a serialization failure
+    ANALYZE_AFTER = 5000  # chunks stored by this process before the tables' statistics are refreshed
 
     def __init__(self, root: Path, url: str, *, workspace: str | None = None):
         self._psycopg, pool_mod = _import_driver()
@@ -142,6 +142,7 @@ class PostgresStore(IndexStore):
         self.rebuilt_reason = None
         self.read_only = False
         self._told_cache = False
+        self._new_chunks = 0
         # the first connection tells why a server cannot be reached (a pool would only time out)
         try:
             with self._psycopg.connect(url, connect_timeout=self.CONNECT_TIMEOUT, autocommit=True) as conn:
@@ -257,7 +258,17 @@ class PostgresStore(IndexStore):
             for i in order:
                 ids[i] = self._insert_version(c, versions[i], blobs[i])
             return [ids[i] for i in range(len(versions))]
-        return self._run("write", write, write=True)
+        out = self._run("write", write, write=True)
+        self._new_chunks += sum(len(v.chunks) for v in versions)
+        if self._new_chunks >= self.ANALYZE_AFTER:
+            # fresh statistics: right after a large first index the planner would otherwise
+            # guess the tables empty and scan them for every quote
+            self._new_chunks = 0
+            try:
+                self._run("write", lambda c: c.execute("ANALYZE cairn_chunks, cairn_versions, cairn_current"))
+            except StoreUnavailable:
+                pass  # a role that may not analyze: autovacuum will
+        return out
 
     def _insert_version(self, c: Any, v: NewVersion, blob: bytes) -> int:
         key = (v.source, v.version, v.lineage, v.chunk_chars)
@@ -410,14 +421,20 @@ class PostgresStore(IndexStore):
         return occurrences_in_quote_order(chunks, quote, only, limit)
 
     def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
-        """Current chunks holding all these words (prefix match on the last)."""
-        clean = [w.lower() for w in WORD.findall(" ".join(words)) if w]
+        """Current chunks holding all these words (prefix match on the last), in any case.
+
+        The trigram index finds the chunks holding each word anywhere
+        (ILIKE); whole words are then picked out here."""
+        clean = [w for w in WORD.findall(" ".join(words)) if w]
         if not clean:
             return []
-        query = " & ".join(clean[:-1] + [clean[-1] + ":*"])
-        return self._rows(_ROWS_SQL + _JOIN_CURRENT + " WHERE to_tsvector('simple', ch.text) @@"
-                          " to_tsquery('simple', %(q)s) ORDER BY ch.id LIMIT %(n)s",
-                          {"ws": self.workspace, "q": query, "n": limit})
+        where = " AND ".join(f"ch.text ILIKE %(w{i})s" for i in range(len(clean)))
+        params: dict[str, Any] = {f"w{i}": _like_pattern(w) for i, w in enumerate(clean)}
+        rows = self._rows(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {where} ORDER BY ch.id LIMIT %(n)s",
+                          {**params, "ws": self.workspace, "n": limit * 8})
+        whole = [re.compile(r"(?<![^\W_])" + re.escape(w) + r"(?![^\W_])", re.IGNORECASE) for w in clean[:-1]]
+        whole.append(re.compile(r"(?<![^\W_])" + re.escape(clean[-1]), re.IGNORECASE))
+        return [ch for ch in rows if all(p.search(ch.text) for p in whole)][:limit]
 
     def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
         pattern = _like_pattern(prefix.lower())[1:]  # no leading %: a prefix
