@@ -1,14 +1,15 @@
 """Store benchmark: the SQLite file against the shared PostgreSQL index.
 Prints figures, asserts nothing.
 
-    .venv/bin/python bench/store_bench.py [--mb 20] [--citations 10000] [--runs 3] [--before DIR]
+    .venv/bin/python bench/store_bench.py [--mb 20] [--citations 10000] [--runs 3] [--before DIR] [--speedup]
 
 Generates bench/engine_bench.py's corpus (sources and drafts with mixed
 verdicts), then for each store: `cairn index` from empty (MB/s, peak memory),
 a cold `cairn check` (an empty index: index and verify), warm checks (index
 up to date), a second clone's first check (a copy of the workspace in another
 folder: with PostgreSQL its sources are found already indexed) and its warm
-check, and the size of the index. Every report must be the same JSON on both
+check, and the size of the index; `--speedup`: indexing with one process against
+indexing with a worker process a core. Every report must be the same JSON on both
 stores; the script says whether it is.
 
 `--before DIR`: a folder holding another Cairn's `server/` (say, an export of
@@ -93,6 +94,22 @@ def measure(name: str, root: Path, env: dict[str, str], reset, size, mb: float, 
     return figures
 
 
+def index_speedup(name: str, root: Path, env: dict[str, str], reset, mb: float, runs: int) -> None:
+    """`cairn index` from empty with one process, then with a worker a core (cairn.parallel)."""
+    got = {}
+    for n in ("1", str(os.cpu_count() or 1)):
+        times = []
+        for _ in range(runs):
+            fresh_index(root, env, reset)
+            dt, code, _, _ = cairn(root, "index", env={**env, "CAIRN_INDEX_WORKERS": n})
+            assert code == 0
+            times.append(dt)
+        got[n] = statistics.median(times)
+    one, many = got.values()
+    print(f"{name:>16}: index with 1 process {one:.2f} s ({mb / one:.1f} MB/s), with {os.cpu_count()} workers"
+          f" {many:.2f} s ({mb / many:.1f} MB/s): speed-up x{one / many:.2f}", flush=True)
+
+
 def same_verdicts(a: str, b: str) -> bool:
     return json.loads(a) == json.loads(b)
 
@@ -104,6 +121,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--before", type=Path, help="a folder holding another Cairn's server/ to compare SQLite with")
     ap.add_argument("--no-postgres", action="store_true")
+    ap.add_argument("--speedup", action="store_true", help="also index with 1 process and with a worker a core")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="cairn-store-bench-"))
     root = tmp / "ws"
@@ -120,6 +138,8 @@ def main() -> None:
         results["sqlite (before)"] = measure("sqlite (before)", root, {**sqlite_env, "PYTHONPATH": str(server)},
                                              lambda: None, sqlite_size, mb, args.runs)
     results["sqlite"] = measure("sqlite", root, sqlite_env, lambda: None, sqlite_size, mb, args.runs)
+    if args.speedup:
+        index_speedup("sqlite", root, sqlite_env, lambda: None, mb, args.runs)
     server = None
     if not args.no_postgres:
         import pg_server
@@ -144,6 +164,8 @@ def main() -> None:
 
             results["postgresql"] = measure("postgresql", root, {"CAIRN_STORE_URL": url}, reset, pg_size, mb,
                                             args.runs)
+            if args.speedup:
+                index_speedup("postgresql", root, {"CAIRN_STORE_URL": url}, reset, mb, args.runs)
     finally:
         if server is not None:
             server.stop()
