@@ -220,15 +220,17 @@ def is_local_store_url(url: str) -> bool:
 
 
 def redact_url(url: str) -> str:
-    """A URL as it may be shown: without its password."""
+    """A URL as it may be shown: without its password (in the user part or as
+    libpq's `password` parameter)."""
+    import re
+
     try:
-        parsed = urlparse(url)
-        if parsed.password is None:
-            return url
-        netloc = parsed.netloc.replace(":" + parsed.password + "@", ":***@", 1)
-        return parsed._replace(netloc=netloc).geturl()
+        password = urlparse(url).password
     except ValueError:
         return "(a URL that cannot be parsed)"
+    if password is not None:
+        url = url.replace(":" + password + "@", ":***@", 1)
+    return re.sub(r"([?&])password=[^&#]*", r"\1password=***", url)
 
 
 def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
