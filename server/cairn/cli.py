@@ -110,7 +110,8 @@ def _report_index(res, quiet: bool = False) -> None:
     if not quiet:
         click.echo(
             f"indexed {len(res.indexed)} source(s), {res.unchanged} unchanged, {len(res.removed)} removed,"
-            f" {len(res.errors) + len(res.skipped)} skipped",
+            f" {len(res.errors) + len(res.skipped)} skipped"
+            + (f" ({len(res.reused)} of them found in the index already, not parsed again)" if res.reused else ""),
             err=True,
         )
 
@@ -552,6 +553,26 @@ def gc_cmd() -> None:
             cited |= {(c.chunk_id, c.version) for c in claim.citations if c.chunk_id}
     dropped = ws.store.gc(cited)
     click.echo(f"dropped {dropped} stored version(s) no draft cites", err=True)
+
+
+@main.group("store")
+def store_group() -> None:
+    """The index itself: where it is and its schema."""
+
+
+@store_group.command("migrate")
+@_guard
+def store_migrate_cmd() -> None:
+    """Bring the index's schema up to date (also done on first use)."""
+    from .store import open_store
+
+    root = find_root(Path.cwd())
+    settings = load_settings(root)
+    store = open_store(root, settings)  # opening applies the migrations a store lacks
+    try:
+        click.echo(f"the index {safe(store.where)} is at schema {store.schema()}", err=True)
+    finally:
+        store.close()
 
 
 @main.command("serve")

@@ -17,8 +17,9 @@ from pathlib import Path, PurePosixPath
 from . import chunking
 from .config import Settings, load_settings
 from .gitsafe import run_git
+from .parallel import PARALLEL_BYTES, Job, Parsers
 from .sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
-from .store import STORE_DIR, NewVersion, Store, StoreError
+from .store import STORE_DIR, IndexStore, NewVersion, StoreError, open_store
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ class IndexResult:
     warnings: dict[str, list[str]] = field(default_factory=dict)  # source -> messages (e.g. encoding)
     denied: list[str] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)  # file under a root -> why it is not a source
+    reused: list[str] = field(default_factory=list)  # of `indexed`: a version the store held already, not parsed
 
     @property
     def total(self) -> int:
@@ -65,10 +67,10 @@ def lineage_for(name: str) -> str:
 
 
 class Workspace:
-    def __init__(self, root: Path, settings: Settings | None = None, *, store: Store | None = None):
+    def __init__(self, root: Path, settings: Settings | None = None, *, store: IndexStore | None = None):
         self.root = root.resolve()
         self.settings = settings or load_settings(self.root)
-        self.store = store or Store(self.root)
+        self.store = store or open_store(self.root, self.settings)
         self._real_roots: list[Path] | None = None
         self._roots: list[str] | None = None
         self._allowed: dict[str, bool] = {}
@@ -211,22 +213,36 @@ class Workspace:
         total = len(sources)
         pending: list[tuple[NewVersion, list[str]]] = []
         pending_chars = 0
-        for i, ident in enumerate(sources):
-            if progress:
-                progress(i, total, ident)
-            try:
-                new = self._index_one(ident, chunk_chars, res)
-            except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
-                if _is_store_failure(exc):
-                    raise
-                self._failed(ident, exc, res)
-                continue
-            if new is not None:
-                pending.append(new)
-                pending_chars += len(new[0].text)
+        parsers = Parsers(self.PARALLEL_BYTES)
+
+        def take(outcomes) -> None:
+            nonlocal pending, pending_chars
+            for job, parsed, exc in outcomes:
+                if exc is not None:
+                    self._parse_failed(job, exc, res)
+                    continue
+                pending.append(parsed)
+                pending_chars += len(parsed[0].text)
                 if len(pending) >= self.BATCH_FILES or pending_chars >= self.BATCH_CHARS:
                     self._store_parsed(pending, res)
                     pending, pending_chars = [], 0
+
+        try:
+            for i, ident in enumerate(sources):
+                if progress:
+                    progress(i, total, ident)
+                try:
+                    job = self._prepare(ident, chunk_chars, res)
+                except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
+                    if _is_store_failure(exc):
+                        raise
+                    self._failed(ident, exc, res)
+                    continue
+                if job is not None:
+                    take(parsers.submit(job))
+            take(parsers.finish())
+        finally:
+            parsers.close()
         self._store_parsed(pending, res)
         for ident in sorted(stale):
             self.store.drop_current(ident)
@@ -235,12 +251,13 @@ class Workspace:
             progress(total, total, "")
         return res
 
+    PARALLEL_BYTES = PARALLEL_BYTES  # of sources parsed here before worker processes take over
     # parsed sources are stored together, up to this many files or characters
     BATCH_FILES = 64
     BATCH_CHARS = 4_000_000
 
-    def _index_one(self, ident: str, chunk_chars: int, res: IndexResult) -> tuple[NewVersion, list[str]] | None:
-        """Bring one source up to date; a new version parsed is returned, for the caller to store."""
+    def _prepare(self, ident: str, chunk_chars: int, res: IndexResult) -> Job | None:
+        """Bring one source up to date when the store holds its version; else the job of parsing it."""
         path = self.root / ident
         try:
             size = path.stat().st_size
@@ -263,16 +280,17 @@ class Workspace:
         if existing is not None:
             self.store.set_current(ident, existing)
             res.indexed.append(ident)
+            res.reused.append(ident)
             return None
-        try:
-            doc = parse_bytes(ident, data)
-        except SourceError as exc:
-            res.errors[ident] = str(exc)
-            self.store.record_error(ident, version, str(exc))
-            self.store.drop_current(ident)
-            return None
-        chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
-        return NewVersion(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, True), doc.warnings
+        return Job(ident, version, data, chunk_chars)
+
+    def _parse_failed(self, job: Job, exc: Exception, res: IndexResult) -> None:
+        if not isinstance(exc, SourceError):
+            self._failed(job.ident, exc, res)
+            return
+        res.errors[job.ident] = str(exc)
+        self.store.record_error(job.ident, job.version, str(exc))
+        self.store.drop_current(job.ident)
 
     def _store_parsed(self, parsed: list[tuple[NewVersion, list[str]]], res: IndexResult) -> None:
         """Store parsed sources in one transaction; if that fails, one by one,

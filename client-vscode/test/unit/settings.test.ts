@@ -91,6 +91,14 @@ describe('serverSection', () => {
     });
   });
 
+  it('takes a shared index URL from the user settings only, never from the workspace', () => {
+    const merged = { 'cairn.store.url': 'postgresql://db.example/cairn' };
+    assert.deepEqual(serverSection(source(merged)), {});
+    assert.deepEqual(serverSection(source(merged, { 'cairn.store.url': 'postgresql://team@db/cairn' })), {
+      store: { url: 'postgresql://team@db/cairn' },
+    });
+  });
+
   it('sends no key the extension does not register', () => {
     const asked: string[] = [];
     const spy: SettingsSource = {
