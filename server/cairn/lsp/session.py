@@ -27,7 +27,7 @@ from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.uris import from_fs_path
 
-from ..config import find_root
+from ..config import ConfigError, find_root
 from ..report import metrics_of
 from ..store import StoreError
 from ..verify import resolved_quotes
@@ -176,7 +176,7 @@ class Session:
                 return f
         try:
             return self._make_folder(root, uri)
-        except StoreError as exc:
+        except (StoreError, ConfigError) as exc:  # the index cannot be used, or its URL is not allowed
             self.tell("error", f"{root.name}: {exc}; this folder is not checked")
             return None
 
@@ -184,7 +184,9 @@ class Session:
         settings, messages = folder_settings(root, self._editor.get(uri) or self._editor.get("", {}))
         for level, msg in messages:
             self.tell(level, f"{root.name}: {msg}")
-        folder = Folder(root, settings, self.codec, store=replacing.ws.store if replacing else None, uri=uri)
+        # the index is kept unless the settings now name another one
+        keep = replacing is not None and replacing.settings.config.store == settings.config.store
+        folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep else None, uri=uri)
         judge, problem = make_judge_safely(folder.ws)
         if problem:
             self.tell("warning", problem)
@@ -770,7 +772,8 @@ class Session:
         """Settings may have changed (cairn.toml or the client's): rebuild the folder when they did."""
         uri = folder.uri
         settings, messages = folder_settings(folder.root, self._editor.get(uri) or self._editor.get("", {}))
-        if settings.config == folder.settings.config and settings.judge_url_trusted == folder.settings.judge_url_trusted:
+        if (settings.config == folder.settings.config and settings.judge_url_trusted == folder.settings.judge_url_trusted
+                and settings.store_url_trusted == folder.settings.store_url_trusted):
             for level, msg in messages:
                 self.tell(level, f"{folder.root.name}: {msg}")
             return
