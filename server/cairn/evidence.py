@@ -35,7 +35,7 @@ from .meaning.sentences import sentence_spans
 from .model import Chunk
 from .support import STOPWORDS, check_support
 
-__all__ = ["Passage", "find_evidence", "query_words"]
+__all__ = ["Passage", "find_evidence", "query_words", "retrieve"]
 
 MAX_SENTENCES = 3  # the longest span offered, in sentences
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
@@ -72,6 +72,16 @@ def query_words(claim: str) -> list[str]:
             seen.add(key)
             out.append(w)
     return out
+
+
+CANDIDATES = 30  # chunks the full-text ranking hands to the support check
+
+
+def retrieve(store, claim: str, n: int = CANDIDATES) -> list[Chunk]:
+    """The `n` current chunks the store's full-text ranking finds best for the
+    claim's words (each word once; numbers and names first)."""
+    words = query_words(claim)
+    return store.rank(words, n) if words else []
 
 
 def find_evidence(
