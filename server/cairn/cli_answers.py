@@ -31,22 +31,37 @@ def _where(place) -> str:
 
 
 @main.command("cite")
-@click.argument("quote")
-@click.option("--source", "sources", multiple=True, help="Look only in this source (may be repeated).")
+@click.argument("quote", required=False)
+@click.option("--for", "claim", metavar="CLAIM",
+              help="Find evidence for this claim instead: the passages that best support it.")
+@click.option("-k", "k", type=click.IntRange(1, 50), default=3, show_default=True,
+              help="With --for: how many passages to show.")
+@click.option("--source", "sources", multiple=True,
+              help="Look only in this source (may be repeated; with --for also a glob such as 'sources/*.md').")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for scripts.")
 @_guard
-def cite_cmd(quote: str, sources: tuple[str, ...], as_json: bool) -> None:
-    """Print a ready `cite` block for a passage of the sources.
+def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, ...], as_json: bool) -> None:
+    """Print a ready `cite` block for a passage of the sources, or with
+    --for CLAIM the passages that best support a claim.
 
     White space in QUOTE is loose: a line break or indentation in the source
     matches a space. Exit 2 when the passage is in several places (each is
     listed; narrow it with --source or a longer quote), 1 when it is nowhere
-    (the closest passages are listed)."""
+    (the closest passages are listed). With --for: exit 0 when a passage
+    supports the claim, 1 when none does (the closest are still shown)."""
     from . import engine
     from .cite import closest, find_places
     from .lsp.commands import block_text
 
+    if (quote is None) == (claim is None):
+        _err("give either a QUOTE to cite or --for CLAIM to find evidence for, not both" if quote is not None
+             else "give a QUOTE to cite, or --for CLAIM to find evidence for a claim")
+        sys.exit(EXIT_USAGE)
     ws = _workspace()
+    if claim is not None:
+        _evidence_for(ws, claim, k, sources, as_json)
+        return
+    assert quote is not None
     if not quote.split():
         _err("the quote is empty: give the passage to cite")
         sys.exit(EXIT_USAGE)
@@ -143,3 +158,47 @@ def ask_cmd(question: str, fmt: str, k: int | None, ask_url: str | None) -> None
         click.echo(render_text(report, color=sys.stdout.isatty()))
     d = report.drafts[0]
     sys.exit(EXIT_OK if d.faithful and all(c.supported for c in d.claims) else EXIT_FAIL)
+
+
+def _evidence_for(ws, claim: str, k: int, sources: tuple[str, ...], as_json: bool) -> None:
+    """`cairn cite --for CLAIM`: the passages of the sources that best support the claim."""
+    from fnmatch import fnmatchcase
+
+    from . import engine
+    from .cite import _place
+    from .evidence import find_evidence, retrieve
+    from .lsp.commands import block_text
+
+    if not claim.split():
+        _err("the claim is empty: give the sentence to find evidence for")
+        sys.exit(EXIT_USAGE)
+    patterns = [s.replace("\\", "/") for s in sources]
+    res = engine.index(ws, _Progress("indexing", "file"))
+    _report_index(res, quiet=True)
+    cfg = ws.settings.config
+
+    def allowed(source: str) -> bool:
+        return ws.allowed(source) and (not patterns or any(fnmatchcase(source, p) or source == p for p in patterns))
+
+    passages = find_evidence(claim, retrieve(ws.store, claim), threshold=cfg.threshold, mode=cfg.support.mode,
+                             allowed=allowed, k=k)
+    texts: dict[str, str | None] = {}
+    shown = []
+    for p in passages:
+        place = _place(ws, p.chunk, p.start, p.end, texts)
+        cit = place.citation()
+        shown.append((p, place, cit))
+    supported = any(p.supports for p, _, _ in shown)
+    if as_json:
+        click.echo(json.dumps({"claim": claim, "supported": supported, "threshold": cfg.threshold, "passages": [
+            {"supports": p.supports, "support_score": round(p.score, 4), "why": p.why or None,
+             "source": p.chunk.source, "page": p.chunk.page, "line": place.line, "citation": cit,
+             "block": block_text([cit])} for p, place, cit in shown]}, ensure_ascii=False))
+        sys.exit(EXIT_OK if supported else EXIT_FAIL)
+    if not supported:
+        _err("nothing in the sources supports this" + ("; the closest passages:" if shown else ""))
+    for p, place, cit in shown:
+        verdict = f"supports it, support {p.score:.2f}" if p.supports else f"does not support it: {p.why}"
+        click.echo(safe(f"# {_where(place)} \u00b7 {verdict}"))
+        click.echo(block_text([cit]), nl=False)
+    sys.exit(EXIT_OK if supported else EXIT_FAIL)
