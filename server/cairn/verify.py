@@ -168,7 +168,7 @@ class Verifier:
         self._terms: dict[str, int] = {}  # word -> in how many chunks, capped (store.find_quote)
         self._warnings: dict[tuple[str, str], list[str]] = {}
         self._current_ids: set[int] | None = None
-        self._titles: dict[tuple[str, str], str] = {}
+        self._titles: dict[tuple[str, str], tuple[str, str]] = {}
 
     def invalidate(self) -> None:
         """Forget what was read from the store (after re-indexing)."""
@@ -521,8 +521,13 @@ class Verifier:
             # whether the claim names an identifier its sources must be read for (once a claim)
             named = not _verbatim(claim, results) and any(
                 q.kind == "identifier" for q in extract_quantities(claim.text))
-            lex = check_support(self._support_text(claim, results) if named else claim.text, quotes,
-                                threshold=cfg.threshold, mode=cfg.support.mode)
+            support_text = self._support_text(claim, results) if named else claim.text
+            lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode)
+            if lex.score is not None and lex.score < cfg.threshold and lex.missing:
+                # words the quotes lack may name the cited documents themselves ("Under the
+                # Apache License, ..."): read the sources' headings only for a claim that needs it
+                lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode,
+                                    named=self._headings(results))
             score = lex.score
             missing = list(lex.missing)
             # a polarity difference contradicts only a claim its quotes are about: one whose
@@ -591,6 +596,17 @@ class Verifier:
     def _title(self, chunk: Chunk) -> str:
         """A source's file name and the start of its first chunk (up to 300 characters):
         what an identifier in a claim is also checked against."""
+        return self._opening(chunk)[1]
+
+    def _headings(self, results: list[CitationResult]) -> str:
+        """The cited sources' headings: file name and first line of each."""
+        seen = dict.fromkeys(self._opening(r.evidence[0])[0] for r in results
+                             if r.resolved and r.evidence is not None)
+        return "\n".join(seen)
+
+    def _opening(self, chunk: Chunk) -> tuple[str, str]:
+        """(heading, title) of the chunk's source version: its file name with the first
+        line of its first chunk (up to 120 characters), and with that chunk's first 300."""
         key = (chunk.source, chunk.version)
         got = self._titles.get(key)
         if got is None:
@@ -602,7 +618,8 @@ class Verifier:
             except Exception:  # a title is a hint: a store that cannot give one leaves it empty
                 log.debug("no title for %s", chunk.source, exc_info=True)
             name = chunk.source.rsplit("/", 1)[-1]
-            got = self._titles[key] = f"{name}\n{first}"
+            line = next((x.strip() for x in first.splitlines() if x.strip()), "")[:120]
+            got = self._titles[key] = (f"{name}\n{line}", f"{name}\n{first}")
         return got
 
     def verify_draft(self, path: str, doc: DraftDoc, *, encoding_problem: bool = False,

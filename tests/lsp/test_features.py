@@ -62,7 +62,7 @@ async def test_hover_on_claim_and_on_block(server: LanguageClient, ws):
     md = h.contents.value
     assert h.contents.kind == types.MarkupKind.Markdown
     assert "**Not supported**" in md
-    assert "support 0.75 ≥ threshold 0.5" in md
+    assert "support 0.86 ≥ threshold 0.5" in md
     assert "`number-mismatch`" in md and "claim says 30 days; quotes say 14 days" in md
     assert "`sources/policy.md`" in md and "version `9b3c4325`" in md
     # the quote, bold, inside its source text
@@ -129,8 +129,8 @@ async def test_code_lenses(server: LanguageClient, ws):
         lenses[name] = [(text[x.range.start.line].strip(), x.command.title) for x in got]
     assert lenses["credits-answer"] == [
         ("```cite", "supported 1.00 · sources/policy.md"),
-        ("```cite", "supported 0.82 · sources/policy.md"),
-        ("```cite", "supported 0.75 · sources/policy.md"),
+        ("```cite", "supported 0.80 · sources/policy.md"),
+        ("```cite", "supported 0.71 · sources/policy.md"),
         ("> ```cite", "supported 1.00 · sources/handbook.html"),
         ("~~~cite", "supported 1.00 · sources/shipping.pdf p.2"),
     ]

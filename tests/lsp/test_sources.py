@@ -78,7 +78,7 @@ async def test_draft_changed_on_disk_and_config(client: LanguageClient, demo):
     new.write_text((demo / "drafts/legacy-import.md").read_bytes().decode("utf-8", "replace"), encoding="utf-8")
     changed(client, new, types.FileChangeType.Created)
     await until(lambda: uri(new) in client.diagnostics, what="the new draft")
-    # cairn.toml: a higher threshold fails the 0.75-supported claim
+    # cairn.toml: a higher threshold fails the 0.71-supported claim
     toml = demo / "cairn.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace("threshold = 0.5", "threshold = 0.8"), encoding="utf-8")
     changed(client, toml)

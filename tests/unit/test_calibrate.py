@@ -18,7 +18,7 @@ DEMO = Path(__file__).parents[2] / "fixtures/demo"
 # Balanced accuracy of the SPEC's seed rule on WiCE dev at threshold 0.5, as
 # measured (docs/support.md). Everything is deterministic, so it is pinned.
 # the seed score with the meaning rules, as `cairn check` decides (0.6764... with the old number rule)
-SEED_WICE_DEV_BA = 0.6677345537757438
+SEED_WICE_DEV_BA = 0.6807780320366132
 
 
 def write(tmp_path: Path, rows: list, name: str = "data.jsonl") -> Path:
@@ -237,7 +237,7 @@ def test_wice_dev_rows(wice_rows):
 def test_wice_dev_seed_figure_is_pinned(wice_rows):
     r = calibrate(wice_rows, mode="seed", threshold=0.5)
     assert r.balanced_accuracy == pytest.approx(SEED_WICE_DEV_BA, abs=1e-9)
-    assert (r.confusion.tp, r.confusion.fn, r.confusion.fp, r.confusion.tn) == (64, 51, 42, 148)
+    assert (r.confusion.tp, r.confusion.fn, r.confusion.fp, r.confusion.tn) == (67, 48, 42, 148)
 
 
 @needs_wice

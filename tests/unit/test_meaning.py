@@ -17,7 +17,7 @@ from cairn import meaning
 from cairn.meaning import quantities as Q
 from cairn.meaning.context import check_context
 from cairn.meaning.polarity import contradictions
-from cairn.meaning.sentences import sentence_around, sentence_spans
+from cairn.meaning.sentences import sentence_around, sentence_around_slow, sentence_spans
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -165,6 +165,15 @@ def test_the_scanner_tried_where_a_quantity_can_start_finds_what_a_full_scan_fin
     assert [m.span() for m in Q._scan(text)] == [m.span() for m in Q._SCAN.finditer(text)]
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_TEXT, st.text(alphabet=st.sampled_from(list("abo neTw-yfu,.'")), max_size=40)))
+def test_text_said_to_hold_no_quantity_holds_none(text):
+    """The cheap test before the scanner never hides a quantity the scanner finds."""
+    text = unicodedata.normalize("NFKC", text)
+    if Q._surely_none(text):
+        assert [m.group(0) for m in Q._SCAN.finditer(text)] == []
+
+
 # --------------------------------------------------------------------------
 # polarity and direction
 
@@ -242,6 +251,57 @@ def test_sentence_around_a_quote():
     text = "First one. The quote sits here. Last one."
     s, e = sentence_around(text, text.index("quote"), text.index("quote") + 5)
     assert text[s:e] == "The quote sits here."
+
+
+_SENTENCE_ALPHABET = st.sampled_from(list("ab AZ19.!?:;,()'\"\n\t-*") + ["e.g.", "Mr.", "No. 5", "\n- ", "\n\n",
+                                                                          "\n1. ", "\f", "U.S.", "...", "\u201d"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_SENTENCE_ALPHABET, min_size=1, max_size=60).map("".join), st.data())
+def test_sentence_around_reads_locally_what_every_sentence_gives(text, data):
+    """The fast sentence_around (reads only near the quote) agrees with the
+    span taken from sentence_spans over the whole text, for any quote that
+    starts and ends on a character that is not white space."""
+    marks = [i for i, ch in enumerate(text) if not ch.isspace()]
+    assume(marks)
+    start = data.draw(st.sampled_from(marks))
+    end = data.draw(st.sampled_from([i + 1 for i in marks if i >= start]))
+    assert sentence_around(text, start, end) == sentence_around_slow(text, start, end)
+
+
+_CUE_TEXT = st.lists(st.sampled_from(
+    "it is was not true the case that no longer false contrary to claim despite reports does mean say nor "
+    "neither has been rejected withdrawn proven myth applies don't cannot used stopped failed without "
+    "goods are returned within days , . ; \u201c \u201d \" ( ) - It IS NOT DON'T Contrary \u00e9t\u00e9".split()
+    + [" ", "\n", "n't", "-"]), max_size=25).map(" ".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_CUE_TEXT)
+def test_context_cue_prefilter_never_hides_a_pattern_match(text):
+    """The word test in front of the context rule says "no cue" only when no
+    negation or frame pattern can match the text."""
+    from cairn.meaning import context as C
+    if C._NEGATION_WORD.search(text) or C._FRAME_BEFORE_CUE.search(text):
+        assert C._may_hold(text, C._BEFORE_CUES, C._NEGATION_WORD, C._FRAME_BEFORE_CUE)
+    if C._FRAME_AFTER_CUE.search(text):
+        assert C._may_hold(text, C._AFTER_CUES, C._FRAME_AFTER_CUE)
+
+
+def test_sentence_around_on_licence_text_agrees_with_the_full_reading():
+    import random
+    texts = [Path(p).read_text(encoding="utf-8", errors="replace")
+             for p in sorted(Path("/usr/share/common-licenses").glob("*"))[:6] if Path(p).is_file()]
+    texts.append((FIXTURES / "demo" / "sources" / "policy.md").read_text(encoding="utf-8"))
+    rng = random.Random(0)
+    for text in texts:
+        for _ in range(200):
+            a = rng.randrange(len(text))
+            b = rng.randrange(a, min(len(text), a + 300)) + 1
+            if text[a].isspace() or text[b - 1].isspace():
+                continue
+            assert sentence_around(text, a, b) == sentence_around_slow(text, a, b)
 
 
 @pytest.mark.parametrize("sentence,quote,claim,negates", [

@@ -277,12 +277,17 @@ def test_hyphenated_compounds():
     assert check_support("twenty-four hours", ["24 hours"], mode=CAL).passed
 
 
-def test_names_and_numbers_weigh_two():
+def test_names_and_numbers_weigh_two_under_the_weight_rule():
+    # measured and not adopted in the default (docs/support.md), still selectable as a rule
+    from cairn.support import MODE_RULES, register_mode
+
+    assert "weight" not in MODE_RULES[CAL]
+    register_mode("test:weight", MODE_RULES[CAL] | {"weight"})
     # "Paris" inside the sentence is a name; the opening word is not taken for one.
-    toks = {t.text: t.weight for t in tokens("Visitors love Paris in 1990. Many return.", CAL)}
+    toks = {t.text: t.weight for t in tokens("Visitors love Paris in 1990. Many return.", "test:weight")}
     assert toks == {"visitors": 1.0, "love": 1.0, "paris": 2.0, "in": 1.0, "1990": 2.0, "many": 1.0, "return": 1.0}
-    r = check_support("Visitors love Paris", ["Paris"], mode=CAL)
-    assert r.score == pytest.approx(2 / 4)
+    assert check_support("Visitors love Paris", ["Paris"], mode="test:weight").score == pytest.approx(2 / 4)
+    assert check_support("Visitors love Paris", ["Paris"], mode=CAL).score == pytest.approx(1 / 3)
 
 
 def test_seed_is_unchanged_by_the_rules():
@@ -310,3 +315,19 @@ def test_cached_checks_are_fast():
             n += 1
     rate = n / (time.perf_counter() - start)
     assert rate >= 50_000, rate
+
+
+def test_words_naming_the_cited_source_leave_the_score():
+    claim = "The Mozilla Public License lets your rights be reinstated provisionally."
+    quote = "Your rights are reinstated provisionally"
+    plain = check_support(claim, [quote], mode=CAL)
+    assert plain.score == pytest.approx(3 / 7) and "mozilla" in plain.missing
+    named = check_support(claim, [quote], mode=CAL, named="mpl-2.0.txt\nMozilla Public License Version 2.0")
+    assert named.score == pytest.approx(3 / 4)
+    assert named.missing == ["lets"]
+    # another source's heading changes nothing
+    other = check_support(claim, [quote], mode=CAL, named="handbook.md\n# Warehouse handbook")
+    assert other.score == plain.score and other.missing == plain.missing
+    # a named word the quote holds is still found, not dropped
+    both = check_support("Mozilla rights reinstated", ["Mozilla rights"], mode=CAL, named="Mozilla")
+    assert both.score == pytest.approx(2 / 3) and both.missing == ["reinstated"]

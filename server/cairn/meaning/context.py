@@ -26,8 +26,7 @@ from .sentences import sentence_around
 
 __all__ = ["ContextNegation", "check_context"]
 
-_FRAME_BEFORE = re.compile(
-    r"""(?:
+_FRAME_BEFORE_WORDS = r"""(?:
         \bit\s+(?:is|was|has\s+been|'s)\s+(?:not\s+true|not\s+the\s+case|no\s+longer\s+(?:true|the\s+case)|false|untrue
             |incorrect|wrong|a\s+myth|not\s+correct|a\s+misconception)\s+that
       | \b(?:contrary\s+to|despite|unlike|against)\s+(?:the\s+|a\s+|popular\s+|common\s+)?(?:claims?|beliefs?|reports?
@@ -36,18 +35,19 @@ _FRAME_BEFORE = re.compile(
       | \bis\s+not\s+to\s+say\s+that
       | \b(?:nor|neither)\s+is\s+it\s+(?:true|the\s+case)\s+that
       | \bno\s+longer\s+(?:holds\s+)?(?:true\s+)?that
-    )[\s,:"'\u201c]*$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-_FRAME_AFTER = re.compile(
-    r"""^[\s"'\u201d,)]*(?:
+    )"""
+_FRAME_BEFORE = re.compile(_FRAME_BEFORE_WORDS + r"""[\s,:"'\u201c]*$""", re.IGNORECASE | re.VERBOSE)
+_FRAME_AFTER_WORDS = r"""(?:
         (?:is|was|are|were|has\s+been|have\s+been|had\s+been|proved|proven|turned\s+out\s+to\s+be)\s+
         (?:false|untrue|incorrect|wrong|rejected|retracted|withdrawn|disproven|disproved|refuted|debunked|a\s+myth
          |unfounded|baseless|overturned|revoked|rescinded|repealed|no\s+longer\s+(?:true|valid|the\s+case|in\s+force))
       | (?:no\s+longer\s+(?:applies|holds|stands))
-    )\b""",
-    re.IGNORECASE | re.VERBOSE,
-)
+    )\b"""
+_FRAME_AFTER = re.compile(r"""^[\s"'\u201d,)]*""" + _FRAME_AFTER_WORDS, re.IGNORECASE | re.VERBOSE)
+# The same frames found anywhere: a cheap test, on the whole chunk, that
+# none can be in the quote's sentence (most quotes have none near them).
+_FRAME_BEFORE_CUE = re.compile(_FRAME_BEFORE_WORDS, re.IGNORECASE | re.VERBOSE)
+_FRAME_AFTER_CUE = re.compile(_FRAME_AFTER_WORDS, re.IGNORECASE | re.VERBOSE)
 _CLAIM_FRAMES = re.compile(
     r"\b(?:not\s+true|not\s+the\s+case|no\s+longer|false|untrue|incorrect|myth|rejected|retracted|withdrawn"
     r"|disproven|refuted|debunked|overturned|revoked|rescinded|repealed|misconception)\b",
@@ -75,6 +75,9 @@ class ContextNegation:
 def check_context(claim: str, text: str, start: int, end: int) -> ContextNegation | None:
     """Whether the sentence of `text` holding [start, end) negates or retracts
     the quote text[start:end] as the claim uses it."""
+    if not (_may_hold(text[:start], _BEFORE_CUES, _NEGATION_WORD, _FRAME_BEFORE_CUE)
+            or _may_hold(text[end:], _AFTER_CUES, _FRAME_AFTER_CUE)):
+        return None  # no negation or frame anywhere around the quote, so none in its sentence
     s, e = sentence_around(text, start, end)
     sentence = text[s:e]
     before = text[s:start]
@@ -95,6 +98,34 @@ def check_context(claim: str, text: str, start: int, end: int) -> ContextNegatio
     if found:
         return ContextNegation(_clip(sentence), f"{found[0].quote} in its sentence")
     return None
+
+
+# Every word one of the patterns above needs (at least one of them in each
+# alternative): a text without any of them cannot match. Checked by
+# tests/unit/test_meaning.py against the patterns themselves.
+_BEFORE_CUES = frozenset(
+    """not no never nor neither none nothing nobody nowhere cannot unable lack lacks without forbid forbids
+    forbidden prohibit prohibits prohibited refuse refuses refused fail fails failed prevent prevents prevented
+    used stopped ceased false untrue incorrect wrong myth misconception contrary despite unlike against""".split()
+)
+_AFTER_CUES = frozenset(
+    """false untrue incorrect wrong rejected retracted withdrawn disproven disproved refuted debunked myth
+    unfounded baseless overturned revoked rescinded repealed longer""".split()
+)
+_ASCII_NON_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
+
+
+def _may_hold(text: str, cues: frozenset[str], *patterns: re.Pattern[str]) -> bool:
+    """Whether any of `patterns` may match in `text`: False only when it
+    surely cannot. ASCII text is split into words (much faster than the
+    patterns); other text is searched with the patterns themselves."""
+    if not text:
+        return False
+    if not text.isascii():
+        return any(p.search(text) for p in patterns)
+    if "n't" in text or "N'T" in text or "n'T" in text or "N't" in text:
+        return True
+    return not cues.isdisjoint(text.lower().translate(_ASCII_NON_LETTERS).split())
 
 
 def _clip(sentence: str, limit: int = 300) -> str:

@@ -112,6 +112,8 @@ _CLAUSE_BREAKERS = frozenset(
 )
 _COORDINATORS = frozenset("and or but so yet".split())
 _SUBJECTS = frozenset("it he she they we you i this that these those there the a an its his her their our".split())
+# personal pronouns as subjects: "X and he is Y" joins two statements, each with its own subject
+_PERSONAL = frozenset("he she they we i you it".split())
 _SUBORDINATORS = frozenset("if when unless although because since while where whether once until".split())
 _PREPOSITIONS = frozenset(
     """at for with in on by of from to into onto upon within under over via per about""".split()
@@ -351,6 +353,10 @@ def read(text: str) -> Reading:
             st.word_negation = None
             if i + 2 < len(toks) and toks[i + 1].text in _COORDINATORS and toks[i + 2].text in _SUBJECTS:
                 close(t.start)  # ", and it never would have happened": a new statement with its own subject
+            i += 1
+            continue
+        if w in _COORDINATORS and i + 1 < n_toks and toks[i + 1].text in _PERSONAL and not st.first:
+            close(t.start)  # "he hasn't done it and he is taking care of ...": negation stays in its statement
             i += 1
             continue
         if t.text == "other" and i + 1 < len(toks) and toks[i + 1].text == "than":

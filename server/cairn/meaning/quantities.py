@@ -371,10 +371,26 @@ _QUANTITY_VERBS = frozenset(
 )
 
 
+_DIGIT = re.compile(r"\d")
+_ASCII_NON_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
+_WORD_STARTS = frozenset(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"}
+
+
+def _surely_none(text: str) -> bool:
+    """True when `text` can hold no quantity, date or identifier: every one
+    needs a digit or a number word. A cheap test before the scanner, for the
+    many sentences without either (ASCII only; other text is scanned)."""
+    if _DIGIT.search(text) is not None or not text.isascii():
+        return False
+    return _WORD_STARTS.isdisjoint(text.lower().translate(_ASCII_NON_LETTERS).split())
+
+
 @lru_cache(maxsize=16384)
 def extract(text: str) -> tuple[Quantity, ...]:
     """Every quantity, date and identifier in `text`, in order."""
     text = unicodedata.normalize("NFKC", text)
+    if _surely_none(text):
+        return ()
     out: list[Quantity] = []
     for m in _scan(text):
         s, e = m.span()
@@ -582,6 +598,8 @@ def compare(claim: str, quotes: list[str], context: list[str] = ()) -> list[Numb
     qq = [q for quote in quotes for q in extract(quote)]
     numbers = _numbers_of(qq)
     dates = [q for q in qq if q.kind == "date"]
+    if any(q.kind == "date" for q in cq):
+        dates += [m for quote in quotes for m in _bare_months(quote)]
     ranges = [q for q in qq if q.kind == "range"]
     out: list[NumberMismatch] = []
 
@@ -631,6 +649,25 @@ def compare(claim: str, quotes: list[str], context: list[str] = ()) -> list[Numb
                     f"{q.name} {'.'.join(map(str, q.ident or ()))}"
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
     return out
+
+
+_BARE_MONTH = re.compile(rf"(?<![^\W\d_])(?:{_trie(_MONTH_NAMES)})(?![^\W\d_])")
+
+
+@lru_cache(maxsize=4096)
+def _bare_months(quote: str) -> tuple[Quantity, ...]:
+    """A quote's month names standing alone ("in May", "through October"): the
+    month part of a date, which backs a claimed date's month (its year must
+    still be in the quotes). Evidence only: a claim's bare month is not a date
+    it must back. `May` counts only inside a sentence (a sentence may open with
+    the verb)."""
+    out = []
+    for m in _BARE_MONTH.finditer(quote):
+        name = m.group(0)
+        if name == "May" and _SENT_START.search(quote, 0, m.start()):
+            continue
+        out.append(Quantity("date", name, m.start(), m.end(), date=(None, _month(name), None)))
+    return tuple(out)
 
 
 def _date_backs(evidence, claimed) -> bool:
