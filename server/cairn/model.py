@@ -31,6 +31,8 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "number-mismatch": ("error", True),
     "contradiction": ("error", True),
     "context-negates": ("error", True),
+    "low-authority": ("warning", True),
+    "derived-source": ("warning", True),  # unless its lineage resolves (Diagnostic.lineage_ok)
     "unsupported-claim": ("warning", True),
     "encoding": ("warning", False),
     "judge-fallback": ("information", False),
@@ -329,6 +331,10 @@ class CitationResult:
     current_span: SpanRef | None = None  # where the quote sits in the current source, when known
     # the current chunk text holding the quote and the quote's offsets in it (the meaning rules read it)
     evidence: tuple[Chunk, int, int] | None = None
+    authority: str | None = None  # the tier of the chunk's source (policy), None without tiers
+    lineage: str | None = None  # the parser lineage of the cited version
+    source_line: int | None = None  # 1-based line and column of source_start in a text source
+    source_column: int | None = None
 
 
 @dataclass(slots=True)

@@ -34,6 +34,8 @@ from .meaning import plain as plain_text_of
 from .meaning import check as check_meaning
 from .meaning.quantities import extract as extract_quantities
 from .meaning.quantities import without_identifiers
+from .lineage import annotate
+from .policy_checks import denied_message, policy_diagnostics
 from .support import check_support
 
 log = logging.getLogger(__name__)
@@ -262,6 +264,11 @@ class Verifier:
             )
             return res, diags
 
+        # 2b. a named source the current principal may not read: nothing is read either
+        if cit.source is not None and not self.ws.permitted(cit.source):
+            diag("source-denied", denied_message(self.ws, cit.source), cit.line_of("source"))
+            return res, diags
+
         # 3. the chunk id, in the store or the git history
         chunks = self.lookup(cit.chunk_id, cit.source)
         if not chunks:
@@ -285,6 +292,10 @@ class Verifier:
                 f"chunk {cit.chunk_id} belongs to {chunk.source}, which is outside the source roots",
                 cit.line_of("source", "chunk_id"),
             )
+            return res, diags
+        if not self.ws.permitted(chunk.source):
+            # any version of it, from the store or from history: no text of it goes further
+            diag("source-denied", denied_message(self.ws, chunk.source, cit.chunk_id), cit.line_of("source", "chunk_id"))
             return res, diags
         res.chunk = chunk
 
@@ -412,7 +423,7 @@ class Verifier:
             cit.line_of("chunk_id"),
         )
         elsewhere = [
-            (ch, pos) for ch, pos in self.find_quote(quote) if self.ws.allowed(ch.source) and ch.source != chunk.source
+            (ch, pos) for ch, pos in self.find_quote(quote) if self.ws.visible(ch.source) and ch.source != chunk.source
         ]
         if len(elsewhere) == 1:
             ch, pos = elsewhere[0]
@@ -453,7 +464,7 @@ class Verifier:
 
     def _quote_elsewhere(self, quote: str, d: Diagnostic) -> None:
         """An unknown chunk's diagnostic completed: where its quote is now, re-anchored when one place."""
-        hits = [(ch, pos) for ch, pos in self.find_quote(quote) if self.ws.allowed(ch.source)]
+        hits = [(ch, pos) for ch, pos in self.find_quote(quote) if self.ws.visible(ch.source)]
         if len(hits) == 1:
             ch, pos = hits[0]
             d.message += f"; the quote is found in {ch.source}"
@@ -513,6 +524,8 @@ class Verifier:
             r, ds = self.verify_citation(cit)
             results.append(r)
             diags += ds
+        annotate(self, results)
+        diags += policy_diagnostics(self, claim, results)
         quotes = [r.citation.quote for r in results if r.resolved and r.citation.quote]
         score: float | None = None
         missing: list[str] = []

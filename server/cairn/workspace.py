@@ -137,6 +137,16 @@ class Workspace:
         # inside the store's own folder never counts
         return STORE_DIR not in PurePosixPath(identity).parts
 
+    def permitted(self, identity: str) -> bool:
+        """May the current principal read this source (its access labels, SPEC
+        section 7)? Apart from `allowed`: a source the principal may not read is
+        still indexed, but no text of it reaches any output."""
+        return self.settings.policy.readable(identity)
+
+    def visible(self, identity: str) -> bool:
+        """Under the source roots and readable by the current principal: what may be shown."""
+        return self.allowed(identity) and self.permitted(identity)
+
     def readable_source(self, identity: str) -> Path | None:
         if not self.allowed(identity):
             return None
@@ -308,6 +318,8 @@ class Workspace:
     def index_bytes(self, ident: str, data: bytes, *, current: bool = False) -> int | None:
         """Index a version given as bytes (from git history) as superseded."""
         version = hashlib.sha256(data).hexdigest()
+        if (ident, version) in self.store.purged_versions(ident):
+            return None  # removed by `cairn gc --purge`: history never brings it back
         chunk_chars = self.settings.config.chunk_chars
         lineage = lineage_for(ident)
         existing = self.store.find_version(ident, version, lineage, chunk_chars)
