@@ -486,6 +486,7 @@ class PostgresStore(IndexStore):
         def write(c):
             n = c.execute("DELETE FROM cairn_purged WHERE source = ANY(%s)", (sources,)).rowcount
             c.execute("DELETE FROM cairn_git_seen")
+            c.execute("DELETE FROM cairn_kv_cache")  # reports made without them are stale
             return n
         return self._run("write", write, write=True)
 

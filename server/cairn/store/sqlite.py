@@ -730,6 +730,7 @@ class Store(Proofs, IndexStore):
             for source in sources:
                 n += self._conn.execute("DELETE FROM purged WHERE source = ?", (source,)).rowcount
             self._conn.execute("DELETE FROM git_seen")  # history may be read again for them
+            self._conn.execute("DELETE FROM kv_cache")  # and reports made without them are stale
         return n
 
     @guarded("write")
