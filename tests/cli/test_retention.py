@@ -11,7 +11,7 @@ from pathlib import Path
 
 import make_demo
 from cairn_testing import run_cairn
-from test_policy import SECRET, cite
+from policy_ws import SECRET, cite
 
 OTHER = "Deliveries arrive within two working days of the order."
 # a paragraph of the memo no draft quotes: a draft's own quotes may stay in its cached report

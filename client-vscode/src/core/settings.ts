@@ -30,6 +30,7 @@ export const SERVER_SETTINGS = [
   'cairn.judge.model',
   'cairn.judge.api_key_env',
   'cairn.store.url',
+  'cairn.principal',
   'cairn.server.path',
 ];
 
@@ -40,9 +41,9 @@ const CLIENT_SETTINGS = ['cairn.server.path', 'cairn.trace.server'];
  * Settings the server may take only from the user's own settings (or, in a
  * remote window, the remote machine's): a judge URL or a shared index's URL the
  * user names is one the server may contact, so a workspace must not be able to
- * name it.
+ * name it; and the principal the user reads as is the user's, never the workspace's.
  */
-export const USER_ONLY_SETTINGS = ['cairn.judge.url', 'cairn.store.url'];
+export const USER_ONLY_SETTINGS = ['cairn.judge.url', 'cairn.store.url', 'cairn.principal'];
 
 /** The part of `WorkspaceConfiguration.inspect()` used here. */
 export interface SettingInspection {

@@ -31,7 +31,7 @@ async def report(session) -> dict:
             state = await session.current_path(path, patience=120.0)
             if state is not None:
                 results.append(state.absolute_result())
-    return build_report(results).model_dump()
+    return build_report(results, session.tiers()).model_dump()
 
 
 async def reindex(session) -> dict:
@@ -61,6 +61,8 @@ async def cite_selection(session, args) -> dict:
     ident = folder.ws.identity(path)
     if ident is None or not folder.ws.allowed(ident):
         raise _bad(f"{path.name} is not under a source root ({', '.join(folder.ws.roots)})")
+    if not folder.ws.permitted(ident):
+        raise _bad(f"{path.name} is not readable by principal {folder.ws.settings.policy.principal!r}")
     # the citation names the indexed text: bring the index up to date with the file first
     try:
         _, affected = await session.run(folder.reindex, [ident])

@@ -112,6 +112,9 @@ def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[
     except ConfigError as exc:
         # first see whether the file alone is fine (the editor settings were wrong)
         try:
+            if "principal" in str(exc):
+                # the user's principal is refused: the workspace's own file must not pick one instead
+                raise exc
             settings = load_settings(root, None)
             messages.append(("warning", f"editor settings: {exc}; they are ignored"))
         except ConfigError as exc2:
