@@ -283,10 +283,12 @@ def render_sarif(report: Report, drafts: list[DraftResult], *, base: Path, root:
 
     results = []
     for d in drafts:
+        tiers_of = _sarif_tiers(d)
         for diag in d.all_diagnostics:
             r = diag.range
             results.append(
                 {
+                    **tiers_of.get(id(diag), {}),
                     "ruleId": diag.code,
                     "level": _SARIF_LEVEL[diag.severity],
                     "message": {"text": diag.message},
@@ -331,6 +333,19 @@ def render_sarif(report: Report, drafts: list[DraftResult], *, base: Path, root:
         ],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def _sarif_tiers(d: DraftResult) -> dict[int, dict]:
+    """id(diagnostic) -> SARIF `properties` naming the authority tier of each
+    citation of its claim (only when a policy gives tiers)."""
+    out: dict[int, dict] = {}
+    for cr in d.claims:
+        tiers = [{"source": r.chunk.source, "authority": r.authority} for r in cr.citations
+                 if r.chunk is not None and r.authority is not None]
+        if tiers:
+            for diag in cr.diagnostics:
+                out[id(diag)] = {"properties": {"citations": tiers}}
+    return out
 
 
 # -- baseline ---------------------------------------------------------------------------

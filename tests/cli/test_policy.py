@@ -52,7 +52,8 @@ def test_tiers_low_authority_and_metrics(tmp_path: Path) -> None:
     assert "support 66.7%" in text.stdout and "source quality authoritative 0, official 2" in text.stdout
     sarif = json.loads(run_cairn(ws, "check", "--as", "counsel", "--format", "sarif").stdout)
     run = sarif["runs"][0]
-    assert "low-authority" in {r["ruleId"] for r in run["results"]}
+    (low,) = [r for r in run["results"] if r["ruleId"] == "low-authority"]
+    assert low["properties"]["citations"] == [{"source": "sources/proposal.md", "authority": "draft"}]
     assert run["properties"]["metrics"]["support_rate"] == pytest.approx(2 / 3)
     assert run["properties"]["metrics"]["source_quality"]["official"] == 2
 
