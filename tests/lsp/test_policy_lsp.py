@@ -98,3 +98,41 @@ async def test_an_invalid_principal_setting_reads_nothing(client: LanguageClient
     assert not items and uri(root / "sources" / "counsel" / "memo.md") not in shown
     report = plain(await client.workspace_execute_command_async(types.ExecuteCommandParams(command="cairn.report")))
     assert report["metrics"]["resolved_citations"] == 0
+
+
+async def test_derived_source_fix_recites_the_original(client: LanguageClient, tmp_path):
+    """`derived-source` offers, in the editor only, to cite the original span
+    the summary's paragraph cites; applied, the finding goes."""
+    import hashlib
+
+    from lsp_util import apply_edits, change_all, edits_for
+
+    def block(source: str, quote: str) -> str:
+        cid = hashlib.sha256(f"{source}\n{quote}".encode()).hexdigest()[:16]
+        return f"```cite\nchunk_id: {cid}\nstart: 0\nend: {len(quote)}\nquote: {json.dumps(quote)}\n```\n"
+
+    original, summary = "Refunds are paid within 30 days of the request.", "Refunds come within 30 days of a request."
+    root = tmp_path / "ws"
+    (root / "sources" / "summaries").mkdir(parents=True)
+    (root / "drafts").mkdir()
+    (root / "cairn.toml").write_text('[[policy]]\npath = "sources/summaries/**"\nderived = true\n', encoding="utf-8")
+    (root / "sources" / "policy.md").write_text(original + "\n", encoding="utf-8")
+    (root / "sources" / "summaries" / "s.md").write_text(f"{summary}\n\n{block('sources/policy.md', original)}",
+                                                         encoding="utf-8")
+    path = root / "drafts" / "a.md"
+    text = f"Refunds are paid within 30 days of the request.\n\n{block('sources/summaries/s.md', summary)}"
+    path.write_text(text, encoding="utf-8")
+    await start(client, root)
+    u = open_doc(client, path)
+    await until(lambda: any(d.code == "derived-source" for d in client.diagnostics.get(u, [])), what="derived-source")
+    line = line_of(text, "chunk_id:")
+    here = types.Range(start=pos(line), end=pos(line))
+    got = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=u), range=here,
+        context=types.CodeActionContext(diagnostics=[])))
+    (fix,) = [a for a in got if a.title == "Cite the original span in sources/policy.md"]
+    assert not fix.is_preferred  # editor-only: never applied by --fix or fix-all
+    fixed = apply_edits(text, edits_for(fix.edit, u))
+    assert "source: sources/policy.md" in fixed and original in fixed
+    change_all(client, u, fixed, 2)
+    await until(lambda: u in client.diagnostics and not client.diagnostics[u], what="no finding left")
