@@ -136,3 +136,16 @@ async def test_derived_source_fix_recites_the_original(client: LanguageClient, t
     assert "source: sources/policy.md" in fixed and original in fixed
     change_all(client, u, fixed, 2)
     await until(lambda: u in client.diagnostics and not client.diagnostics[u], what="no finding left")
+
+
+async def test_other_bad_settings_keep_the_users_principal(client: LanguageClient, tmp_path):
+    """Editor settings refused for another reason are dropped, but the user's
+    principal stays: the workspace's own `principal` never takes its place."""
+    root = make(tmp_path, 'principal = "counsel"\n' + TOML)
+    client.set_configuration({"principal": "reader", "support": {"mode": "no-such-mode"}}, section="cairn")
+    await start(client, root)
+    await until(lambda: any("they are ignored" in m.message for m in client.messages), what="the warning")
+    shown, _ = await everything_shown(client, root)
+    assert "source-denied" in shown
+    for w in SECRET_WORDS:
+        assert w not in shown
