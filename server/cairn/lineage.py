@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import bisect
 import re
+import threading
+from array import array
+from collections import OrderedDict
 from typing import Any
 
 from .model import CitationResult
 from .policy_checks import tier_of
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_CACHE_MAX = 256  # versions whose line starts are kept per verifier
+_CACHE_MAX = 256  # versions whose lineage is kept per verifier
+_STARTS_MAX = 128  # versions whose line starts are kept in the process (versions never change)
+_starts: OrderedDict[tuple, array] = OrderedDict()
+_starts_lock = threading.Lock()
 
 
 def annotate(verifier: Any, results: list[CitationResult]) -> None:
@@ -52,12 +58,30 @@ def _version(verifier: Any, cache: dict, source: str, version: str):
         info = verifier.store.version_info(source, version)
         starts = None
         if info is not None and info.pages is None and _is_text(info.lineage):
-            try:
-                text = verifier.store.version_text(info.id)
-                starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
-            except KeyError:  # not proven to be Cairn's own: no line numbers from it
-                starts = None
+            starts = _line_starts(verifier.store, info)
         got = cache[key] = (info, starts)
+    return got
+
+
+def _line_starts(store: Any, info: Any) -> array | None:
+    """The offset where each line of a stored version's text starts (shared by
+    every verifier of the process: a version's text never changes)."""
+    key = (store.where, info.id, info.source, info.version, info.lineage)
+    with _starts_lock:
+        got = _starts.get(key)
+        if got is not None:
+            _starts.move_to_end(key)
+            return got
+    try:
+        text = store.version_text(info.id)
+    except KeyError:  # not proven to be Cairn's own: no line numbers from it
+        return None
+    got = array("q", [0])
+    got.extend(m.end() for m in _LINE_BREAK.finditer(text))
+    with _starts_lock:
+        _starts[key] = got
+        while len(_starts) > _STARTS_MAX:
+            _starts.popitem(last=False)
     return got
 
 
