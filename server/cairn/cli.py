@@ -188,7 +188,7 @@ def chunks_cmd(as_json: bool, principal: str | None, sources: tuple[str, ...]) -
     names = []
     for s in sources:
         ident = ws.identity(Path(s)) if Path(s).exists() else s.replace("\\", "/")
-        if ident is None or not ws.allowed(ident):
+        if ident is None or not ws.in_roots(ident):
             _err(f"{s}: not a source: it is outside the source roots ({', '.join(ws.roots)})")
             sys.exit(EXIT_USAGE)
         if not ws.permitted(ident):
@@ -200,7 +200,7 @@ def chunks_cmd(as_json: bool, principal: str | None, sources: tuple[str, ...]) -
     rows = ws.store.current_chunks(names or None)
     lineages = {s: v.lineage for s, v in ws.store.current_versions().items()}
     for ch in rows:
-        if not ws.visible(ch.source):
+        if not ws.allowed(ch.source):
             continue
         if as_json:
             click.echo(

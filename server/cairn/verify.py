@@ -256,7 +256,7 @@ class Verifier:
         assert cit.chunk_id is not None and cit.quote is not None and cit.start is not None and cit.end is not None
 
         # 2. a named source outside the roots: nothing is read
-        if cit.source is not None and not self.ws.allowed(cit.source):
+        if cit.source is not None and not self.ws.in_roots(cit.source):
             diag(
                 "source-denied",
                 f"source {cit.source!r} is outside the source roots ({', '.join(self.ws.roots)}): it is not read",
@@ -286,7 +286,7 @@ class Verifier:
 
         # 4. the chunk's source must still be allowed (a denied chunk is never handed on:
         # its text would show in hovers and reports)
-        if not self.ws.allowed(chunk.source):
+        if not self.ws.in_roots(chunk.source):
             diag(
                 "source-denied",
                 f"chunk {cit.chunk_id} belongs to {chunk.source}, which is outside the source roots",
@@ -423,7 +423,7 @@ class Verifier:
             cit.line_of("chunk_id"),
         )
         elsewhere = [
-            (ch, pos) for ch, pos in self.find_quote(quote) if self.ws.visible(ch.source) and ch.source != chunk.source
+            (ch, pos) for ch, pos in self.find_quote(quote) if self.ws.allowed(ch.source) and ch.source != chunk.source
         ]
         if len(elsewhere) == 1:
             ch, pos = elsewhere[0]
@@ -464,7 +464,7 @@ class Verifier:
 
     def _quote_elsewhere(self, quote: str, d: Diagnostic) -> None:
         """An unknown chunk's diagnostic completed: where its quote is now, re-anchored when one place."""
-        hits = [(ch, pos) for ch, pos in self.find_quote(quote) if self.ws.visible(ch.source)]
+        hits = [(ch, pos) for ch, pos in self.find_quote(quote) if self.ws.allowed(ch.source)]
         if len(hits) == 1:
             ch, pos = hits[0]
             d.message += f"; the quote is found in {ch.source}"

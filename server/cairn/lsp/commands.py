@@ -59,7 +59,7 @@ async def cite_selection(session, args) -> dict:
     if path.suffix.lower() not in CITABLE:
         raise _bad("citations can be made from .md and .txt sources only")
     ident = folder.ws.identity(path)
-    if ident is None or not folder.ws.allowed(ident):
+    if ident is None or not folder.ws.in_roots(ident):
         raise _bad(f"{path.name} is not under a source root ({', '.join(folder.ws.roots)})")
     if not folder.ws.permitted(ident):
         raise _bad(f"{path.name} is not readable by principal {folder.ws.settings.policy.principal!r}")

@@ -361,11 +361,11 @@ async def complete(session, folder, doc, position: types.Position) -> types.Comp
         if prefix and not re.fullmatch(r"[0-9a-fA-F]+", prefix):
             return types.CompletionList(is_incomplete=True, items=[])
         chunks = await session.read(store.chunk_ids_with_prefix, prefix, 50)
-        chunks = [c for c in chunks if folder.ws.visible(c.source)]
+        chunks = [c for c in chunks if folder.ws.allowed(c.source)]
         return types.CompletionList(is_incomplete=True, items=chunk_id_items(lines, session.codec, spot, chunks))
     words = _WORD.findall(spot.typed)
     if not words:
         return types.CompletionList(is_incomplete=True, items=[])
     chunks = await session.read(store.search_words, words, MAX_ITEMS * 2)
-    chunks = [c for c in chunks if folder.ws.visible(c.source)]
+    chunks = [c for c in chunks if folder.ws.allowed(c.source)]
     return types.CompletionList(is_incomplete=True, items=quote_items(lines, session.codec, spot, chunks, eol))

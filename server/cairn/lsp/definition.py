@@ -25,7 +25,7 @@ def cited_location(folder, r: CitationResult) -> types.Location | None:
     span = r.current_span
     source = span.source if span is not None else ch.source
     ws = folder.ws
-    if not ws.visible(source):
+    if not ws.allowed(source):
         return None
     path = ws.root / source
     if not path.is_file():
