@@ -94,6 +94,28 @@ def measure(name: str, root: Path, env: dict[str, str], reset, size, mb: float, 
     return figures
 
 
+def before_after(root: Path, before: dict[str, str], after: dict[str, str], mb: float, runs: int) -> None:
+    """SQLite with another Cairn's code and with this one, run after run in turn (a busy
+    machine slows both alike): index from empty, cold check, warm check."""
+    got: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
+    reports = {}
+    for _ in range(runs):
+        for name, env in (("before", before), ("after", after)):
+            fig = got[name]
+            fresh_index(root, env, lambda: None)
+            fig.setdefault("index", []).append(cairn(root, "index", env=env)[0])
+            fresh_index(root, env, lambda: None)
+            fig.setdefault("cold check", []).append(cairn(root, "check", "--format", "json", env=env)[0])
+            dt, _, _, reports[name] = cairn(root, "check", "--format", "json", env=env)
+            fig.setdefault("warm check", []).append(dt)
+    parts = []
+    for what in ("index", "cold check", "warm check"):
+        b, a = statistics.median(got["before"][what]), statistics.median(got["after"][what])
+        parts.append(f"{what} {b:.2f} -> {a:.2f} s (x{a / b:.2f})")
+    print(f"sqlite before -> after, alternating runs: {'; '.join(parts)};"
+          f" same reports {same_verdicts(reports['before'], reports['after'])}", flush=True)
+
+
 def index_speedup(name: str, root: Path, env: dict[str, str], reset, mb: float, runs: int) -> None:
     """`cairn index` from empty with one process, then with a worker a core (cairn.parallel)."""
     got = {}
@@ -134,9 +156,8 @@ def main() -> None:
     sqlite_size = lambda: db.stat().st_size if db.exists() else 0  # noqa: E731 - a one-line figure
     results = {}
     if args.before:
-        server = (args.before / "server").resolve()
-        results["sqlite (before)"] = measure("sqlite (before)", root, {**sqlite_env, "PYTHONPATH": str(server)},
-                                             lambda: None, sqlite_size, mb, args.runs)
+        before_after(root, {**sqlite_env, "PYTHONPATH": str((args.before / "server").resolve())}, sqlite_env, mb,
+                     args.runs)
     results["sqlite"] = measure("sqlite", root, sqlite_env, lambda: None, sqlite_size, mb, args.runs)
     if args.speedup:
         index_speedup("sqlite", root, sqlite_env, lambda: None, mb, args.runs)

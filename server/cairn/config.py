@@ -63,6 +63,14 @@ class JudgeConfig(BaseModel):
         return v
 
 
+class AskConfig(JudgeConfig):
+    """`[ask]`: who writes the answer of `cairn ask`; same keys and URL rule as `[judge]`."""
+
+    provider: Literal["extractive", "openai"] = "extractive"  # type: ignore[assignment]
+    k: int = Field(default=8, ge=1, le=100)
+    timeout: float = Field(default=120.0, gt=0, le=600)  # a whole answer takes longer than a verdict
+
+
 class StoreConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     url: str = ""  # "" = .cairn/index.db (SQLite); "postgresql://..." = a shared index
@@ -83,8 +91,11 @@ class Config(BaseModel):
     exclude: list[str] = Field(default_factory=list)
     threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     chunk_chars: int = Field(default=1200, ge=32, le=1_000_000)
+    # files without an extension (LICENSE, COPYING) are read as text when their bytes are text
+    text_without_extension: bool = True
     support: SupportConfig = Field(default_factory=SupportConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
+    ask: AskConfig = Field(default_factory=AskConfig)
     store: StoreConfig = Field(default_factory=StoreConfig)
     authority: AuthorityConfig = Field(default_factory=AuthorityConfig)
     policy: list[PolicyEntry] = Field(default_factory=list)
@@ -97,12 +108,14 @@ class Settings:
     """A workspace's effective configuration."""
 
     def __init__(self, root: Path, config: Config, *, judge_url_trusted: bool, warnings: list[str],
-                 store_url_trusted: bool = True, policy: Policy | None = None, principal_origin: str = "default"):
+                 ask_url_trusted: bool = False, store_url_trusted: bool = True, policy: Policy | None = None,
+                 principal_origin: str = "default"):
         self.root = root
         self.policy = policy or Policy()
         self.principal_origin = principal_origin  # where the current principal came from
         self.config = config
         self.judge_url_trusted = judge_url_trusted
+        self.ask_url_trusted = ask_url_trusted
         self.store_url_trusted = store_url_trusted
         self.warnings = warnings
 
@@ -229,15 +242,17 @@ def is_local_store_url(url: str) -> bool:
 
 
 def redact_url(url: str) -> str:
-    """A URL as it may be shown: without its password."""
+    """A URL as it may be shown: without its password (in the user part or as
+    libpq's `password` parameter)."""
+    import re
+
     try:
-        parsed = urlparse(url)
-        if parsed.password is None:
-            return url
-        netloc = parsed.netloc.replace(":" + parsed.password + "@", ":***@", 1)
-        return parsed._replace(netloc=netloc).geturl()
+        password = urlparse(url).password
     except ValueError:
         return "(a URL that cannot be parsed)"
+    if password is not None:
+        url = url.replace(":" + password + "@", ":***@", 1)
+    return re.sub(r"([?&])password=[^&#]*", r"\1password=***", url)
 
 
 def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
@@ -265,6 +280,7 @@ def load_settings(
     *,
     judge_url_override: str | None = None,
     principal_override: str | None = None,
+    ask_url_override: str | None = None,
 ) -> Settings:
     """Read the workspace's configuration.
 
@@ -280,20 +296,23 @@ def load_settings(
     editor_principal = editor.pop("principal", None)
     for key in ("authority", "policy", "principals", "retention"):
         editor.pop(key, None)
-    if isinstance(editor.get("judge"), dict):
-        editor["judge"] = {k: v for k, v in editor["judge"].items() if v not in (None, "")}
-    # a judge URL the workspace names is trusted only on loopback or when the
-    # user (editor settings, environment, command line) names one too
+    for section in ("judge", "ask"):
+        if isinstance(editor.get(section), dict):
+            editor[section] = {k: v for k, v in editor[section].items() if v not in (None, "")}
+    # a judge (or ask) URL the workspace names is trusted only on loopback or when
+    # the user (editor settings, environment, command line) names one too
     user_url = judge_url_override or os.environ.get("CAIRN_JUDGE_URL") or (editor.get("judge") or {}).get("url")
+    ask_user_url = ask_url_override or os.environ.get("CAIRN_ASK_URL") or (editor.get("ask") or {}).get("url")
     # the same rule for a shared index: the environment and the editor's user settings count
     user_store = os.environ.get("CAIRN_STORE_URL", "").strip() or (editor.get("store") or {}).get("url") or ""
     merged = _merge(file_cfg, editor)
     if user_store:
         table = merged.get("store")
         merged["store"] = {**(table if isinstance(table, dict) else {}), "url": user_store}
-    if user_url:
-        merged.setdefault("judge", {})
-        merged["judge"] = {**merged["judge"], "url": user_url}
+    for section, url in (("judge", user_url), ("ask", ask_user_url)):
+        if url:
+            merged.setdefault(section, {})
+            merged[section] = {**merged[section], "url": url}
     try:
         config = Config.model_validate(merged)
     except ValidationError as exc:
@@ -314,11 +333,12 @@ def load_settings(
             if target != real_root and real_root not in target.parents:
                 raise ConfigError(f"sources: {r!r} resolves outside the workspace ({target})")
     trusted = bool(user_url) or is_loopback_url(config.judge.url)
+    ask_trusted = bool(ask_user_url) or is_loopback_url(config.ask.url)
     store_trusted = bool(user_store) or is_local_store_url(config.store.url)
     policy, origin = _policy(config, principal_override,
                              editor_principal if isinstance(editor_principal, str) else None)
     return Settings(root, config, judge_url_trusted=trusted, warnings=[], store_url_trusted=store_trusted,
-                    policy=policy, principal_origin=origin)
+                    ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin)
 
 
 def _policy(config: Config, flag: str | None, editor_principal: str | None) -> tuple[Policy, str]:

@@ -362,6 +362,14 @@ class DraftResult:
     diagnostics: list[Diagnostic]  # draft-level (encoding)
     uncited_paragraphs: int
     encoding_problem: bool = False  # the draft itself is not valid UTF-8: `--fix` never writes it
+    # a JSON answer (SPEC section 3): its id and question; None for a Markdown draft
+    answer_id: str | int | None = None
+    question: str | None = None
+
+    @property
+    def editable(self) -> bool:
+        """May `--fix` write this answer? Never a JSON answer, never a draft that is not UTF-8."""
+        return self.answer_id is None and not self.encoding_problem
 
     @property
     def faithful(self) -> bool:

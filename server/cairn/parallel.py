@@ -7,8 +7,8 @@ never pays for starting workers); past that, a pool of processes started
 afresh ("spawn": the caller may hold threads and open connections that a
 forked child must not inherit) parses the rest, and the results come back in
 the order the sources were given, so what is stored does not depend on the
-number of workers. CAIRN_INDEX_WORKERS sets how many (default: one a core;
-1: never a worker process).
+number of workers. CAIRN_INDEX_WORKERS sets how many (default 1: no worker
+process; see workers() for why).
 """
 
 from __future__ import annotations
@@ -47,10 +47,14 @@ def parse_job(ident: str, version: str, data: bytes, chunk_chars: int) -> Parsed
 
 
 def workers() -> int:
+    """CAIRN_INDEX_WORKERS, else 1: on the two shared cores this was measured on,
+    workers made a first index slower (bench/store_bench.py --speedup: 5.9 s in
+    one process, 9.4 s with two workers, for 21 MB), since the parsed text
+    travels back to be stored and the cores were busy anyway."""
     raw = os.environ.get("CAIRN_INDEX_WORKERS", "").strip()
     if raw.isdigit() and int(raw) >= 1:
         return min(int(raw), 32)
-    return max(1, min(os.cpu_count() or 1, 8))
+    return 1
 
 
 class Parsers:

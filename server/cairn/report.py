@@ -51,6 +51,8 @@ class ClaimOut(BaseModel):
 class DraftOut(BaseModel):
     path: str
     faithful: bool
+    id: str | int | None = None  # a JSON answer's id (SPEC section 3); None for a Markdown draft
+    question: str | None = None
     claims: list[ClaimOut]
     diagnostics: list[DiagnosticOut] = []  # draft-level diagnostics (encoding)
     uncited_paragraphs: int = 0
@@ -188,8 +190,10 @@ def draft_out(d: DraftResult) -> DraftOut:
     return DraftOut(
         path=d.path,
         faithful=d.faithful,
-        claims=[claim_out(c, fixable=not d.encoding_problem) for c in d.claims],
-        diagnostics=[diagnostic_out(x) for x in d.diagnostics],
+        id=d.answer_id,
+        question=d.question,
+        claims=[claim_out(c, fixable=d.editable) for c in d.claims],
+        diagnostics=[diagnostic_out(x, fixable=d.editable) for x in d.diagnostics],
         uncited_paragraphs=d.uncited_paragraphs,
     )
 
@@ -223,7 +227,12 @@ def render_text(report: Report, *, color: bool = False) -> str:
     for d in report.drafts:
         path = safe(d.path)
         badge = paint("faithful", "32") if d.faithful else paint("not faithful", "31")
-        out.append(f"{path}: {badge}")
+        if d.id is not None:  # a JSON answer: which one of the file's answers
+            out.append(f"{path}: answer {safe(str(d.id))}: {badge}")
+            if d.question:
+                out.append(f"  question: {safe(' '.join(d.question.split()))}")
+        else:
+            out.append(f"{path}: {badge}")
         for diag in d.diagnostics:
             out.append(f"  {path}:{diag.line}: {diag.severity} [{safe(diag.code)}] {safe(diag.message)}")
         if not d.claims:
@@ -284,6 +293,7 @@ def render_sarif(report: Report, drafts: list[DraftResult], *, base: Path, root:
     results = []
     for d in drafts:
         tiers_of = _sarif_tiers(d)
+        where = "" if d.answer_id is None else f"answer {d.answer_id}: "
         for diag in d.all_diagnostics:
             r = diag.range
             results.append(
@@ -291,7 +301,7 @@ def render_sarif(report: Report, drafts: list[DraftResult], *, base: Path, root:
                     **tiers_of.get(id(diag), {}),
                     "ruleId": diag.code,
                     "level": _SARIF_LEVEL[diag.severity],
-                    "message": {"text": diag.message},
+                    "message": {"text": where + diag.message},
                     "locations": [
                         {
                             "physicalLocation": {

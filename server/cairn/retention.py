@@ -36,9 +36,15 @@ def collect(ws: Workspace) -> tuple[int, int]:
     """(versions no draft cites dropped, superseded versions past retention dropped)."""
     engine.index(ws)
     cited: set[tuple[str, str | None]] = set()
+    from .answers import is_answer_file, parse_answers
+
     for p in ws.answers(None):
         text, _ = drafts_mod.read_draft(p)
-        for claim in drafts_mod.parse_draft(text).claims:
+        if is_answer_file(p):  # JSON answers cite too: their versions are kept
+            claims = [c for a in parse_answers(text, jsonl=p.name.lower().endswith(".jsonl")) for c in a.doc.claims]
+        else:
+            claims = drafts_mod.parse_draft(text).claims
+        for claim in claims:
             cited |= {(c.chunk_id, c.version) for c in claim.citations if c.chunk_id}
     expired = 0
     days = ws.settings.config.retention.superseded_days

@@ -433,6 +433,9 @@ class Verifier:
             closest = self._closest_current(chunk.source, quote)
             if closest:
                 ch, s, e, score = closest
+                now = _collapse(_sentence(ch.text, s, e))
+                now = now if len(now) <= 300 else now[:299] + "\u2026"
+                d.message += f"; where it was, {chunk.source} now says \u201c{now}\u201d ({score:.0f}% similar)"
                 d.fixes.append(
                     Fix(
                         f"Cite the closest current text ({score:.0f}% similar)",
@@ -447,6 +450,8 @@ class Verifier:
                         safe=False,
                     )
                 )
+            elif not elsewhere:
+                d.message += f"; nothing like it is left in {chunk.source}"
         return res, diags
 
     def _find_rewrapped(self, quote: str, source: str) -> list[tuple[Chunk, int, int]]:

@@ -18,13 +18,15 @@ from . import chunking
 from .config import Settings, load_settings
 from .gitsafe import run_git
 from .parallel import PARALLEL_BYTES, Job, Parsers
-from .sources import SourceError, is_source_name, parse_bytes
+from .sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
 from .store import STORE_DIR, IndexStore, NewVersion, StoreError, open_store
 
 log = logging.getLogger(__name__)
 
 MAX_SOURCE_BYTES = 256 * 1024 * 1024
 SKIP_DIRS = {"node_modules", "__pycache__"}
+# what a named folder or a `drafts` glob takes as answers: Markdown drafts and JSON answers (SPEC section 3)
+ANSWER_SUFFIXES = (".md", ".json", ".jsonl")
 
 
 @dataclass(slots=True)
@@ -35,6 +37,7 @@ class IndexResult:
     errors: dict[str, str] = field(default_factory=dict)  # source -> message
     warnings: dict[str, list[str]] = field(default_factory=dict)  # source -> messages (e.g. encoding)
     denied: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # file under a root -> why it is not a source
     reused: list[str] = field(default_factory=list)  # of `indexed`: a version the store held already, not parsed
 
     @property
@@ -48,7 +51,7 @@ ProgressFn = Callable[[int, int, str], None]  # done, total, current source
 def lineage_for(name: str) -> str:
     """The parser lineage a file of this name gets, without parsing it."""
     lower = name.lower()
-    if lower.endswith((".md", ".txt")):
+    if lower.endswith((".md", ".txt")) or not has_extension(name):
         from .sources import text
 
         return f"{text.PARSER}/{text.VERSION}"
@@ -71,6 +74,10 @@ class Workspace:
         self._real_roots: list[Path] | None = None
         self._roots: list[str] | None = None
         self._allowed: dict[str, bool] = {}
+        # Markdown files discovery passed over that hold a fence almost `cite` (```Cite):
+        # not answers, but a writer who meant them as citations is told
+        self.near_misses: list[Path] = []
+        self.last_answers: list[Path] = []  # what answers() found last
 
     # -- access -------------------------------------------------------------------
 
@@ -157,10 +164,18 @@ class Workspace:
 
     # -- sources ------------------------------------------------------------------
 
-    def list_sources(self) -> tuple[list[str], list[str]]:
-        """(allowed source identities, denied ones) under the roots."""
+    def is_source_file(self, name: str) -> bool:
+        """A name read as a source here: a known suffix, or no extension unless
+        `text_without_extension` is off."""
+        if not has_extension(name):
+            return self.settings.config.text_without_extension
+        return is_source_name(name)
+
+    def list_sources(self) -> tuple[list[str], list[str], dict[str, str]]:
+        """(allowed source identities, denied ones, skipped files and why) under the roots."""
         found: list[str] = []
         denied: list[str] = []
+        skipped: dict[str, str] = {}
         seen: set[str] = set()
         for root in self.roots:
             base = self.root / root
@@ -169,9 +184,15 @@ class Workspace:
             for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
                 for name in sorted(filenames):
-                    if not is_source_name(name) or name.startswith("."):
+                    if name.startswith("."):
                         continue
                     ident = (Path(dirpath) / name).relative_to(self.root).as_posix()
+                    if not self.is_source_file(name):
+                        if STORE_DIR not in PurePosixPath(ident).parts:
+                            skipped[text_name(ident)] = (
+                                skip_reason(name) if has_extension(name)
+                                else "no extension, and text_without_extension = false in cairn.toml")
+                        continue
                     if ident in seen:
                         continue
                     seen.add(ident)
@@ -179,7 +200,7 @@ class Workspace:
                         found.append(ident)
                     else:
                         denied.append(ident)
-        return found, denied
+        return found, denied, skipped
 
     def index(self, progress: ProgressFn | None = None, only: list[str] | None = None) -> IndexResult:
         """Bring the store up to date with the sources on disk (incremental).
@@ -190,10 +211,10 @@ class Workspace:
         res = IndexResult()
         self.forget_access()
         if only is None:
-            sources, res.denied = self.list_sources()
+            sources, res.denied, res.skipped = self.list_sources()
             stale = set(self.store.current_versions()) - set(sources)
         else:
-            sources = [s for s in only if self.readable_source(s)]
+            sources = [s for s in only if self.is_source_file(s) and self.readable_source(s)]
             stale = {s for s in only if s not in sources}
         for ident in [s for s in sources if text_name(s) != s]:
             # the store and the reports hold text: such a name cannot be a source identity
@@ -355,12 +376,18 @@ class Workspace:
 
     def answers(self, paths: list[Path] | None = None) -> list[Path]:
         """The drafts to check: named paths, else `drafts` globs, else discovery."""
+        self.near_misses = []
+        self.last_answers = self._answers(paths)
+        return self.last_answers
+
+    def _answers(self, paths: list[Path] | None) -> list[Path]:
         if paths:
             out: list[Path] = []
             for p in paths:
                 # the rule of globs and discovery: a regular file whose real path is inside
                 if p.is_dir():
-                    out += sorted(x for x in p.rglob("*.md") if self._draft_file(x) and not self._hidden(x, p))
+                    out += sorted(x for x in p.rglob("*") if x.suffix.lower() in ANSWER_SUFFIXES
+                                  and self._draft_file(x) and not self._hidden(x, p))
                 elif self._draft_file(p):
                     out.append(p)
             return [p for p in out if not self.is_under_source_root(p)]
@@ -369,7 +396,7 @@ class Workspace:
             found: set[Path] = set()
             for pat in cfg.drafts:
                 for p in self.root.glob(pat):
-                    if p.suffix.lower() == ".md" and self._draft_file(p):
+                    if p.suffix.lower() in ANSWER_SUFFIXES and self._draft_file(p):
                         found.add(p)
             return sorted(
                 p for p in found if not self.is_under_source_root(p) and not self._excluded(self.relpath(p))
@@ -387,7 +414,10 @@ class Workspace:
                     continue
                 if self._draft_file(p):
                     candidates.append(p)
-        return [p for p in candidates if _has_cite_block(p)]
+        found = [p for p in candidates if _has_cite_block(p)]
+        kept = set(found)
+        self.near_misses = [p for p in candidates if p not in kept and _might_have_near_miss(p)]
+        return found
 
     def _draft_file(self, p: Path) -> bool:
         """A regular file whose real path is inside the workspace: a link to a pipe or a
@@ -448,6 +478,17 @@ def _has_cite_block(path: Path) -> bool:
     from .drafts import has_cite_block
 
     return has_cite_block(data.decode("utf-8", "replace"))
+
+
+def _might_have_near_miss(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            data = f.read(16 * 1024 * 1024)
+    except OSError:
+        return False
+    from .drafts import might_have_near_miss
+
+    return might_have_near_miss(data.decode("utf-8", "replace"))
 
 
 def _is_store_failure(exc: Exception) -> bool:

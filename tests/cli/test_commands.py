@@ -69,6 +69,10 @@ def test_gc_drops_versions_no_draft_cites(demo: Path):
     notes = [d for d in report["drafts"] if d["path"] == "drafts/review-notes.md"][0]
     by_line = {c["line"]: c for c in notes["claims"]}
     assert [d["code"] for d in by_line[106]["diagnostics"]] == ["source-changed"]
+    # the message shows what the source says now where the quote was
+    message = by_line[106]["diagnostics"][0]["message"]
+    assert "now says \u201cA customer has 14 days to request a credit for a damaged delivery." in message
+    assert "% similar)" in message
 
 
 def test_yaml_values_a_naive_loader_mistypes(demo: Path):

@@ -77,6 +77,10 @@ def test_the_consent_decision(tmp_path: Path, monkeypatch):
                   "postgresql://[::1]/x"):
         (tmp_path / "cairn.toml").write_text(f'[store]\nurl = "{local}"\n')
         assert load_settings(tmp_path).store_url == local
+    from cairn.config import redact_url
+
+    assert redact_url("postgresql://u:pw@h/db?sslmode=require&password=pw2") == \
+        "postgresql://u:***@h/db?sslmode=require&password=***"
     for remote in ("postgresql://localhost,db.example.invalid/x", "postgresql:///x?service=team",
                    "postgresql://10.0.0.5/x", "postgresql:///x?hostaddr=10.0.0.5"):
         (tmp_path / "cairn.toml").write_text(f'[store]\nurl = "{remote}"\n')

@@ -83,6 +83,14 @@ describe('serverSection', () => {
     });
   });
 
+  it('takes the ask URL from the user settings only, never from the workspace', () => {
+    const merged = { 'cairn.ask.url': 'http://remote/v1', 'cairn.ask.provider': 'openai' };
+    assert.deepEqual(serverSection(source(merged)), { ask: { provider: 'openai' } });
+    assert.deepEqual(serverSection(source(merged, { 'cairn.ask.url': 'http://127.0.0.1:8000/v1' })), {
+      ask: { provider: 'openai', url: 'http://127.0.0.1:8000/v1' },
+    });
+  });
+
   it('takes a shared index URL from the user settings only, never from the workspace', () => {
     const merged = { 'cairn.store.url': 'postgresql://db.example/cairn' };
     assert.deepEqual(serverSection(source(merged)), {});

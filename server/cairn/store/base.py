@@ -201,6 +201,11 @@ class IndexStore(ABC):
     def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]: ...
 
     @abstractmethod
+    def rank(self, words: list[str], k: int) -> list[Chunk]:
+        """The `k` current chunks that best match these words, best first (full-text
+        ranking; the retrieval of `cairn ask` and of evidence for a claim)."""
+
+    @abstractmethod
     def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]: ...
 
     @abstractmethod

@@ -439,6 +439,29 @@ class PostgresStore(IndexStore):
         whole.append(re.compile(r"(?<![^\W_])" + re.escape(clean[-1]), re.IGNORECASE))
         return [ch for ch in rows if all(p.search(ch.text) for p in whole)][:limit]
 
+    def rank(self, words: list[str], k: int) -> list[Chunk]:
+        """The `k` current chunks that best match these words, best first: PostgreSQL's
+        own text ranking (ts_rank over the 'simple' configuration, so no language's
+        stemming), on the chunks holding any of the words. No text-search index is
+        kept (the trigram index serves quotes), so this reads the workspace's current
+        chunks: fine for `cairn ask` on a team corpus, slower than SQLite's FTS5."""
+        clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:64]
+        if not clean or k <= 0:
+            return []
+        query = " | ".join("'" + w.replace("'", "''").replace("\\", "") + "'" for w in clean)
+        rows = self._rows(
+            _ROWS_SQL + _JOIN_CURRENT
+            + " WHERE to_tsvector('simple', ch.text) @@ to_tsquery('simple', %(q)s)"
+            " ORDER BY ts_rank(to_tsvector('simple', ch.text), to_tsquery('simple', %(q)s)) DESC, v.source, ch.start_at"
+            " LIMIT %(n)s",
+            {"ws": self.workspace, "q": query, "n": k * 4})
+        out, seen = [], set()
+        for ch in rows:
+            if ch.chunk_id not in seen:
+                seen.add(ch.chunk_id)
+                out.append(ch)
+        return out[:k]
+
     def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
         pattern = _like_pattern(prefix.lower())[1:]  # no leading %: a prefix
         return self._rows(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.chunk_id LIKE %(p)s ORDER BY ch.id LIMIT %(n)s",

@@ -651,6 +651,60 @@ class Store(Proofs, IndexStore):
                 return []  # words the search syntax cannot take
             return self._current_rows(rows)[:limit]
 
+    # a question's words are searched rarest first, until they are in about this many
+    # chunks: BM25 ranks only those rows (a common word adds little and costs much)
+    RANK_ROWS = 2000
+
+    @guarded("read")
+    def rank(self, words: list[str], k: int) -> list[Chunk]:
+        """The `k` current chunks that best match these words, best first (SQLite
+        full-text search's BM25 ranking; `cairn ask`'s retrieval). The rarest words
+        are searched (see RANK_ROWS); identical paragraphs count once."""
+        clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:64]
+        if not clean or k <= 0:
+            return []
+        with self._lock:
+            conn = self._conn
+            try:
+                # the index's own word counts, on this connection only (nothing is written to the file)
+                conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, chunks_fts, row)")
+                counts = sorted((r[0], w) for w in clean
+                                if (r := conn.execute("SELECT doc FROM temp.cairn_vocab WHERE term = ?", (w,)).fetchone()))
+            except sqlite3.OperationalError as exc:
+                if unavailable_reason(exc):
+                    raise
+                counts = [(0, w) for w in clean]
+            keep: list[str] = []
+            rows_seen = 0
+            for n, w in counts:
+                if keep and rows_seen + n > self.RANK_ROWS:
+                    break
+                keep.append(w)
+                rows_seen += n
+            if not keep:
+                return []
+            query = " OR ".join(f'"{w}"' for w in keep)
+            sql = (f"SELECT {_CHUNK_COLS} FROM (SELECT rowid, rank AS r FROM chunks_fts WHERE chunks_fts MATCH ?"
+                   " ORDER BY rank LIMIT ?) f JOIN chunks ch ON ch.rowid = f.rowid"
+                   " JOIN versions v ON v.id = ch.version_id" + self._JOIN_CURRENT
+                   + " ORDER BY f.r, v.source, ch.start")
+            out: list[Chunk] = []
+            for limit in (k * 4, k * 64):  # superseded versions' rows may crowd the first try
+                try:
+                    rows = conn.execute(sql, (query, limit)).fetchall()
+                except sqlite3.OperationalError as exc:
+                    if unavailable_reason(exc):
+                        raise
+                    return []
+                out, seen = [], set()
+                for ch in self._current_rows(rows):
+                    if ch.chunk_id not in seen:
+                        seen.add(ch.chunk_id)
+                        out.append(ch)
+                if len(out) >= k or len(rows) < limit:
+                    break
+            return out[:k]
+
     @guarded("read")
     def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
         with self._lock:
