@@ -75,11 +75,11 @@ class _Progress:
             self.bar.close()
 
 
-def _workspace(judge_url: str | None = None):
+def _workspace(judge_url: str | None = None, principal: str | None = None):
     from .workspace import Workspace
 
     root = find_root(Path.cwd())
-    settings = load_settings(root, judge_url_override=judge_url)
+    settings = load_settings(root, judge_url_override=judge_url, principal_override=principal)
     for w in settings.warnings:
         _err(f"warning: {w}")
     from .notices import missing_roots
@@ -204,20 +204,27 @@ def index_cmd() -> None:
     _report_index(res)
 
 
+_AS_HELP = "Check as this principal (else CAIRN_PRINCIPAL, the editor setting, cairn.toml's `principal`)."
+
+
 @main.command("chunks")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--as", "principal", help=_AS_HELP)
 @click.argument("sources", nargs=-1)
 @_guard
-def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
+def chunks_cmd(as_json: bool, principal: str | None, sources: tuple[str, ...]) -> None:
     """List the current chunks (of the named sources)."""
     from . import engine
 
-    ws = _workspace()
+    ws = _workspace(principal=principal)
     names = []
     for s in sources:
         ident = ws.identity(Path(s)) if Path(s).exists() else s.replace("\\", "/")
-        if ident is None or not ws.allowed(ident):
+        if ident is None or not ws.in_roots(ident):
             _err(f"{s}: not a source: it is outside the source roots ({', '.join(ws.roots)})")
+            sys.exit(EXIT_USAGE)
+        if not ws.permitted(ident):
+            _err(f"{s}: not readable by principal {ws.settings.policy.principal!r}")
             sys.exit(EXIT_USAGE)
         names.append(ident)
     res = engine.index(ws, _Progress("indexing", "file"))
@@ -235,6 +242,7 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
             _err(f"{given}: no such source under {', '.join(ws.roots)} (`cairn chunks` with no name lists them all)")
         sys.exit(EXIT_USAGE)
     rows = ws.store.current_chunks(names or None)
+    lineages = {s: v.lineage for s, v in ws.store.current_versions().items()}
     if not as_json and rows:
         click.echo("# [start, end) = where the chunk lies in its source's parsed text; a cite block's"
                    " start and end count from the chunk's own first character", err=True)
@@ -252,6 +260,7 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
                         "end": ch.end,
                         "page": ch.page,
                         "text": ch.text,
+                        "lineage": lineages.get(ch.source),
                     },
                     ensure_ascii=False,
                 )
@@ -280,9 +289,10 @@ def _git_root(path: Path) -> Path | None:
 @click.option("--strict", is_flag=True, help="Also fail on any warning.")
 @click.option("--fix", is_flag=True, help="Apply the safe fixes to the drafts.")
 @click.option("--judge-url", help="Allow this judge URL (overrides the workspace's).")
+@click.option("--as", "principal", help=_AS_HELP)
 @_guard
 def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: Path | None, strict: bool,
-              fix: bool, judge_url: str | None) -> None:
+              fix: bool, judge_url: str | None, principal: str | None = None) -> None:
     """Index, then verify the answers."""
     from . import engine
     from .report import (
@@ -295,7 +305,8 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
         report_of,
     )
 
-    ws = _workspace(judge_url)
+    ws = _workspace(judge_url, principal)
+    tiers = ws.settings.config.authority.tiers
     for p in paths:
         if not p.exists():
             _err(f"{p}: no such file or folder")
@@ -354,7 +365,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
     # --fix and SARIF need the full results, a judge has its own cache
     if judge is None and not fix and fmt != "sarif":
         outs, _ = engine.check_reports(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
-        report = report_of(outs)
+        report = report_of(outs, tiers)
         results = None
     else:
         checked = run_check(_Progress("checking", "draft"))
@@ -386,7 +397,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
                     _err(line)
                 _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
         results = [cd.result for cd in checked]
-        report = build_report(results)
+        report = build_report(results, tiers)
     for line in notices.near_misses(ws):
         _err(line)
     if fmt == "json":
@@ -532,27 +543,41 @@ def calibrate_cmd(data: Path, fmt: str, judge_url: str | None) -> None:
 
 
 @main.command("gc")
+@click.option("--purge", "purge", multiple=True, metavar="SOURCE",
+              help="Remove every stored version of this source, cited or not (repeatable).")
+@click.option("--lift-purge", "lift", multiple=True, metavar="SOURCE",
+              help="Let the git history bring a purged source's versions back (repeatable).")
+@click.argument("more", nargs=-1, metavar="[SOURCE...]")
 @_guard
-def gc_cmd() -> None:
-    """Drop stored versions that no draft cites."""
-    from . import drafts as drafts_mod
-    from . import engine
+def gc_cmd(purge: tuple[str, ...], lift: tuple[str, ...], more: tuple[str, ...]) -> None:
+    """Drop stored versions that no draft cites; `--purge SOURCE...`: every version of those sources."""
+    from . import retention
 
     ws = _workspace()
-    engine.index(ws)
-    cited: set[tuple[str, str | None]] = set()
-    from .answers import is_answer_file, parse_answers
-
-    for p in ws.answers(None):
-        text, _ = drafts_mod.read_draft(p)
-        if is_answer_file(p):  # JSON answers cite too: their versions are kept
-            claims = [c for a in parse_answers(text, jsonl=p.name.lower().endswith(".jsonl")) for c in a.doc.claims]
-        else:
-            claims = drafts_mod.parse_draft(text).claims
-        for claim in claims:
-            cited |= {(c.chunk_id, c.version) for c in claim.citations if c.chunk_id}
-    dropped = ws.store.gc(cited)
+    if more and not (purge or lift):
+        _err("source names are taken only with --purge or --lift-purge")
+        sys.exit(EXIT_USAGE)
+    names = list(purge or lift) + list(more)
+    if purge or lift:
+        try:
+            idents = retention.source_names(ws, names)
+        except ValueError as exc:
+            _err(str(exc))
+            sys.exit(EXIT_USAGE)
+        if lift:
+            n = ws.store.lift_purge(idents)
+            click.echo(f"lifted {n} purge record(s): history may bring those versions back", err=True)
+            return
+        n = ws.store.purge(idents)
+        click.echo(f"purged {n} stored version(s) of {len(idents)} source(s)", err=True)
+        for ident in idents:
+            if (ws.root / ident).exists():
+                _err(f"warning: {ident} is still on disk: the next run indexes it again (delete it first)")
+        return
+    dropped, expired = retention.collect(ws)
     click.echo(f"dropped {dropped} stored version(s) no draft cites", err=True)
+    if expired:
+        click.echo(f"dropped {expired} superseded version(s) older than the retention period", err=True)
 
 
 @main.group("store")

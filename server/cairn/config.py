@@ -12,6 +12,8 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .policy import AuthorityConfig, Policy, PolicyEntry, PolicyError, RetentionConfig, current_principal, principals_table
+
 CONFIG_FILE = "cairn.toml"
 
 
@@ -95,14 +97,22 @@ class Config(BaseModel):
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
     ask: AskConfig = Field(default_factory=AskConfig)
     store: StoreConfig = Field(default_factory=StoreConfig)
+    authority: AuthorityConfig = Field(default_factory=AuthorityConfig)
+    policy: list[PolicyEntry] = Field(default_factory=list)
+    principals: dict[str, Any] = Field(default_factory=dict)
+    principal: str = ""
+    retention: RetentionConfig = Field(default_factory=RetentionConfig)
 
 
 class Settings:
     """A workspace's effective configuration."""
 
     def __init__(self, root: Path, config: Config, *, judge_url_trusted: bool, warnings: list[str],
-                 ask_url_trusted: bool = False, store_url_trusted: bool = True):
+                 ask_url_trusted: bool = False, store_url_trusted: bool = True, policy: Policy | None = None,
+                 principal_origin: str = "default"):
         self.root = root
+        self.policy = policy or Policy()
+        self.principal_origin = principal_origin  # where the current principal came from
         self.config = config
         self.judge_url_trusted = judge_url_trusted
         self.ask_url_trusted = ask_url_trusted
@@ -269,6 +279,7 @@ def load_settings(
     editor: dict[str, Any] | None = None,
     *,
     judge_url_override: str | None = None,
+    principal_override: str | None = None,
     ask_url_override: str | None = None,
 ) -> Settings:
     """Read the workspace's configuration.
@@ -281,6 +292,10 @@ def load_settings(
     editor = {k: v for k, v in (editor or {}).items() if v is not None and k not in ("server", "trace")}
     if "chunk_chars" in editor:
         editor.pop("chunk_chars")
+    # the policy is the workspace's; the principal is the user's choice, read apart
+    editor_principal = editor.pop("principal", None)
+    for key in ("authority", "policy", "principals", "retention"):
+        editor.pop(key, None)
     for section in ("judge", "ask"):
         if isinstance(editor.get(section), dict):
             editor[section] = {k: v for k, v in editor[section].items() if v not in (None, "")}
@@ -320,8 +335,20 @@ def load_settings(
     trusted = bool(user_url) or is_loopback_url(config.judge.url)
     ask_trusted = bool(ask_user_url) or is_loopback_url(config.ask.url)
     store_trusted = bool(user_store) or is_local_store_url(config.store.url)
-    return Settings(root, config, judge_url_trusted=trusted, warnings=[], ask_url_trusted=ask_trusted,
-                    store_url_trusted=store_trusted)
+    policy, origin = _policy(config, principal_override,
+                             editor_principal if isinstance(editor_principal, str) else None)
+    return Settings(root, config, judge_url_trusted=trusted, warnings=[], store_url_trusted=store_trusted,
+                    ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin)
+
+
+def _policy(config: Config, flag: str | None, editor_principal: str | None) -> tuple[Policy, str]:
+    """The source policy and the current principal (policy.current_principal's order)."""
+    try:
+        principals, in_table = principals_table(config.principals)
+        principal, origin = current_principal(flag, editor_principal, config.principal or in_table)
+        return Policy.build(config.authority, config.policy, principals, principal), origin
+    except PolicyError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _file_is_bad(file_cfg: dict[str, Any]) -> bool:

@@ -31,6 +31,8 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "number-mismatch": ("error", True),
     "contradiction": ("error", True),
     "context-negates": ("error", True),
+    "low-authority": ("warning", True),
+    "derived-source": ("warning", True),  # unless its lineage resolves (Diagnostic.fails_claim)
     "unsupported-claim": ("warning", True),
     "encoding": ("warning", False),
     "judge-fallback": ("information", False),
@@ -213,7 +215,8 @@ class Diagnostic:
     `--fix` reads them and so sees the same values as if it had run at once.
     """
 
-    __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_more")
+    __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_more",
+                 "fails_claim")
 
     def __init__(
         self,
@@ -226,6 +229,7 @@ class Diagnostic:
         fixes: list[Fix] | None = None,
         related: SpanRef | None = None,
         more: Callable[[Diagnostic], None] | None = None,
+        fails_claim: bool | None = None,  # for a code whose effect depends on the case (derived-source)
     ):
         self.code = code
         self._message = message
@@ -236,6 +240,7 @@ class Diagnostic:
         self._fixes = [] if fixes is None else fixes
         self.related = related
         self._more = more
+        self.fails_claim = fails_claim
 
     def _complete(self) -> None:
         if self._more is None:
@@ -308,6 +313,8 @@ class Diagnostic:
 
     @property
     def fails(self) -> bool:
+        if self.fails_claim is not None:
+            return self.fails_claim and not self.ignored
         return CODES[self.code][1] and not self.ignored
 
 
@@ -318,7 +325,7 @@ def _running(d: Diagnostic) -> None:
     """Diagnostic._more while its completion runs."""
 
 
-_DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related")
+_DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related", "fails_claim")
 
 
 @dataclass(slots=True)
@@ -329,6 +336,10 @@ class CitationResult:
     current_span: SpanRef | None = None  # where the quote sits in the current source, when known
     # the current chunk text holding the quote and the quote's offsets in it (the meaning rules read it)
     evidence: tuple[Chunk, int, int] | None = None
+    authority: str | None = None  # the tier of the chunk's source (policy), None without tiers
+    lineage: str | None = None  # the parser lineage of the cited version
+    source_line: int | None = None  # 1-based line and column of source_start in a text source
+    source_column: int | None = None
 
 
 @dataclass(slots=True)

@@ -34,6 +34,8 @@ from .meaning import plain as plain_text_of
 from .meaning import check as check_meaning
 from .meaning.quantities import extract as extract_quantities
 from .meaning.quantities import without_identifiers
+from .lineage import annotate
+from .policy_checks import denied_message, policy_diagnostics
 from .support import check_support
 
 log = logging.getLogger(__name__)
@@ -254,12 +256,17 @@ class Verifier:
         assert cit.chunk_id is not None and cit.quote is not None and cit.start is not None and cit.end is not None
 
         # 2. a named source outside the roots: nothing is read
-        if cit.source is not None and not self.ws.allowed(cit.source):
+        if cit.source is not None and not self.ws.in_roots(cit.source):
             diag(
                 "source-denied",
                 f"source {cit.source!r} is outside the source roots ({', '.join(self.ws.roots)}): it is not read",
                 cit.line_of("source"),
             )
+            return res, diags
+
+        # 2b. a named source the current principal may not read: nothing is read either
+        if cit.source is not None and not self.ws.permitted(cit.source):
+            diag("source-denied", denied_message(self.ws, cit.source), cit.line_of("source"))
             return res, diags
 
         # 3. the chunk id, in the store or the git history
@@ -279,12 +286,16 @@ class Verifier:
 
         # 4. the chunk's source must still be allowed (a denied chunk is never handed on:
         # its text would show in hovers and reports)
-        if not self.ws.allowed(chunk.source):
+        if not self.ws.in_roots(chunk.source):
             diag(
                 "source-denied",
                 f"chunk {cit.chunk_id} belongs to {chunk.source}, which is outside the source roots",
                 cit.line_of("source", "chunk_id"),
             )
+            return res, diags
+        if not self.ws.permitted(chunk.source):
+            # any version of it, from the store or from history: no text of it goes further
+            diag("source-denied", denied_message(self.ws, chunk.source, cit.chunk_id), cit.line_of("source", "chunk_id"))
             return res, diags
         res.chunk = chunk
 
@@ -518,6 +529,8 @@ class Verifier:
             r, ds = self.verify_citation(cit)
             results.append(r)
             diags += ds
+        annotate(self, results)
+        diags += policy_diagnostics(self, claim, results)
         quotes = [r.citation.quote for r in results if r.resolved and r.citation.quote]
         score: float | None = None
         missing: list[str] = []

@@ -124,7 +124,14 @@ class Workspace:
         return False
 
     def allowed(self, identity: str) -> bool:
-        """May this source be read? Lexically under a root, and its real path
+        """May this source be read and shown? Under the source roots (in_roots)
+        and readable by the current principal (permitted). Every output filters
+        by this; indexing reads by in_roots, so a source the principal may not
+        read is still indexed and its citations are `source-denied`, not unknown."""
+        return self.in_roots(identity) and self.permitted(identity)
+
+    def in_roots(self, identity: str) -> bool:
+        """May this file be read at all? Lexically under a root, and its real path
         (symbolic links followed) under a root's real path."""
         got = self._allowed.get(identity)
         if got is None:
@@ -144,8 +151,13 @@ class Workspace:
         # inside the store's own folder never counts
         return STORE_DIR not in PurePosixPath(identity).parts
 
+    def permitted(self, identity: str) -> bool:
+        """May the current principal read this source (its access labels, SPEC
+        section 7)? Integrity (the version hash) never enters into it."""
+        return self.settings.policy.readable(identity)
+
     def readable_source(self, identity: str) -> Path | None:
-        if not self.allowed(identity):
+        if not self.in_roots(identity):
             return None
         path = self.root / identity
         return path if path.is_file() else None
@@ -184,7 +196,7 @@ class Workspace:
                     if ident in seen:
                         continue
                     seen.add(ident)
-                    if self.allowed(ident) and (self.root / ident).is_file():
+                    if self.in_roots(ident) and (self.root / ident).is_file():
                         found.append(ident)
                     else:
                         denied.append(ident)
@@ -329,6 +341,8 @@ class Workspace:
     def index_bytes(self, ident: str, data: bytes, *, current: bool = False) -> int | None:
         """Index a version given as bytes (from git history) as superseded."""
         version = hashlib.sha256(data).hexdigest()
+        if (ident, version) in self.store.purged_versions(ident):
+            return None  # removed by `cairn gc --purge`: history never brings it back
         chunk_chars = self.settings.config.chunk_chars
         lineage = lineage_for(ident)
         existing = self.store.find_version(ident, version, lineage, chunk_chars)

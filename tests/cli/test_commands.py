@@ -39,10 +39,11 @@ def test_chunks_json(demo: Path):
         "sources/policy.md", "sources/faq.txt", "sources/handbook.html", "sources/shipping.pdf"
     }
     for r in rows:
-        assert set(r) == {"chunk_id", "source", "version", "start", "end", "page", "text"}
+        assert set(r) == {"chunk_id", "source", "version", "start", "end", "page", "text", "lineage"}
         assert len(r["chunk_id"]) == 16 and len(r["version"]) == 64
     pdf = [r for r in rows if r["source"] == "sources/shipping.pdf"]
     assert [r["page"] for r in pdf] == [1, 2]
+    assert pdf[0]["lineage"].startswith("pdf") and all(r["lineage"] for r in rows)
     policy_text = (demo / "sources" / "policy.md").read_text(encoding="utf-8")
     for r in rows:
         if r["source"] == "sources/policy.md":

@@ -120,3 +120,45 @@ def test_text_postgresql_cannot_hold_round_trips(postgres_server, tmp_path: Path
         assert store.lookup(chunks[0].chunk_id)[0].text == chunks[0].text
     finally:
         store.close()
+
+
+def test_purge_retention_and_version_info_match_sqlite(postgres_server, tmp_path: Path):
+    """The retention operations give the same answers on both stores; a purge
+    leaves no row of the source, and its versions are recorded until lifted."""
+    import time
+
+    root = tmp_path / "ws"
+    (root / "sources").mkdir(parents=True)
+    memo, other = root / "sources" / "memo.md", root / "sources" / "other.md"
+    memo.write_text("The first memo text.\n", encoding="utf-8")
+    other.write_text("Another source.\n", encoding="utf-8")
+    settings_ = load_settings(root)
+    lite = Workspace(root, settings_, store=Store(root))
+    pg = Workspace(root, settings_, store=PostgresStore(root, postgres_server.new_database()))
+    try:
+        for ws in (lite, pg):
+            ws.index()
+        memo.write_text("The second memo text.\n", encoding="utf-8")
+        for ws in (lite, pg):
+            ws.index()
+        first = lite.store.lookup(chunk_document("sources/memo.md", "The first memo text.\n", None, 1200)[0].chunk_id)
+        old_version = first[0].version
+        for ws in (lite, pg):
+            info = ws.store.version_info("sources/memo.md", old_version)
+            assert info is not None and info.lineage.startswith("text/") and info.version == old_version
+            assert ws.store.version_info("sources/memo.md", "0" * 64) is None
+            # nothing superseded is older than an hour ago
+            assert ws.store.drop_superseded_before(time.time() - 3600) == 0
+        got = [ws.store.purge(["sources/memo.md"]) for ws in (lite, pg)]
+        assert got == [2, 2]
+        for ws in (lite, pg):
+            assert "sources/memo.md" not in ws.store.current_versions()
+            assert ws.store.version_info("sources/memo.md", old_version) is None
+            assert {v for s, v in ws.store.purged_versions("sources/memo.md")} >= {old_version}
+            assert len(ws.store.purged_versions()) == 2
+            assert ws.store.lift_purge(["sources/memo.md"]) == 2
+            assert ws.store.purged_versions() == set()
+            assert "sources/other.md" in ws.store.current_versions()
+    finally:
+        pg.store.close()
+        lite.store.close()

@@ -13,6 +13,10 @@ export interface Metrics {
   resolution: number | null;
   uncited_paragraphs: number;
   coverage: number | null;
+  /** Verified claims over the claims whose citations all resolved (absent from older servers). */
+  support_rate?: number | null;
+  /** Per authority tier, the verified claims whose weakest citation is in it; null without tiers. */
+  source_quality?: Record<string, number> | null;
 }
 
 /** A share as a whole percentage ("80%"), or an em dash when the figure is null. */
@@ -54,7 +58,24 @@ export function parseMetrics(value: unknown): Metrics | undefined {
     resolution: share('resolution'),
     uncited_paragraphs: count('uncited_paragraphs'),
     coverage: share('coverage'),
+    // the policy's figures, from servers that send them
+    ...('support_rate' in record ? { support_rate: share('support_rate') } : {}),
+    ...('source_quality' in record ? { source_quality: tierCounts(record.source_quality) } : {}),
   };
+}
+
+/** `source_quality` as tier -> count, or null when it is not such an object. */
+function tierCounts(value: unknown): Record<string, number> | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return null;
+  }
+  const out: Record<string, number> = {};
+  for (const [tier, count] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof count === 'number' && Number.isFinite(count)) {
+      out[tier] = count;
+    }
+  }
+  return out;
 }
 
 export type StatusLevel = 'ok' | 'warning' | 'error' | 'empty';
@@ -86,9 +107,20 @@ export function statusView(metrics: Metrics): StatusView {
     `- Citation validity **${percent(metrics.citation_validity)}**: ${metrics.verified_claims} of ${metrics.claims} claims verified`,
     `- Faithfulness **${percent(metrics.faithfulness)}**: ${metrics.faithful_answers} of ${metrics.answers} drafts fully verified`,
     `- Resolution **${percent(metrics.resolution)}**: ${metrics.resolved_citations} of ${metrics.citations} citations found in the sources`,
+    `- Support **${percent(metrics.support_rate)}**: verified among the claims whose citations all resolved`,
     `- Coverage **${percent(metrics.coverage)}**: ${metrics.uncited_paragraphs} uncited paragraphs`,
+    ...sourceQualityLine(metrics.source_quality),
     '',
     'Click to see the problems.',
   ].join('\n');
   return { text, tooltip, level };
+}
+
+/** The tooltip's line on source quality (none without authority tiers); tier names are escaped. */
+function sourceQualityLine(quality: Record<string, number> | null | undefined): string[] {
+  if (!quality || Object.keys(quality).length === 0) {
+    return [];
+  }
+  const parts = Object.entries(quality).map(([tier, n]) => `${tier.replace(/[\\`*_{}[\]()#+\-.!|<>&~]/g, '\\$&')} ${n}`);
+  return [`- Source quality (verified claims by their weakest tier): ${parts.join(', ')}`];
 }

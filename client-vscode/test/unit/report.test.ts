@@ -61,6 +61,20 @@ describe('statusView', () => {
     assert.match(view.tooltip, /11 of 12 citations/);
   });
 
+  it('shows support and source quality apart from resolution and coverage', () => {
+    const parsed = parseMetrics({ ...metrics, support_rate: 0.8, source_quality: { official: 6, 'draft*': 2, bad: 'x' } });
+    assert.ok(parsed);
+    assert.equal(parsed.support_rate, 0.8);
+    assert.deepEqual(parsed.source_quality, { official: 6, 'draft*': 2 });
+    const view = statusView(parsed);
+    assert.match(view.tooltip, /Support \*\*80%\*\*/);
+    assert.match(view.tooltip, /Resolution \*\*92%\*\*/);
+    assert.match(view.tooltip, /Source quality .*official 6, draft\\\* 2/);
+    const noTiers = statusView({ ...metrics, support_rate: null, source_quality: null });
+    assert.doesNotMatch(noTiers.tooltip, /Source quality/);
+    assert.match(noTiers.tooltip, /Support \*\*—\*\*/);
+  });
+
   it('is ok only when every claim is verified and every draft faithful', () => {
     const all = { ...metrics, verified_claims: 10, citation_validity: 1, faithful_answers: 3, faithfulness: 1 };
     assert.equal(statusView(all).level, 'ok');

@@ -99,6 +99,20 @@ describe('serverSection', () => {
     });
   });
 
+  it('takes the principal from the user settings only, never from the workspace', () => {
+    const merged = { 'cairn.principal': 'counsel' };
+    assert.deepEqual(serverSection(source(merged)), {});
+    assert.deepEqual(serverSection(source(merged, { 'cairn.principal': 'reader' })), { principal: 'reader' });
+  });
+
+  it('registers cairn.principal as a machine setting restricted in untrusted workspaces', () => {
+    const setting = manifest.contributes.configuration.properties['cairn.principal'] as { scope: string };
+    assert.equal(setting.scope, 'machine');
+    const trust = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } })
+      .capabilities.untrustedWorkspaces.restrictedConfigurations;
+    assert.ok(trust.includes('cairn.principal'));
+  });
+
   it('sends no key the extension does not register', () => {
     const asked: string[] = [];
     const spy: SettingsSource = {

@@ -36,7 +36,7 @@ async def _results(session) -> list:
 
 async def report(session) -> dict:
     """The JSON report of SPEC section 6 over the workspace's answers; open drafts as the editor has them."""
-    return build_report(await _results(session)).model_dump()
+    return build_report(await _results(session), session.tiers()).model_dump()
 
 
 async def report_html(session) -> dict:
@@ -44,7 +44,7 @@ async def report_html(session) -> dict:
     report as `cairn.report` (the editor shows it in a webview)."""
     from ..report_html import render_html, store_lookup
 
-    rep = build_report(await _results(session))
+    rep = build_report(await _results(session), session.tiers())
     folders = list(session.folders)
 
     def build() -> str:
@@ -84,8 +84,10 @@ async def cite_selection(session, args) -> dict:
     if path.suffix.lower() not in CITABLE:
         raise _bad("citations can be made from .md and .txt sources only")
     ident = folder.ws.identity(path)
-    if ident is None or not folder.ws.allowed(ident):
+    if ident is None or not folder.ws.in_roots(ident):
         raise _bad(f"{path.name} is not under a source root ({', '.join(folder.ws.roots)})")
+    if not folder.ws.permitted(ident):
+        raise _bad(f"{path.name} is not readable by principal {folder.ws.settings.policy.principal!r}")
     # the citation names the indexed text: bring the index up to date with the file first
     try:
         _, affected = await session.run(folder.reindex, [ident])

@@ -132,7 +132,11 @@ def citation_markdown(folder, cr: ClaimResult, i: int, *, virtual: bool = False)
         state += " · " + ", ".join(f"`{c}`" for c in codes)
     n = f"**{i + 1}.** " if len(cr.citations) > 1 else ""
     lines = [n + " · ".join(bits) + f" · {state}"]
-    text, note = _context(folder, r)
+    denied = any(d.code == "source-denied" and d.citation is cit for d in cr.diagnostics)
+    # a source the current principal may not read: not even the draft's quote of it is repeated
+    text, note = ("", None) if denied else _context(folder, r)
+    if r.authority:
+        lines[0] += f" · authority `{r.authority}`"
     if note:
         lines.append(f"*{note}*")
     if text:

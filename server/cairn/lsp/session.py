@@ -617,7 +617,15 @@ class Session:
                 st = folder.drafts.get(p)
                 if st is not None:
                     results.append(st.result())
-        return metrics_of(results)
+        return metrics_of(results, self.tiers())
+
+    def tiers(self) -> list[str]:
+        """The authority tiers source_quality counts by: those of the first folder that names any."""
+        for folder in self.folders:
+            tiers = folder.settings.config.authority.tiers
+            if tiers:
+                return list(tiers)
+        return []
 
     async def check_now(self, path: Path, patience: float | None = None) -> bool:
         """Check a draft now (skipping the debounce) and wait for it; False when it took

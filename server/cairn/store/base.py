@@ -211,6 +211,30 @@ class IndexStore(ABC):
     @abstractmethod
     def versions_of(self, chunk_id: str) -> list[str]: ...
 
+    @abstractmethod
+    def version_info(self, source: str, version: str) -> VersionInfo | None:
+        """The newest stored parse of this version of a source (its lineage, pages, id), or None."""
+
+    # -- retention
+    @abstractmethod
+    def purge(self, sources: list[str]) -> int:
+        """Remove every stored version of these sources, cited or not (their chunks,
+        search entries, errors, warnings and the cached reports, which may quote
+        them), record the versions as purged, and compact the index so their text
+        is gone from its files. Returns how many versions were removed."""
+
+    @abstractmethod
+    def purged_versions(self, source: str | None = None) -> set[tuple[str, str]]:
+        """(source, version hash) of every purged version (of one source)."""
+
+    @abstractmethod
+    def lift_purge(self, sources: list[str]) -> int:
+        """Forget the purge records of these sources (history may bring them back); how many."""
+
+    @abstractmethod
+    def drop_superseded_before(self, cutoff: float, keep: set[tuple[str, str]] | None = None) -> int:
+        """Drop superseded versions indexed before `cutoff` (a time.time() value); how many."""
+
     # -- the small key-value cache, git bookkeeping, gc
     @abstractmethod
     def cache_get(self, key: str) -> str | None: ...

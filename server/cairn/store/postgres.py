@@ -83,6 +83,9 @@ MIGRATIONS: list[list[str]] = [
              workspace text NOT NULL, key text NOT NULL, value text NOT NULL, created double precision NOT NULL,
              PRIMARY KEY (workspace, key))""",
     ],
+    [  # 2: retention: versions `cairn gc --purge` removed, never brought back from history
+        "CREATE TABLE cairn_purged (source text NOT NULL, version text NOT NULL, PRIMARY KEY (source, version))",
+    ],
 ]
 SCHEMA_VERSION = str(len(MIGRATIONS))
 
@@ -468,6 +471,58 @@ class PostgresStore(IndexStore):
         return self._run("read", lambda c: [r[0] for r in c.execute(
             "SELECT DISTINCT v.version FROM cairn_chunks ch JOIN cairn_versions v ON v.id = ch.version_id"
             " WHERE ch.chunk_id = %s", (chunk_id,))])
+
+    def version_info(self, source: str, version: str) -> VersionInfo | None:
+        def q(c):
+            r = c.execute(f"SELECT {_VERSION_COLS} FROM cairn_versions v WHERE v.source = %s AND v.version = %s"
+                          " ORDER BY v.indexed_at DESC, v.id DESC LIMIT 1", (source, version)).fetchone()
+            return self._info(r) if r else None
+        return self._run("read", q)
+
+    # -- retention ----------------------------------------------------------------------
+
+    def purge(self, sources: list[str]) -> int:
+        """Every clone's versions of these sources go (the index is shared: so is retention)."""
+        def write(c):
+            c.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+            c.execute("INSERT INTO cairn_purged SELECT DISTINCT source, version FROM cairn_versions"
+                      " WHERE source = ANY(%s) ON CONFLICT DO NOTHING", (sources,))
+            n = c.execute("DELETE FROM cairn_versions WHERE source = ANY(%s)", (sources,)).rowcount
+            c.execute("DELETE FROM cairn_source_errors WHERE source = ANY(%s)", (sources,))
+            c.execute("DELETE FROM cairn_source_warnings WHERE source = ANY(%s)", (sources,))
+            c.execute("DELETE FROM cairn_kv_cache")  # cached reports may quote them
+            c.execute("DELETE FROM cairn_git_seen")
+            return n
+        n = self._run("write", write, write=True)
+        # rewrite the tables so the deleted rows' text is gone from their files
+        self._run("write", lambda c: c.execute("VACUUM FULL cairn_chunks, cairn_versions, cairn_kv_cache"))
+        return n
+
+    def purged_versions(self, source: str | None = None) -> set[tuple[str, str]]:
+        def q(c):
+            if source is None:
+                return c.execute("SELECT source, version FROM cairn_purged").fetchall()
+            return c.execute("SELECT source, version FROM cairn_purged WHERE source = %s", (source,)).fetchall()
+        return {(r[0], r[1]) for r in self._run("read", q)}
+
+    def lift_purge(self, sources: list[str]) -> int:
+        def write(c):
+            n = c.execute("DELETE FROM cairn_purged WHERE source = ANY(%s)", (sources,)).rowcount
+            c.execute("DELETE FROM cairn_git_seen")
+            c.execute("DELETE FROM cairn_kv_cache")  # reports made without them are stale
+            return n
+        return self._run("write", write, write=True)
+
+    def drop_superseded_before(self, cutoff: float, keep: set[tuple[str, str]] | None = None) -> int:
+        def write(c):
+            c.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+            rows = c.execute("SELECT id, source, version FROM cairn_versions WHERE indexed_at < %s AND id NOT IN"
+                             " (SELECT version_id FROM cairn_current)", (cutoff,)).fetchall()
+            drop = [r[0] for r in rows if not keep or (r[1], r[2]) not in keep]
+            if not drop:
+                return 0
+            return c.execute("DELETE FROM cairn_versions WHERE id = ANY(%s)", (drop,)).rowcount
+        return self._run("write", write, write=True)
 
     # -- small key-value cache (per clone) -------------------------------------------
 

@@ -78,6 +78,7 @@ CREATE TABLE IF NOT EXISTS source_errors (source TEXT PRIMARY KEY, version TEXT,
 CREATE TABLE IF NOT EXISTS source_warnings (source TEXT NOT NULL, version TEXT NOT NULL, message TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS git_seen (blob TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS kv_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL, mac BLOB);
+CREATE TABLE IF NOT EXISTS purged (source TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (source, version));
 """
 
 
@@ -721,6 +722,91 @@ class Store(Proofs, IndexStore):
                 (chunk_id,),
             ).fetchall()
         return [r[0] for r in rows]
+
+    @guarded("read")
+    def version_info(self, source: str, version: str) -> VersionInfo | None:
+        with self._lock:
+            r = self._conn.execute(
+                f"SELECT {_VERSION_COLS} FROM versions v WHERE v.source = ? AND v.version = ?"
+                " ORDER BY v.indexed_at DESC, v.id DESC LIMIT 1", (source, version)).fetchone()
+            return self._info(r) if r else None
+
+    # -- retention ----------------------------------------------------------------
+
+    @guarded("write")
+    def purge(self, sources: list[str]) -> int:
+        with self._lock:
+            c = self._conn
+            c.execute("PRAGMA secure_delete = ON")  # freed pages are overwritten with zeros
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                n = 0
+                for source in sources:
+                    for vid, version in c.execute("SELECT id, version FROM versions WHERE source = ?",
+                                                  (source,)).fetchall():
+                        c.execute("INSERT OR IGNORE INTO purged VALUES (?, ?)", (source, version))
+                        self._drop_version(c, vid)
+                        n += 1
+                    c.execute("DELETE FROM current WHERE source = ?", (source,))
+                    c.execute("DELETE FROM source_errors WHERE source = ?", (source,))
+                    c.execute("DELETE FROM source_warnings WHERE source = ?", (source,))
+                # cached reports and verdicts may quote a purged source: all of them go
+                c.execute("DELETE FROM kv_cache")
+                c.execute("DELETE FROM git_seen")
+                c.execute("COMMIT")
+            except BaseException:
+                _rollback(c)
+                raise
+            finally:
+                self._forget_proofs()
+            # rebuild the search index's own pages and rewrite the file: deleted rows
+            # would otherwise stay readable in free pages
+            c.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')")
+            c.execute("VACUUM")
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # and the write-ahead log holds none of it
+            c.execute("PRAGMA secure_delete = OFF")
+            self._forget_proofs()
+        return n
+
+    @guarded("read")
+    def purged_versions(self, source: str | None = None) -> set[tuple[str, str]]:
+        with self._lock:
+            if source is None:
+                rows = self._conn.execute("SELECT source, version FROM purged").fetchall()
+            else:
+                rows = self._conn.execute("SELECT source, version FROM purged WHERE source = ?", (source,)).fetchall()
+        return {(r[0], r[1]) for r in rows}
+
+    @guarded("write")
+    def lift_purge(self, sources: list[str]) -> int:
+        with self._lock:
+            n = 0
+            for source in sources:
+                n += self._conn.execute("DELETE FROM purged WHERE source = ?", (source,)).rowcount
+            self._conn.execute("DELETE FROM git_seen")  # history may be read again for them
+            self._conn.execute("DELETE FROM kv_cache")  # and reports made without them are stale
+        return n
+
+    @guarded("write")
+    def drop_superseded_before(self, cutoff: float, keep: set[tuple[str, str]] | None = None) -> int:
+        with self._lock:
+            c = self._conn
+            rows = c.execute("SELECT id, source, version FROM versions WHERE indexed_at < ? AND id NOT IN"
+                             " (SELECT version_id FROM current)", (cutoff,)).fetchall()
+            drop = [r[0] for r in rows if not keep or (r[1], r[2]) not in keep]
+            if not drop:
+                return 0
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                for vid in drop:
+                    self._drop_version(c, vid)
+                c.execute("COMMIT")
+            except BaseException:
+                _rollback(c)
+                raise
+            finally:
+                self._forget_proofs()
+        return len(drop)
 
     # -- small key-value cache (judge verdicts, draft reports) ----------------------
     #
