@@ -869,19 +869,18 @@ def test_parse_draft_never_raises_on_any_text(text):
     assert doc.uncited_paragraphs >= 0
 
 
-def test_ten_thousand_citations_are_fast():
+def test_ten_thousand_citations_parse():
+    # the speed is measured in bench/engine_bench.py (draft parsing), not here: a shared machine makes a
+    # time limit flaky
     parts = [
         f"Claim number {i} about the delivery.\n\n```cite\nchunk_id: {i:016x}\nstart: {i}\nend: {i + 10}\n"
         f'quote: "quoted text {i}"\nsource: sources/a.md\nversion: 9f2c41d0\n```\n'
         for i in range(10_000)
     ]
     text = "\n".join(parts)
-    t = time.perf_counter()
     doc = parse_draft(text)
-    elapsed = time.perf_counter() - t
     assert len(doc.claims) == 10_000 and all(c.citations[0].valid for c in doc.claims)
     assert doc.claims[-1].citations[0].start == 9_999
-    assert elapsed < 5.0  # about 0.8 s on a slow machine; generous to stay stable under load
 
 
 def test_tab_expanded_by_markdown_it_gives_clamped_ranges_and_no_edits():
