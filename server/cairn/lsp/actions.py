@@ -44,7 +44,9 @@ def _workspace_edit(session_caps_doc_changes: bool, state, edits: list[types.Tex
     return types.WorkspaceEdit(changes={state.uri: edits})
 
 
-def code_actions(state, codec, params: types.CodeActionParams, doc_changes: bool) -> list[types.CodeAction]:
+def code_actions(state, codec, params: types.CodeActionParams, doc_changes: bool,
+                 store=None) -> list[types.CodeAction]:
+    """The quick-fixes in range and, when asked for, fix-all; `store` writes versions short as --fix does."""
     only = params.context.only
     out: list[types.CodeAction] = []
     lo, hi = params.range.start.line, params.range.end.line
@@ -87,13 +89,13 @@ def code_actions(state, codec, params: types.CodeActionParams, doc_changes: bool
                         )
     # a source action is given when asked for (on save, the Source Action menu), not with every lightbulb
     if only and wants(only, FIX_ALL):
-        fix_all = fix_all_action(state, codec, doc_changes)
+        fix_all = fix_all_action(state, codec, doc_changes, store)
         if fix_all is not None:
             out.append(fix_all)
     return out
 
 
-def fix_all_edits(state, codec) -> list[types.TextEdit]:
+def fix_all_edits(state, codec, store=None) -> list[types.TextEdit]:
     if state.encoding_problem:
         return []  # like --fix: never rewrite a draft whose bytes were not all UTF-8
     edits: list[types.TextEdit] = []
@@ -101,13 +103,13 @@ def fix_all_edits(state, codec) -> list[types.TextEdit]:
         if not any(d.fixes for cr in seg.claims for d in cr.diagnostics):
             continue
         result = DraftResult(path=state.rel, claims=seg.claims, diagnostics=[], uncited_paragraphs=0)
-        for cit, values in safe_fix_values(result):
+        for cit, values in safe_fix_values(result, store):
             edits += _edits(seg, shift, codec, drafts_mod.field_edits(cit, values))
     return edits
 
 
-def fix_all_action(state, codec, doc_changes: bool) -> types.CodeAction | None:
-    edits = fix_all_edits(state, codec)
+def fix_all_action(state, codec, doc_changes: bool, store=None) -> types.CodeAction | None:
+    edits = fix_all_edits(state, codec, store)
     if not edits:
         return None
     return types.CodeAction(

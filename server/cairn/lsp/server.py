@@ -195,11 +195,12 @@ def create_server() -> CairnServer:
     )
     @guarded(default=[])
     async def on_code_action(params: types.CodeActionParams):
-        _, state = await session.current(params.text_document.uri)
+        folder, state = await session.current(params.text_document.uri)
         if state is None:
             return []
         doc_changes = bool(session.capability("workspace.workspace_edit.document_changes", False))
-        return actions.code_actions(state, session.codec, params, doc_changes)
+        store = folder.ws.store if folder is not None else None
+        return actions.code_actions(state, session.codec, params, doc_changes, store)
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
