@@ -294,7 +294,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
     # --fix and SARIF need the full results, a judge has its own cache
     if judge is None and not fix and fmt != "sarif":
         outs, _ = engine.check_reports(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
-        report = report_of(outs)
+        report = report_of(outs, strict_sentences=ws.settings.config.strict_sentences)
         results = None
     else:
         checked = run_check(_Progress("checking", "draft"))
@@ -321,7 +321,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
                 verifier.invalidate()
                 checked = run_check()
         results = [cd.result for cd in checked]
-        report = build_report(results)
+        report = build_report(results, strict_sentences=ws.settings.config.strict_sentences)
     if fmt == "json":
         click.echo(report.model_dump_json(indent=2))
     elif fmt == "sarif":

@@ -68,6 +68,8 @@ class Config(BaseModel):
     exclude: list[str] = Field(default_factory=list)
     threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     chunk_chars: int = Field(default=1200, ge=32, le=1_000_000)
+    strict_sentences: bool = False
+    date_window_days: int = Field(default=365, ge=0, le=1_000_000)
     support: SupportConfig = Field(default_factory=SupportConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
 

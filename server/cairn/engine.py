@@ -142,7 +142,7 @@ def write_atomic(path: Path, text: str, *, expected: str | None = None) -> bool:
 # version. Any change to one of these makes a new key.
 
 _CACHE_PREFIX = "draft-report:"
-REPORT_FORMAT = "4"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; cached reports of another format are not reused
+REPORT_FORMAT = "5"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: binding, sentences, dates; cached reports of another format are not reused
 _CACHE_MAX_AGE = 30 * 24 * 3600
 
 

@@ -34,6 +34,11 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "unsupported-claim": ("warning", True),
     "encoding": ("warning", False),
     "judge-fallback": ("information", False),
+    # binding, reuse, dates and sentences (binding.py, reuse.py, dates.py, sentences_check.py)
+    "claim-moved": ("warning", True),
+    "mixed-dates": ("warning", False),
+    "citation-reuse": ("warning", False),
+    "unsupported-sentence": ("warning", False),  # fails the claim under strict_sentences
 }
 
 
@@ -115,6 +120,7 @@ class Citation:
     source: str | None = None
     version: str | None = None
     ignore: tuple[str, ...] = ()
+    claim: str | None = None  # the claim the block was written for: its first words or "sha256:<12 hex>"
     # field name -> range of its line in the draft ("key: value"), for diagnostics
     field_ranges: dict[str, Range] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)  # block-syntax for this citation
@@ -168,7 +174,7 @@ class Claim:
         return (
             self.text,
             tuple(
-                (c.chunk_id, c.start, c.end, c.quote, c.source, c.version, c.ignore, bool(c.problems))
+                (c.chunk_id, c.start, c.end, c.quote, c.source, c.version, c.ignore, c.claim, bool(c.problems))
                 for c in self.citations
             ),
             tuple(p.message for p in self.problems),
@@ -194,6 +200,8 @@ class Fix:
     title: str
     values: dict[str, str | int]
     safe: bool = False
+    # edits of the whole draft instead of field values (moving a block: editor only, never safe)
+    edits: list[TextEdit] | None = None
 
 
 @dataclass(slots=True)
@@ -213,7 +221,7 @@ class Diagnostic:
     `--fix` reads them and so sees the same values as if it had run at once.
     """
 
-    __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_more")
+    __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_more", "strict")
 
     def __init__(
         self,
@@ -226,6 +234,7 @@ class Diagnostic:
         fixes: list[Fix] | None = None,
         related: SpanRef | None = None,
         more: Callable[[Diagnostic], None] | None = None,
+        strict: bool = False,
     ):
         self.code = code
         self._message = message
@@ -236,6 +245,7 @@ class Diagnostic:
         self._fixes = [] if fixes is None else fixes
         self.related = related
         self._more = more
+        self.strict = strict  # fails the claim although its code does not by default (strict_sentences)
 
     def _complete(self) -> None:
         if self._more is None:
@@ -308,7 +318,7 @@ class Diagnostic:
 
     @property
     def fails(self) -> bool:
-        return CODES[self.code][1] and not self.ignored
+        return (CODES[self.code][1] or self.strict) and not self.ignored
 
 
 _COMPLETING = threading.RLock()
@@ -318,7 +328,7 @@ def _running(d: Diagnostic) -> None:
     """Diagnostic._more while its completion runs."""
 
 
-_DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related")
+_DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related", "strict")
 
 
 @dataclass(slots=True)
@@ -342,6 +352,8 @@ class ClaimResult:
     diagnostics: list[Diagnostic]
     # the lexical check's score, kept when a judge's verdict replaces it (verify.apply_verdict)
     lexical_score: float | None = None
+    # each sentence of a multi-sentence claim with its support alone (sentences_check.py)
+    sentences: list[tuple[str, float | None]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

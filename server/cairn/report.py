@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import __version__
 from .model import ClaimResult, Diagnostic, DraftResult
+from .sentences_check import unsupported_count
 from .terminal import safe
 
 
@@ -113,13 +114,16 @@ def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
     )
 
 
-def metrics_of(drafts: list[DraftResult]) -> Metrics:
+def metrics_of(drafts: list[DraftResult], *, strict_sentences: bool = False) -> Metrics:
+    """The metrics (SPEC section 5); under `strict_sentences` an unsupported
+    sentence of a claim counts as an uncited paragraph in `coverage`."""
     claims = [c for d in drafts for c in d.claims]
     verified = sum(c.supported for c in claims)
     cits = [r for c in claims for r in c.citations]
     resolved = sum(r.resolved for r in cits)
     faithful = sum(d.faithful for d in drafts)
     uncited = sum(d.uncited_paragraphs for d in drafts)
+    uncited += sum(unsupported_count(c.diagnostics, strict_sentences) for c in claims)
     return Metrics(
         claims=len(claims),
         verified_claims=verified,
@@ -145,14 +149,14 @@ def draft_out(d: DraftResult) -> DraftOut:
     )
 
 
-def build_report(drafts: list[DraftResult]) -> Report:
-    return report_of([draft_out(d) for d in drafts])
+def build_report(drafts: list[DraftResult], *, strict_sentences: bool = False) -> Report:
+    return report_of([draft_out(d) for d in drafts], strict_sentences=strict_sentences)
 
 
-def report_of(outs: list[DraftOut]) -> Report:
+def report_of(outs: list[DraftOut], *, strict_sentences: bool = False) -> Report:
     """The report of drafts already in their output form (metrics_of reads
     the same attribute names on both forms)."""
-    return Report(drafts=outs, metrics=metrics_of(outs))  # type: ignore[arg-type]
+    return Report(drafts=outs, metrics=metrics_of(outs, strict_sentences=strict_sentences))  # type: ignore[arg-type]
 
 
 # -- text ---------------------------------------------------------------------------

@@ -26,12 +26,14 @@ async def report(session) -> dict:
     """The JSON report of SPEC section 6 over the workspace's answers; open drafts as the editor has them."""
     await session.wait_ready()
     results = []
+    strict = False
     for folder in list(session.folders):
+        strict = strict or folder.settings.config.strict_sentences
         for path in sorted(folder.answers):
             state = await session.current_path(path, patience=120.0)
             if state is not None:
                 results.append(state.absolute_result())
-    return build_report(results).model_dump()
+    return build_report(results, strict_sentences=strict).model_dump()
 
 
 async def reindex(session) -> dict:

@@ -610,12 +610,14 @@ class Session:
 
     def metrics(self):
         results = []
+        strict = False
         for folder in self.folders:
+            strict = strict or folder.settings.config.strict_sentences
             for p in sorted(folder.answers):
                 st = folder.drafts.get(p)
                 if st is not None:
                     results.append(st.result())
-        return metrics_of(results)
+        return metrics_of(results, strict_sentences=strict)
 
     async def check_now(self, path: Path, patience: float | None = None) -> bool:
         """Check a draft now (skipping the debounce) and wait for it; False when it took
