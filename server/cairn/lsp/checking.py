@@ -31,6 +31,7 @@ from ..store import StoreError
 from ..verify import Verifier
 from ..workspace import IndexResult, Workspace
 from . import segments
+from .binding import publishable as moved_messages
 from .definition import cited_location
 from .diagnostics import claim_diagnostics, to_lsp
 from .lens import segment_lenses
@@ -84,10 +85,11 @@ class DraftState:
     def lsp_diagnostics(self) -> list[types.Diagnostic]:
         out = [to_lsp(d, [], Codec("utf-32")) for d in self.draft_diagnostics]
         for line, seg in self.placed:
+            lsp = moved_messages(self, seg, line, seg.lsp)  # where a moved block's claim is now
             if not line:
-                out.extend(seg.lsp)
+                out.extend(lsp)
                 continue
-            for d in seg.lsp:
+            for d in lsp:
                 out.append(_shifted(d, line))
         return out
 

@@ -93,6 +93,10 @@ def hover_markdown(folder, cr: ClaimResult, only: int | None = None) -> str:
     if cr.missing:
         shown = ", ".join(escape(m) for m in cr.missing[:20]) + (" …" if len(cr.missing) > 20 else "")
         parts.append(f"Missing from the quotes: {shown}")
+    if cr.sentences:
+        rows = [f"- {'✅' if sc is None or sc >= threshold else '⚠️'} {'n/a' if sc is None else f'{sc:.2f}'}"
+                f" · {escape(s)}" for s, sc in cr.sentences]
+        parts.append("Each sentence alone:\n" + "\n".join(rows))
     failing = [d for d in cr.diagnostics if d.citation is None and d.code not in ("block-syntax",)]
     for d in failing:
         parts.append(f"`{d.code}`{' (ignored)' if d.ignored else ''}: {escape(d.message)}")
