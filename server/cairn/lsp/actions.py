@@ -79,8 +79,9 @@ def code_actions(state, codec, params: types.CodeActionParams, doc_changes: bool
                             out.append(types.CodeAction(
                                 title=moved[0], kind=types.CodeActionKind.QuickFix, diagnostics=[shown],
                                 is_preferred=True, edit=_workspace_edit(doc_changes, state, moved[1])))
+                    bind = binding.binding_values(cr, d.citation)
                     for fix in d.fixes:
-                        edits = _edits(seg, shift, codec, drafts_mod.field_edits(d.citation, fix.values))
+                        edits = _edits(seg, shift, codec, drafts_mod.field_edits(d.citation, bind | fix.values))
                         if not edits:
                             continue
                         out.append(

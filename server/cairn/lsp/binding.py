@@ -47,6 +47,14 @@ def move_fix_edits(state, codec, d: Diagnostic, shift: int) -> tuple[str, list[t
     return fix.title, [types.TextEdit(range=codec.range(lines, e.range), new_text=e.new_text) for e in fix.edits]
 
 
+def binding_values(cr, cit) -> dict[str, str]:
+    """What a quick-fix adds to the block it rewrites: its `claim` field, when it has none
+    (`cairn check --fix` adds nothing: it writes only what its fixes name)."""
+    if cit.claim or cit.block is None or cit.block.claim_text is not None or not cr.claim.text:
+        return {}
+    return {"claim": binding.claim_field(cr.claim.text)}
+
+
 def bind_all_edits(state, codec) -> list[types.TextEdit]:
     """A `claim` field for every citation of the draft that has none (claim objects aside)."""
     if state.encoding_problem:
