@@ -79,6 +79,7 @@ class ParsedDocument:
     parser: str
     parser_version: str
     warnings: list[str] = field(default_factory=list)
+    date: str | None = None  # YYYY-MM-DD from the source's own metadata (sources/dates.py)
 
     @property
     def lineage(self) -> str:
@@ -339,6 +340,7 @@ class CitationResult:
     current_span: SpanRef | None = None  # where the quote sits in the current source, when known
     # the current chunk text holding the quote and the quote's offsets in it (the meaning rules read it)
     evidence: tuple[Chunk, int, int] | None = None
+    date: str | None = None  # the cited source's date (YYYY-MM-DD), when it has one (dates.py)
 
 
 @dataclass(slots=True)

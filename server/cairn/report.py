@@ -23,6 +23,7 @@ class CitationOut(BaseModel):
     source: str | None
     page: int | None
     version: str | None
+    date: str | None = None  # (extra field) the source's date, YYYY-MM-DD
 
 
 class DiagnosticOut(BaseModel):
@@ -101,6 +102,7 @@ def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
                 source=ch.source if ch else c.source,
                 page=ch.page if ch else None,
                 version=ch.version if ch else c.version,
+                date=r.date,
             )
         )
     return ClaimOut(
@@ -192,6 +194,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
             for cit in c.citations:
                 page = f" p.{cit.page}" if cit.page else ""
                 ver = f" @{safe(cit.version[:8])}" if cit.version else ""
+                ver += f" dated {safe(cit.date)}" if cit.date else ""
                 state = "resolved" if cit.resolved else "unresolved"
                 out.append(f"      {safe(cit.source or '?')}{page}{ver} [{cit.start}, {cit.end}) {state}")
                 quote = (cit.quote or "").replace("\r\n", "\n").replace("\r", "\n")

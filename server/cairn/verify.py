@@ -35,7 +35,7 @@ from .meaning import check as check_meaning
 from .meaning.quantities import extract as extract_quantities
 from .meaning.quantities import without_identifiers
 from .support import check_support
-from . import binding, sentences_check
+from . import binding, dates, sentences_check
 
 log = logging.getLogger(__name__)
 
@@ -515,6 +515,8 @@ class Verifier:
             results.append(r)
             diags += ds
         diags += binding.check_binding(claim)
+        dates.date_results(results, dates.book_for(self))
+        diags += dates.check_dates(claim, results, cfg.date_window_days)
         quotes = [r.citation.quote for r in results if r.resolved and r.citation.quote]
         sentences: list[tuple[str, float | None]] = []
         if quotes:

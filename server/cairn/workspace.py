@@ -251,7 +251,8 @@ class Workspace:
             self.store.drop_current(ident)
             return None
         chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
-        return NewVersion(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, True), doc.warnings
+        return (NewVersion(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, True, doc.date),
+                doc.warnings)
 
     def _store_parsed(self, parsed: list[tuple[NewVersion, list[str]]], res: IndexResult) -> None:
         """Store parsed sources in one transaction; if that fails, one by one,
@@ -300,7 +301,8 @@ class Workspace:
         except SourceError:
             return None
         chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
-        return self.store.add_version(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, make_current=current)
+        return self.store.add_version(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks,
+                                      make_current=current, date=doc.date)
 
     # -- answers (SPEC section 5) ---------------------------------------------------
 

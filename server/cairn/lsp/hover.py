@@ -130,6 +130,8 @@ def citation_markdown(folder, cr: ClaimResult, i: int) -> str:
         version = cit.version
     if version:
         bits.append(f"version `{short(version)}`")
+    if r.date:
+        bits.append(f"dated {r.date}")
     codes = [d.code + (" (ignored)" if d.ignored else "") for d in cr.diagnostics if d.citation is cit]
     state = "resolved" if r.resolved else "unresolved"
     if codes:

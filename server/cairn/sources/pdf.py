@@ -45,6 +45,9 @@ def parse_pdf(data: bytes) -> ParsedDocument:
         raise SourceError(f"cannot read PDF: {exc.__class__.__name__}: {exc}") from exc
     if not parts:
         raise SourceError("PDF has no pages")
+    from .dates import pdf_date
+
     return ParsedDocument(
-        text="\f".join(parts), pages=pages, parser=PARSER, parser_version=f"{VERSION}+pypdf{pypdf.__version__}"
+        text="\f".join(parts), pages=pages, parser=PARSER, parser_version=f"{VERSION}+pypdf{pypdf.__version__}",
+        date=pdf_date(reader),
     )
