@@ -233,7 +233,7 @@ def _git_root(path: Path) -> Path | None:
 def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: bool, fix: bool,
               judge_url: str | None) -> None:
     """Index, then verify the answers."""
-    from . import engine
+    from . import engine, reuse
     from .report import (
         BaselineError,
         build_report,
@@ -294,6 +294,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
     # --fix and SARIF need the full results, a judge has its own cache
     if judge is None and not fix and fmt != "sarif":
         outs, _ = engine.check_reports(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
+        reuse.annotate_outs(outs, ws.root)  # one span backing unrelated claims, across the answers
         report = report_of(outs, strict_sentences=ws.settings.config.strict_sentences)
         results = None
     else:
@@ -321,6 +322,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
                 verifier.invalidate()
                 checked = run_check()
         results = [cd.result for cd in checked]
+        reuse.annotate_results(results)  # one span backing unrelated claims, across the answers
         report = build_report(results, strict_sentences=ws.settings.config.strict_sentences)
     if fmt == "json":
         click.echo(report.model_dump_json(indent=2))

@@ -95,7 +95,7 @@ def test_a_hash_binding(tmp_path: Path):
                                         f"Another text.\n\n{frozen_block(claim_hash(CLAIM))}", encoding="utf-8")
     _, report = check_json(ws)
     first, second = _claims(report)
-    assert _codes(first) == []
+    assert _codes(first) == ["citation-reuse"]  # the same span backs "Another text."
     assert "claim-moved" in _codes(second)
 
 
@@ -132,3 +132,31 @@ def test_one_sentence_is_not_split(tmp_path: Path):
     code, report = check_json(ws)
     assert code == 0, report
     assert all(_codes(c) == [] for c in _claims(report))
+
+
+DOOR_CLAIM = "The warehouse door on the north side is kept locked during the night."
+
+
+def test_one_span_backing_unrelated_claims_in_two_drafts(tmp_path: Path):
+    ws = make(tmp_path / "ws")
+    (ws / "drafts" / "a.md").write_text(f"# A\n\n{CLAIM}\n\n{frozen_block()}", encoding="utf-8")
+    (ws / "drafts" / "b.md").write_text(f"{DOOR_CLAIM}\n\n{frozen_block()}", encoding="utf-8")
+    # a claim in other words about the same thing: related, not reported
+    (ws / "drafts" / "c.md").write_text(f"Until dispatch, frozen goods are held at or below -18 °C.\n\n{frozen_block()}",
+                                        encoding="utf-8")
+    for fix in (False, True):  # the cached path and the full one
+        code, report = check_json(ws, *(["--fix"] if fix else []))
+        by_path = {d["path"]: d["claims"][0] for d in report["drafts"]}
+        reuse_b = [d for d in by_path["drafts/b.md"]["diagnostics"] if d["code"] == "citation-reuse"]
+        assert len(reuse_b) == 1 and reuse_b[0]["severity"] == "warning"
+        assert f"\u201c{CLAIM}\u201d (drafts/a.md:3)" in reuse_b[0]["message"]
+        assert "(drafts/c.md:1)" in reuse_b[0]["message"]
+        lines = (ws / "drafts" / "b.md").read_text(encoding="utf-8").splitlines()
+        assert lines[reuse_b[0]["line"] - 1].startswith("quote:")
+        # a and c are about the same thing: each names b only
+        for other in ("drafts/a.md", "drafts/c.md"):
+            got = [d["message"] for d in by_path[other]["diagnostics"] if d["code"] == "citation-reuse"]
+            assert len(got) == 1 and f"\u201c{DOOR_CLAIM}\u201d (drafts/b.md:1)" in got[0], got
+            assert "drafts/a.md" not in got[0] and "drafts/c.md" not in got[0]
+        assert by_path["drafts/a.md"]["supported"] is True  # a warning that never fails the claim
+    assert run_cairn(ws, "check", "--strict").returncode == 1
