@@ -10,7 +10,7 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from binding_ws import frozen_block, make
+from binding_ws import door_block, frozen_block, make
 from lsp_util import apply_edits, change_all, cli_report, edits_for, line_of, open_doc, start, until
 
 CLAIM = "Frozen goods are held at or below -18 °C until dispatch."
@@ -107,3 +107,36 @@ async def test_three_sentences_in_the_editor(client: LanguageClient, tmp_path: P
     value = h.contents.value
     assert "Each sentence alone:" in value
     assert "✅ 1.00" in value and value.count("⚠️") == 2
+
+
+async def test_two_drafts_citing_one_span(client: LanguageClient, tmp_path: Path):
+    ws = make(tmp_path / "ws")
+    door = "The warehouse door on the north side is kept locked during the night."
+    a, b = ws / "drafts" / "a.md", ws / "drafts" / "b.md"
+    a.write_text(f"{CLAIM}\n\n{frozen_block()}", encoding="utf-8")
+    b.write_text(f"# B\n\nThe loading door opens at 06:00.\n\n{door_block()}", encoding="utf-8")
+    await start(client, ws)
+    ua = open_doc(client, a)
+    await until(lambda: ua in client.diagnostics, what="a.md's diagnostics")
+    assert _codes(client, ua) == []
+    # b.md is edited to cite a's span for an unrelated claim: both drafts get the warning
+    ub = open_doc(client, b)
+    text_b = f"# B\n\n{door}\n\n{frozen_block()}"
+    change_all(client, ub, text_b, 2)
+    got_b = await until(lambda: [d for d in client.diagnostics.get(ub, []) if d.code == "citation-reuse"],
+                        what="citation-reuse on b.md")
+    assert got_b[0].range.start.line == line_of(text_b, "quote:")
+    assert f"\u201c{CLAIM}\u201d (drafts/a.md:1)" in got_b[0].message
+    got_a = await until(lambda: [d for d in client.diagnostics.get(ua, []) if d.code == "citation-reuse"],
+                        what="citation-reuse on a.md, re-published")
+    assert "(drafts/b.md:3)" in got_a[0].message
+    # the hover on a's quote lists every claim citing the span
+    q = line_of(a.read_text(encoding="utf-8"), "quote:")
+    h = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=ua), position=types.Position(line=q, character=2)))
+    assert "the same span is also cited by:" in h.contents.value
+    assert "drafts/b.md:3" in h.contents.value and "dated 2024-03-01" in h.contents.value
+    # b.md goes back to its own passage: a.md's warning goes (the index is kept up to date)
+    change_all(client, ub, f"# B\n\nThe loading door opens at 06:00.\n\n{door_block()}", 3)
+    await until(lambda: not [d for d in client.diagnostics.get(ua, []) if d.code == "citation-reuse"],
+                what="a.md's citation-reuse to go")

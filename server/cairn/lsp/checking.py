@@ -26,6 +26,7 @@ from .. import drafts as drafts_mod
 from .. import engine
 from ..config import Settings
 from ..model import Claim, ClaimResult, Diagnostic, DraftDoc, DraftResult, Pos, Range
+from ..reuse import SpanIndex
 from ..sources import is_source_name
 from ..store import StoreError
 from ..verify import Verifier
@@ -239,6 +240,8 @@ class Folder:
         self._changes: list[tuple[int, frozenset[str], frozenset[str]]] = []
         # what each checked draft cites: the reverse index of sources and chunks -> drafts
         self._cites: dict[Path, tuple[frozenset[str], frozenset[str], bool]] = {}
+        # cited spans -> the claims citing them, over the drafts published (lsp/reuse.py; the event loop's)
+        self.reuse = SpanIndex()
 
     @property
     def settings(self) -> Settings:

@@ -12,6 +12,7 @@ from ..chunking import page_of
 from ..model import CitationResult, ClaimResult, Pos, Range
 from ..verify import short
 from .checking import citation_index_at
+from .reuse import hover_text as reuse_hover
 
 CONTEXT = 48  # characters of source text shown on each side of a quote
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
@@ -168,7 +169,13 @@ def hover(folder, state, codec, line: int) -> types.Hover | None:
             end_col = len(seg.lines[end_line]) if end_line < len(seg.lines) else 0
             rng = Range(Pos(b.open_line, 0), Pos(end_line, end_col))
             break
+    value = hover_markdown(folder, cr, only)
+    index = getattr(folder, "reuse", None)
+    if index is not None:
+        also = reuse_hover(index, state, cr, shift, only)  # every claim citing the same span
+        if also:
+            value += "\n\n---\n\n" + also
     return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_markdown(folder, cr, only)),
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
         range=codec.range(seg.lines, rng, shift),
     )
