@@ -25,7 +25,7 @@ from .support import STOPWORDS, stem
 
 CODE = "citation-reuse"
 SHARED_MIN = 0.5  # a claim sharing at least this share of the other's content words is related
-_WORD = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"[^\W\d_]+")  # words are runs of letters (numbers are no words)
 
 Span = tuple[str, int, int]  # (chunk_id, start, end)
 
@@ -180,6 +180,7 @@ def annotate_outs(outs, root: Path) -> None:
                 line, ignored = _quote_line(parsed, ci, ri, c.line - 1)
                 c.diagnostics.append(DiagnosticOut(code=CODE, severity="hint" if ignored else "warning",
                                                    message=message(others), line=line + 1))
+                c.diagnostics.sort(key=lambda x: x.line)  # in line order, as claim_out gives them
 
 
 def _parse(root: Path, path: str):
