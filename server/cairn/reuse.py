@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from .model import ClaimResult, Diagnostic, DraftResult
@@ -25,6 +26,8 @@ from .support import STOPWORDS, stem
 
 CODE = "citation-reuse"
 SHARED_MIN = 0.5  # a claim sharing at least this share of the other's content words is related
+SHOWN = 5  # other claims a message names
+EXAMINED = 50  # claims citing one span compared with a claim, at most (keeps a huge draft linear)
 _WORD = re.compile(r"[^\W\d_]+")  # words are runs of letters (numbers are no words)
 
 Span = tuple[str, int, int]  # (chunk_id, start, end)
@@ -39,6 +42,7 @@ class Use:
     text: str
 
 
+@lru_cache(maxsize=65536)
 def content_words(text: str) -> frozenset[str]:
     words = _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
     return frozenset(stem(w) for w in words if w not in STOPWORDS)
@@ -75,12 +79,12 @@ class SpanIndex:
             self._by_path[path] = uses
             return set()
         touched: set[Span] = set()
-        for span, use in old:
-            users = self._by_span.get(span)
-            if users is not None:
-                users.remove(use)
-                if not users:
-                    del self._by_span[span]
+        for span in {span for span, _ in old}:
+            kept = [u for u in self._by_span.get(span, ()) if u.path != path]
+            if kept:
+                self._by_span[span] = kept
+            else:
+                self._by_span.pop(span, None)
             touched.add(span)
         for span, use in uses:
             self._by_span.setdefault(span, []).append(use)
@@ -97,20 +101,25 @@ class SpanIndex:
 
     def unrelated_to(self, span: Span, me: Use) -> list[Use]:
         """The other claims citing `span` that share less than half of `me`'s content words."""
+        mine = content_words(me.text)
+        if not mine:
+            return []
         seen: set[tuple[str, int]] = set()
         out = []
-        for u in self._by_span.get(span, ()):
-            if (u.path, u.line) == (me.path, me.line) or (u.path, u.line) in seen:
+        for u in self._by_span.get(span, ())[:EXAMINED]:
+            if (u.path, u.line) == (me.path, me.line) or (u.path, u.line) in seen or u.text == me.text:
                 continue
             seen.add((u.path, u.line))
-            if unrelated(me.text, u.text):
+            if len(mine & content_words(u.text)) / len(mine) < SHARED_MIN:
                 out.append(u)
+                if len(out) > SHOWN:
+                    break  # enough to name: a span behind that many claims is worth a look either way
         return out
 
 
 def message(others: list[Use]) -> str:
-    shown = "; ".join(f"\u201c{_short(u.text)}\u201d ({u.path}:{u.line})" for u in others[:5])
-    more = f" and {len(others) - 5} more" if len(others) > 5 else ""
+    shown = "; ".join(f"\u201c{_short(u.text)}\u201d ({u.path}:{u.line})" for u in others[:SHOWN])
+    more = " and more" if len(others) > SHOWN else ""
     return f"the same span also backs {shown}{more}, which shares less than half of this claim's words"
 
 
