@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -149,8 +149,9 @@ def annotate_results(results: list[DraftResult]) -> None:
     for d in results:
         index.replace(d.path, claim_uses(d.path, d.claims))
     for d in results:
-        for cr in d.claims:
+        for i, cr in enumerate(d.claims):
             me = Use(d.path, cr.claim.line + 1, cr.claim.text)
+            found = []
             for r in cr.citations:
                 span = span_of(r)
                 others = index.unrelated_to(span, me) if span is not None else []
@@ -158,9 +159,13 @@ def annotate_results(results: list[DraftResult]) -> None:
                     continue
                 cit = r.citation
                 where = cit.line_of("quote") or (cit.block.fence_range if cit.block is not None else cr.claim.range)
-                d_ = Diagnostic(CODE, message(others), where.start.line, where, citation=cit)
-                d_.ignored = CODE in cr.claim.ignored
-                cr.diagnostics.append(d_)
+                # (a claim line moved by the caller: the quote line moves with it)
+                line = where.start.line + (cr.claim.line - cr.claim.range.start.line
+                                           if cr.claim.range.start.line != cr.claim.line else 0)
+                found.append(Diagnostic(CODE, message(others), line, where, citation=cit,
+                                        ignored=CODE in cr.claim.ignored))
+            if found:  # a new result: the caller's (the server's cached) results are never changed
+                d.claims[i] = replace(cr, diagnostics=[*cr.diagnostics, *found])
 
 
 def annotate_outs(outs, root: Path) -> None:

@@ -8,7 +8,7 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 from pygls.exceptions import JsonRpcInvalidParams
 
-from .. import chunking
+from .. import chunking, reuse
 from ..binding import claim_field
 from ..report import build_report
 from ..store import StoreError
@@ -34,6 +34,7 @@ async def report(session) -> dict:
             state = await session.current_path(path, patience=120.0)
             if state is not None:
                 results.append(state.absolute_result())
+    reuse.annotate_results(results)  # as `cairn check` does: one span backing unrelated claims
     return build_report(results, strict_sentences=strict).model_dump()
 
 
