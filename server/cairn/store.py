@@ -587,8 +587,10 @@ class Store:
                 "INSERT INTO chunks (version_id, chunk_id, start, end, page, text, mac) VALUES (?,?,?,?,?,?,?)", rows
             )
             c.execute("INSERT INTO chunks_fts (rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ?", (first,))
+        # the date row follows the version written now (a stale row of a reused id never survives)
+        c.execute("DELETE FROM version_dates WHERE version_id = ?", (vid,))
         if v.date:
-            c.execute("INSERT OR REPLACE INTO version_dates (version_id, date) VALUES (?, ?)", (vid, v.date))
+            c.execute("INSERT INTO version_dates (version_id, date) VALUES (?, ?)", (vid, v.date))
         if v.make_current:
             c.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (v.source, vid))
             c.execute("DELETE FROM source_errors WHERE source = ?", (v.source,))
