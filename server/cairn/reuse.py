@@ -6,7 +6,9 @@ answers. A span is the cited chunk and the offsets in it (`chunk_id`,
 version). When a span also backs another claim that shares less than half of
 this claim's content words, this claim's citation gets a warning naming the
 other claims: the passage may have been attached to a claim it is not about.
-It never fails the claim.
+It never fails the claim. A span cited by very many claims is compared with
+its first `EXAMINED` citing claims only, so a draft of thousands of claims on
+one passage stays linear (bench/binding_bench.py).
 
 The CLI builds the index once over every checked answer (`annotate_results`,
 `annotate_outs`); the language server keeps one per workspace folder and
@@ -27,7 +29,7 @@ from .support import STOPWORDS, stem
 CODE = "citation-reuse"
 SHARED_MIN = 0.5  # a claim sharing at least this share of the other's content words is related
 SHOWN = 5  # other claims a message names
-EXAMINED = 50  # claims citing one span compared with a claim, at most (keeps a huge draft linear)
+EXAMINED = 30  # claims citing one span compared with a claim, at most (keeps a huge draft linear)
 _WORD = re.compile(r"[^\W\d_]+")  # words are runs of letters (numbers are no words)
 
 Span = tuple[str, int, int]  # (chunk_id, start, end)
@@ -70,6 +72,7 @@ class SpanIndex:
     def __init__(self) -> None:
         self._by_path: dict[str, list[tuple[Span, Use]]] = {}
         self._by_span: dict[Span, list[Use]] = {}
+        self._words: dict[str, frozenset[str]] = {}  # claim text -> its content words, while indexed
 
     def replace(self, path: str, uses: list[tuple[Span, Use]]) -> set[str]:
         """Put `path`'s entries in place of its old ones; returns the other drafts
@@ -89,6 +92,11 @@ class SpanIndex:
         for span, use in uses:
             self._by_span.setdefault(span, []).append(use)
             touched.add(span)
+            if use.text not in self._words:
+                self._words[use.text] = content_words(use.text)
+        if len(self._words) > 4 * sum(len(v) for v in self._by_span.values()) + 1024:
+            live = {u.text for v in self._by_span.values() for u in v}  # forget texts no longer cited
+            self._words = {t: w for t, w in self._words.items() if t in live}
         if uses:
             self._by_path[path] = uses
         return {u.path for s in touched for u in self._by_span.get(s, ()) if u.path != path}
@@ -104,13 +112,22 @@ class SpanIndex:
         mine = content_words(me.text)
         if not mine:
             return []
+        need = len(mine) * SHARED_MIN
+        words = self._words
+        mp, ml, mt = me.path, me.line, me.text
         seen: set[tuple[str, int]] = set()
         out = []
         for u in self._by_span.get(span, ())[:EXAMINED]:
-            if (u.path, u.line) == (me.path, me.line) or (u.path, u.line) in seen or u.text == me.text:
+            if (u.line == ml and u.path == mp) or u.text == mt:
                 continue
-            seen.add((u.path, u.line))
-            if len(mine & content_words(u.text)) / len(mine) < SHARED_MIN:
+            theirs = words.get(u.text)
+            if theirs is None:
+                theirs = content_words(u.text)
+            if len(mine & theirs) < need:
+                key = (u.path, u.line)
+                if key in seen:
+                    continue  # one claim citing the span twice
+                seen.add(key)
                 out.append(u)
                 if len(out) > SHOWN:
                     break  # enough to name: a span behind that many claims is worth a look either way
