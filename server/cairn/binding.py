@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
@@ -78,7 +79,8 @@ def check_binding(claim: Claim) -> list[Diagnostic]:
 # -- where the claim is now, and moving the block back -------------------------------
 
 
-def paragraphs(text: str) -> list[tuple[int, int, str]]:
+@lru_cache(maxsize=4)  # one draft's moved blocks are all located in the same text
+def paragraphs(text: str) -> tuple[tuple[int, int, str], ...]:
     """The draft's paragraphs (also inside lists and quotes): (first line, last line, plain text)."""
     from .drafts import plain_text
 
@@ -87,7 +89,7 @@ def paragraphs(text: str) -> list[tuple[int, int, str]]:
     for i, tok in enumerate(tokens):
         if tok.type == "paragraph_open" and tok.map and i + 1 < len(tokens):
             out.append((tok.map[0], tok.map[1] - 1, plain_text(tokens[i + 1].content)))
-    return out
+    return tuple(out)
 
 
 def find_claim(text: str, field: str, block_line: int) -> tuple[int, int] | None:
