@@ -4,12 +4,12 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-python test-vscode venv bench clean package
+.PHONY: demo test test-python test-vscode venv bench clean package dist
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,postgres]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -33,11 +33,17 @@ test-vscode: $(STAMP)
 package:
 	client-vscode/scripts/package.sh
 
+# A wheel of Cairn in dist/, to install outside this clone (README: "Install Cairn for real use").
+dist:
+	rm -rf dist/cairn-*.whl
+	$(PYTHON) -m pip wheel --quiet --no-deps --wheel-dir dist .
+
 # Benchmarks print figures; nothing here is a pass/fail test.
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/lsp_bench.py
 	$(BIN)/python bench/support_modes.py
+	$(BIN)/python bench/html_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache dist build

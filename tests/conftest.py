@@ -26,3 +26,22 @@ def demo(tmp_path: Path) -> Path:
 @pytest.fixture
 def cairn():
     return run_cairn
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A throw-away PostgreSQL for the whole run (tests/pg_server.py), stopped at its end."""
+    import pg_server
+
+    try:
+        server = pg_server.PostgresServer()
+    except pg_server.Unavailable as exc:
+        pytest.skip(f"PostgreSQL cannot be run here: {exc}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(postgres_server) -> str:
+    """The URL of a fresh, empty database on that server."""
+    return postgres_server.new_database()

@@ -4,6 +4,13 @@
 # vscode:prepublish) and packages it with @vscode/vsce.
 # Needs Node.js 20 or newer on PATH. Called by `make package` and scripts/test.sh.
 set -euo pipefail
+# checked first, with builtins only: a missing or old Node.js is named, not a stack of npm errors
+node_major=$( { command -v node >/dev/null && node -p 'process.versions.node.split(".")[0]'; } 2>/dev/null || echo 0)
+if [ "${node_major:-0}" -lt 20 ] || ! command -v npm >/dev/null; then
+  echo "make package needs Node.js 20 or newer, with npm, on PATH (found: $( (command -v node >/dev/null && node --version) 2>/dev/null || echo none))." >&2
+  echo "Install it from https://nodejs.org or your package manager; the Python side (make demo, make test-python) does not need it." >&2
+  exit 2
+fi
 cd "$(dirname "$0")/.."
 here=$(pwd)
 repo=$(cd .. && pwd)

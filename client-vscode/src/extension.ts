@@ -2,7 +2,8 @@
 // bar, the report and the commands around it. The checking itself is the
 // server's; see README.md for what a writer sees.
 import * as vscode from 'vscode';
-import type { Report } from './core/report';
+import { CITED_SOURCE_SCHEME } from './core/citedSource';
+import { reportPageOf } from './core/reportPage';
 import { ReportView } from './reportView';
 import { CairnServer } from './server';
 import { CitationStatus } from './statusBar';
@@ -17,7 +18,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const status = new CitationStatus();
   const cairn = new CairnServer(output);
   server = cairn;
-  const report = new ReportView(() => cairn.executeCommand<Report>('cairn.report'));
+  const report = new ReportView(async () => reportPageOf(await cairn.executeCommand<unknown>('cairn.reportHtml')));
 
   context.subscriptions.push(
     output,
@@ -32,12 +33,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       status.showMetrics(metrics);
       report.refresh().catch((error: unknown) => output.warn(`Refreshing the report: ${String(error)}`));
     }),
+    // read-only documents of the exact cited text (a superseded version, a PDF page)
+    vscode.workspace.registerTextDocumentContentProvider(CITED_SOURCE_SCHEME, {
+      provideTextDocumentContent: (uri) => cairn.sourceText(uri.toString()),
+    }),
     vscode.commands.registerCommand('cairn.restartServer', () => cairn.restart()),
     vscode.commands.registerCommand('cairn.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('cairn.showReport', () => showErrors(output, () => report.show())),
     vscode.commands.registerCommand('cairn.showProblems', showProblems),
     vscode.commands.registerCommand('cairn.copySelectionAsCitation', () =>
       showErrors(output, () => copySelectionAsCitation(cairn)),
+    ),
+    vscode.commands.registerCommand('cairn.askSources', (question?: unknown) =>
+      showErrors(output, () => askSources(cairn, typeof question === 'string' ? question : undefined)),
     ),
   );
 
@@ -111,4 +119,44 @@ async function copySelectionAsCitation(cairn: CairnServer): Promise<void> {
   void vscode.window.showInformationMessage(
     `Cairn: copied a cite block with ${count} citation${count === 1 ? '' : 's'}. Paste it after the claim in your draft.`,
   );
+}
+
+/**
+ * Asks the server (`cairn.ask`) to answer a question from the sources and inserts
+ * the answer, a Markdown draft with cite blocks, at the cursor: its claims are
+ * then checked like any other. `question` is for tests and keybindings; without
+ * it an input box asks for one.
+ */
+async function askSources(cairn: CairnServer, question?: string): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.document.languageId !== 'markdown') {
+    void vscode.window.showWarningMessage('Cairn: open the Markdown draft the answer should go into first.');
+    return;
+  }
+  const asked =
+    question ??
+    (await vscode.window.showInputBox({
+      title: 'Cairn: Ask the sources',
+      prompt: 'A question; the answer is written from the sources, with a citation for each claim.',
+      ignoreFocusOut: true,
+    }));
+  if (asked === undefined || asked.trim() === '') {
+    return;
+  }
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Cairn: asking the sources…' },
+    () =>
+      cairn.executeCommand<{ markdown?: unknown; label?: unknown } | null>('cairn.ask', [
+        asked,
+        editor.document.uri.toString(),
+      ]),
+  );
+  if (typeof result?.markdown !== 'string' || result.markdown.length === 0) {
+    throw new Error('the server returned no answer.');
+  }
+  const text = result.markdown;
+  await editor.edit((edit) => edit.insert(editor.selection.active, text));
+  if (typeof result.label === 'string') {
+    void vscode.window.showInformationMessage(`Cairn: inserted an ${result.label}.`);
+  }
 }

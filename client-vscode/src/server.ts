@@ -13,6 +13,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { SOURCE_TEXT_REQUEST, sourceTextOf, withCitedSourceCapability } from './core/citedSource';
 import { parseMetrics, type Metrics } from './core/report';
 import { resolveServerCommand, ServerNotFoundError, type ServerCommand } from './core/serverCommand';
 import { changeNeedsRestart, serverSection, type SettingsSource } from './core/settings';
@@ -109,6 +110,15 @@ export class CairnServer implements vscode.Disposable {
       throw new Error('The Cairn server is not running. Run "Cairn: Restart server" or see the Cairn output.');
     }
     return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args })) as T;
+  }
+
+  /** The text of a `cairn-source:` document (the exact cited text), from the server. */
+  async sourceText(uri: string): Promise<string> {
+    const client = this.client;
+    if (client === undefined || client.state !== State.Running) {
+      throw new Error('The Cairn server is not running. Run "Cairn: Restart server" or see the Cairn output.');
+    }
+    return sourceTextOf(await client.sendRequest(SOURCE_TEXT_REQUEST, { uri }));
   }
 
   /** Converts an editor range to the protocol's, in the encoding the server negotiated. */
@@ -214,6 +224,13 @@ export class CairnServer implements vscode.Disposable {
 
     const client = new LanguageClient('cairn', 'Cairn', serverOptions, clientOptions);
     this.client = client;
+    // go to definition may then answer with the exact cited text (a cairn-source: document)
+    client.registerFeature({
+      fillClientCapabilities: (capabilities) => withCitedSourceCapability(capabilities),
+      initialize: () => undefined,
+      getState: () => ({ kind: 'static' }),
+      clear: () => undefined,
+    });
     client.onDidChangeState((event) => {
       if (client !== this.client) {
         return;

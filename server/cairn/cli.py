@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from . import __version__, notices
 from .config import ConfigError, find_root, load_settings
 from .store import StoreError
 from .terminal import safe
@@ -75,19 +75,33 @@ class _Progress:
             self.bar.close()
 
 
-def _workspace(judge_url: str | None = None):
+def _workspace(judge_url: str | None = None, principal: str | None = None):
     from .workspace import Workspace
 
     root = find_root(Path.cwd())
-    settings = load_settings(root, judge_url_override=judge_url)
+    settings = load_settings(root, judge_url_override=judge_url, principal_override=principal)
     for w in settings.warnings:
         _err(f"warning: {w}")
+    from .notices import missing_roots
+
+    problem = missing_roots(root, settings.source_roots())  # before the store is made: no .cairn/ left behind
+    if problem:
+        _err(problem)
+        sys.exit(EXIT_USAGE)
     return Workspace(root, settings)
 
 
 def _report_index(res, quiet: bool = False) -> None:
+    """What indexing did, on stderr. `cairn index` names every file it skipped and
+    why; the other commands name the files that failed and count the others."""
     for src, msg in sorted(res.errors.items()):
         _err(f"warning: {src}: skipped: {msg}")
+    if not quiet:
+        for src, msg in sorted(res.skipped.items()):
+            _err(f"warning: {src}: skipped: {msg}")
+    elif res.skipped:
+        _err(f"note: {len(res.skipped)} file(s) under the source roots are not sources and were skipped;"
+             " `cairn index` names them")
     for src, msgs in sorted(res.warnings.items()):
         for m in msgs:
             _err(f"warning: {src}: {m}")
@@ -96,7 +110,8 @@ def _report_index(res, quiet: bool = False) -> None:
     if not quiet:
         click.echo(
             f"indexed {len(res.indexed)} source(s), {res.unchanged} unchanged, {len(res.removed)} removed,"
-            f" {len(res.errors)} skipped",
+            f" {len(res.errors) + len(res.skipped)} skipped"
+            + (f" ({len(res.reused)} of them found in the index already, not parsed again)" if res.reused else ""),
             err=True,
         )
 
@@ -160,6 +175,24 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+@main.command("init")
+@_guard
+def init_cmd() -> None:
+    """Start a workspace here: a commented cairn.toml, sources/, drafts/ and a first draft."""
+    from .init import InitRefused, init_workspace
+
+    try:
+        res = init_workspace(Path.cwd())
+    except InitRefused as exc:
+        _err(str(exc))
+        sys.exit(EXIT_USAGE)
+    for rel in res.written:
+        click.echo(f"created {rel}")
+    for rel, why in res.kept:
+        click.echo(f"kept {rel} ({why})")
+    click.echo("next: put your documents in sources/, then run `cairn check`")
+
+
 @main.command("index")
 @_guard
 def index_cmd() -> None:
@@ -171,25 +204,48 @@ def index_cmd() -> None:
     _report_index(res)
 
 
+_AS_HELP = "Check as this principal (else CAIRN_PRINCIPAL, the editor setting, cairn.toml's `principal`)."
+
+
 @main.command("chunks")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--as", "principal", help=_AS_HELP)
 @click.argument("sources", nargs=-1)
 @_guard
-def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
+def chunks_cmd(as_json: bool, principal: str | None, sources: tuple[str, ...]) -> None:
     """List the current chunks (of the named sources)."""
     from . import engine
 
-    ws = _workspace()
+    ws = _workspace(principal=principal)
     names = []
     for s in sources:
         ident = ws.identity(Path(s)) if Path(s).exists() else s.replace("\\", "/")
-        if ident is None or not ws.allowed(ident):
+        if ident is None or not ws.in_roots(ident):
             _err(f"{s}: not a source: it is outside the source roots ({', '.join(ws.roots)})")
+            sys.exit(EXIT_USAGE)
+        if not ws.permitted(ident):
+            _err(f"{s}: not readable by principal {ws.settings.policy.principal!r}")
             sys.exit(EXIT_USAGE)
         names.append(ident)
     res = engine.index(ws, _Progress("indexing", "file"))
     _report_index(res, quiet=True)
+    current = ws.store.current_versions()
+    for given, ident in zip(sources, names):
+        if ident in current:
+            continue
+        if ident in res.errors or ident in res.skipped:
+            why = res.errors.get(ident) or res.skipped[ident]
+            _err(f"{given}: not a source: skipped ({why})")
+        elif (ws.root / ident).is_dir():
+            _err(f"{given}: is a folder; name the source files in it, or give no name for every source")
+        else:
+            _err(f"{given}: no such source under {', '.join(ws.roots)} (`cairn chunks` with no name lists them all)")
+        sys.exit(EXIT_USAGE)
     rows = ws.store.current_chunks(names or None)
+    lineages = {s: v.lineage for s, v in ws.store.current_versions().items()}
+    if not as_json and rows:
+        click.echo("# [start, end) = where the chunk lies in its source's parsed text; a cite block's"
+                   " start and end count from the chunk's own first character", err=True)
     for ch in rows:
         if not ws.allowed(ch.source):
             continue
@@ -204,6 +260,7 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
                         "end": ch.end,
                         "page": ch.page,
                         "text": ch.text,
+                        "lineage": lineages.get(ch.source),
                     },
                     ensure_ascii=False,
                 )
@@ -212,7 +269,7 @@ def chunks_cmd(as_json: bool, sources: tuple[str, ...]) -> None:
             page = f" p.{ch.page}" if ch.page else ""
             preview = ch.text.replace("\n", " ")
             preview = preview if len(preview) <= 80 else preview[:77] + "..."
-            click.echo(safe(f"{ch.chunk_id}  {ch.source}{page} [{ch.start}, {ch.end})  {preview}"))
+            click.echo(safe(f"{ch.chunk_id}  {ch.source}{page} source[{ch.start}, {ch.end})  {preview}"))
 
 
 def _git_root(path: Path) -> Path | None:
@@ -224,14 +281,18 @@ def _git_root(path: Path) -> Path | None:
 
 @main.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "html"]), default="text",
+              show_default=True)
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report to this file instead of stdout.")
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False), help="A JSON report of an earlier run.")
 @click.option("--strict", is_flag=True, help="Also fail on any warning.")
 @click.option("--fix", is_flag=True, help="Apply the safe fixes to the drafts.")
 @click.option("--judge-url", help="Allow this judge URL (overrides the workspace's).")
+@click.option("--as", "principal", help=_AS_HELP)
 @_guard
-def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: bool, fix: bool,
-              judge_url: str | None) -> None:
+def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: Path | None, strict: bool,
+              fix: bool, judge_url: str | None, principal: str | None = None) -> None:
     """Index, then verify the answers."""
     from . import engine, reuse
     from .report import (
@@ -244,7 +305,8 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
         report_of,
     )
 
-    ws = _workspace(judge_url)
+    ws = _workspace(judge_url, principal)
+    tiers = ws.settings.config.authority.tiers
     for p in paths:
         if not p.exists():
             _err(f"{p}: no such file or folder")
@@ -257,9 +319,18 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
                  f" {ws.root} (not a link leaving it, a device or a pipe)")
             sys.exit(EXIT_USAGE)
         if p.is_dir() and not ws.answers([p]):
-            _err(f"{p}: holds no draft (a Markdown file outside the source roots); nothing to check there")
+            _err(f"{p}: holds no draft (a Markdown file, or a .json/.jsonl answer file, outside the source roots);"
+                 " nothing to check there")
             sys.exit(EXIT_USAGE)
-    _check_roots_and_globs(ws, bool(paths))
+        if not p.is_dir() and notices.empty_answer_file(p):
+            _err(f"{p}: holds no answer (an empty file or an empty list); nothing to check there")
+            sys.exit(EXIT_USAGE)
+    problem = notices.unusable_setup(ws, bool(paths))
+    if problem:
+        _err(problem)
+        sys.exit(EXIT_USAGE)
+    if output is not None:
+        _check_output(ws, output)
     old = None
     if baseline is not None:
         try:
@@ -295,14 +366,16 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
     if judge is None and not fix and fmt != "sarif":
         outs, _ = engine.check_reports(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
         reuse.annotate_outs(outs, ws.root)  # one span backing unrelated claims, across the answers
-        report = report_of(outs, strict_sentences=ws.settings.config.strict_sentences)
+        report = report_of(outs, tiers, strict_sentences=ws.settings.config.strict_sentences)
         results = None
     else:
         checked = run_check(_Progress("checking", "draft"))
         if fix:
             changed = 0
+            done: list[tuple[str, engine.PlannedFix]] = []
             for cd in checked:
-                new = engine.fixed_text(cd)
+                plans = engine.fix_plan(cd.result, ws.store)
+                new = engine.fixed_text(cd, ws.store, plans)
                 if new is None:
                     continue
                 try:
@@ -310,27 +383,37 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
                 except OSError as exc:
                     # write_atomic renames a complete file over the draft or leaves it alone
                     if changed:
-                        _err(f"fixed {changed} draft(s)")
+                        _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
                     _err(f"{cd.result.path}: --fix could not write it ({_os_error(exc)}); that draft was not changed")
                     sys.exit(EXIT_USAGE)
                 if written:
                     changed += 1
+                    done += [(cd.result.path, plan) for plan in plans]
                 else:
                     _err(f"warning: {cd.result.path} changed while it was checked; not fixed")
             if changed:
-                _err(f"fixed {changed} draft(s)")
                 verifier.invalidate()
                 checked = run_check()
+                for line in notices.fixes_done(done, {cd.result.path: cd.result for cd in checked}):
+                    _err(line)
+                _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
         results = [cd.result for cd in checked]
         reuse.annotate_results(results)  # one span backing unrelated claims, across the answers
-        report = build_report(results, strict_sentences=ws.settings.config.strict_sentences)
+        report = build_report(results, tiers, strict_sentences=ws.settings.config.strict_sentences)
+    for line in notices.near_misses(ws):
+        _err(line)
     if fmt == "json":
-        click.echo(report.model_dump_json(indent=2))
+        text = report.model_dump_json(indent=2)
     elif fmt == "sarif":
         base = _git_root(ws.root) or ws.root
-        click.echo(render_sarif(report, results or [], base=base, root=ws.root))
+        text = render_sarif(report, results or [], base=base, root=ws.root)
+    elif fmt == "html":
+        from .report_html import render_html, store_lookup
+
+        text = render_html(report, lookup=store_lookup(ws, report), threshold=threshold)
     else:
-        click.echo(render_text(report, color=sys.stdout.isatty()))
+        text = render_text(report, color=output is None and sys.stdout.isatty())
+    _emit(text, output)
     failed = any(not c.supported for d in report.drafts for c in d.claims) or any(not d.faithful for d in report.drafts)
     warned = any(x.severity == "warning" for d in report.drafts for x in d.diagnostics) or any(
         x.severity == "warning" for d in report.drafts for c in d.claims for x in c.diagnostics
@@ -348,22 +431,74 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, baseline: Path | None, strict: 
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
 
 
-def _check_roots_and_globs(ws, paths_given: bool) -> None:
-    """SPEC section 6: a source root that does not exist, or a `drafts` glob that
-    matches no answer, is a configuration error (exit 2), never a quiet empty run."""
-    missing = [r for r in ws.roots if not (ws.root / r).is_dir()]
-    if missing:
-        _err(f"source root {', '.join(repr(r) for r in missing)} does not exist in {ws.root}: create it, or set"
-             " `sources` in cairn.toml to the folders that hold your sources")
+def _check_output(ws, output: Path) -> None:
+    """`--output` never overwrites a source or an answer, and its folder must exist
+    (exit 2, before any work is done)."""
+    if not output.resolve().parent.is_dir():
+        _err(f"{output}: cannot write it: the folder {output.resolve().parent} does not exist")
         sys.exit(EXIT_USAGE)
-    globs = ws.settings.config.drafts
-    if paths_given or not globs:
+    if ws.is_under_source_root(output):
+        _err(f"{output}: is under a source root ({', '.join(ws.roots)}); --output never writes a source")
+        sys.exit(EXIT_USAGE)
+    if output.exists() and output.resolve() in {p.resolve() for p in ws.answers()}:
+        _err(f"{output}: is an answer of this workspace; --output never overwrites a draft")
+        sys.exit(EXIT_USAGE)
+
+
+def _emit(text: str, output: Path | None) -> None:
+    """Print the report, or write it (UTF-8, through a temporary file and a rename)."""
+    if output is None:
+        click.echo(text)
         return
-    found = set(ws.answers())
-    for pat in globs:
-        if not any(p in found for p in ws.root.glob(pat)):
-            _err(f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file outside the source roots)")
-            sys.exit(EXIT_USAGE)
+    import os
+    import tempfile
+
+    target = output.resolve()
+    if not target.parent.is_dir():
+        _err(f"{output}: cannot write it: the folder {target.parent} does not exist")
+        sys.exit(EXIT_USAGE)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".cairn-tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text + "\n")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    click.echo(f"cairn: wrote {safe(str(output))}", err=True)
+
+
+@main.command("lab")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the page to this file instead of opening it.")
+@click.option("-p", "p", type=click.FloatRange(0, 1), default=0.8, show_default=True,
+              help="The probability that one claim checks out.")
+@click.option("-n", "n", type=click.IntRange(1, 200), default=10, show_default=True, help="Claims per answer.")
+@_guard
+def lab_cmd(output: Path | None, p: float, n: int) -> None:
+    """The faithfulness lab: why every claim verified falls faster than the average."""
+    from .report_html import render_lab
+
+    page = render_lab(p, n)
+    if output is not None:
+        _emit(page, output)
+        return
+    import tempfile
+    import webbrowser
+
+    fd, name = tempfile.mkstemp(prefix="cairn-lab-", suffix=".html")
+    with open(fd, "w", encoding="utf-8") as f:
+        f.write(page)
+    opened = False
+    try:
+        opened = webbrowser.open(Path(name).as_uri())
+    except webbrowser.Error:
+        pass
+    click.echo(f"cairn: {'opened' if opened else 'no browser found; open'} {name}", err=True)
 
 
 @main.command("calibrate")
@@ -410,21 +545,61 @@ def calibrate_cmd(data: Path, fmt: str, judge_url: str | None) -> None:
 
 
 @main.command("gc")
+@click.option("--purge", "purge", multiple=True, metavar="SOURCE",
+              help="Remove every stored version of this source, cited or not (repeatable).")
+@click.option("--lift-purge", "lift", multiple=True, metavar="SOURCE",
+              help="Let the git history bring a purged source's versions back (repeatable).")
+@click.argument("more", nargs=-1, metavar="[SOURCE...]")
 @_guard
-def gc_cmd() -> None:
-    """Drop stored versions that no draft cites."""
-    from . import drafts as drafts_mod
-    from . import engine
+def gc_cmd(purge: tuple[str, ...], lift: tuple[str, ...], more: tuple[str, ...]) -> None:
+    """Drop stored versions that no draft cites; `--purge SOURCE...`: every version of those sources."""
+    from . import retention
 
     ws = _workspace()
-    engine.index(ws)
-    cited: set[tuple[str, str | None]] = set()
-    for p in ws.answers(None):
-        text, _ = drafts_mod.read_draft(p)
-        for claim in drafts_mod.parse_draft(text).claims:
-            cited |= {(c.chunk_id, c.version) for c in claim.citations if c.chunk_id}
-    dropped = ws.store.gc(cited)
+    if more and not (purge or lift):
+        _err("source names are taken only with --purge or --lift-purge")
+        sys.exit(EXIT_USAGE)
+    names = list(purge or lift) + list(more)
+    if purge or lift:
+        try:
+            idents = retention.source_names(ws, names)
+        except ValueError as exc:
+            _err(str(exc))
+            sys.exit(EXIT_USAGE)
+        if lift:
+            n = ws.store.lift_purge(idents)
+            click.echo(f"lifted {n} purge record(s): history may bring those versions back", err=True)
+            return
+        n = ws.store.purge(idents)
+        click.echo(f"purged {n} stored version(s) of {len(idents)} source(s)", err=True)
+        for ident in idents:
+            if (ws.root / ident).exists():
+                _err(f"warning: {ident} is still on disk: the next run indexes it again (delete it first)")
+        return
+    dropped, expired = retention.collect(ws)
     click.echo(f"dropped {dropped} stored version(s) no draft cites", err=True)
+    if expired:
+        click.echo(f"dropped {expired} superseded version(s) older than the retention period", err=True)
+
+
+@main.group("store")
+def store_group() -> None:
+    """The index itself: where it is and its schema."""
+
+
+@store_group.command("migrate")
+@_guard
+def store_migrate_cmd() -> None:
+    """Bring the index's schema up to date (also done on first use)."""
+    from .store import open_store
+
+    root = find_root(Path.cwd())
+    settings = load_settings(root)
+    store = open_store(root, settings)  # opening applies the migrations a store lacks
+    try:
+        click.echo(f"the index {safe(store.where)} is at schema {store.schema()}", err=True)
+    finally:
+        store.close()
 
 
 @main.command("serve")
@@ -434,6 +609,8 @@ def serve_cmd() -> None:
 
     serve()
 
+
+from . import cli_answers  # noqa: E402,F401 - registers `cite` and `ask` on the group above
 
 if __name__ == "__main__":  # pragma: no cover
     main()

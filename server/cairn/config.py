@@ -12,6 +12,8 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .policy import AuthorityConfig, Policy, PolicyEntry, PolicyError, RetentionConfig, current_principal, principals_table
+
 CONFIG_FILE = "cairn.toml"
 
 
@@ -61,6 +63,27 @@ class JudgeConfig(BaseModel):
         return v
 
 
+class AskConfig(JudgeConfig):
+    """`[ask]`: who writes the answer of `cairn ask`; same keys and URL rule as `[judge]`."""
+
+    provider: Literal["extractive", "openai"] = "extractive"  # type: ignore[assignment]
+    k: int = Field(default=8, ge=1, le=100)
+    timeout: float = Field(default=120.0, gt=0, le=600)  # a whole answer takes longer than a verdict
+
+
+class StoreConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    url: str = ""  # "" = .cairn/index.db (SQLite); "postgresql://..." = a shared index
+
+    @field_validator("url")
+    @classmethod
+    def _postgres_only(cls, v: str) -> str:
+        v = v.strip()
+        if v and not v.startswith(("postgresql://", "postgres://")):
+            raise ValueError("must be empty (the SQLite file .cairn/index.db) or a postgresql:// URL")
+        return v
+
+
 class Config(BaseModel):
     model_config = ConfigDict(extra="forbid")
     sources: list[str] = Field(default_factory=lambda: ["sources"])
@@ -70,18 +93,49 @@ class Config(BaseModel):
     chunk_chars: int = Field(default=1200, ge=32, le=1_000_000)
     strict_sentences: bool = False
     date_window_days: int = Field(default=365, ge=0, le=1_000_000)
+    # files without an extension (LICENSE, COPYING) are read as text when their bytes are text
+    text_without_extension: bool = True
     support: SupportConfig = Field(default_factory=SupportConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
+    ask: AskConfig = Field(default_factory=AskConfig)
+    store: StoreConfig = Field(default_factory=StoreConfig)
+    authority: AuthorityConfig = Field(default_factory=AuthorityConfig)
+    policy: list[PolicyEntry] = Field(default_factory=list)
+    principals: dict[str, Any] = Field(default_factory=dict)
+    principal: str = ""
+    retention: RetentionConfig = Field(default_factory=RetentionConfig)
 
 
 class Settings:
     """A workspace's effective configuration."""
 
-    def __init__(self, root: Path, config: Config, *, judge_url_trusted: bool, warnings: list[str]):
+    def __init__(self, root: Path, config: Config, *, judge_url_trusted: bool, warnings: list[str],
+                 ask_url_trusted: bool = False, store_url_trusted: bool = True, policy: Policy | None = None,
+                 principal_origin: str = "default"):
         self.root = root
+        self.policy = policy or Policy()
+        self.principal_origin = principal_origin  # where the current principal came from
         self.config = config
         self.judge_url_trusted = judge_url_trusted
+        self.ask_url_trusted = ask_url_trusted
+        self.store_url_trusted = store_url_trusted
         self.warnings = warnings
+
+    @property
+    def store_url(self) -> str:
+        """The shared index's URL; "" for the workspace's own SQLite file.
+
+        A URL only the workspace's own cairn.toml names, on another machine,
+        is refused (ConfigError) rather than replaced by the SQLite file: the
+        user asked for the shared index and must not get an empty one."""
+        url = self.config.store.url
+        if url and not self.store_url_trusted:
+            raise ConfigError(
+                f"{CONFIG_FILE} names the shared index {redact_url(url)}, which is not on this machine; a"
+                " workspace's own file cannot send its sources to another server: allow it by setting"
+                " CAIRN_STORE_URL (or the editor setting cairn.store.url) to that URL"
+            )
+        return url
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.config, name)
@@ -151,6 +205,58 @@ def is_loopback_url(url: str) -> bool:
         return False
 
 
+def is_local_store_url(url: str) -> bool:
+    """Does this PostgreSQL URL reach only this machine? Every host it names
+    (the URL's own and libpq's `host`/`hostaddr` parameters, which win over it)
+    must be loopback or a Unix socket folder; a `service` entry may name any
+    host, so it never counts as local."""
+    from urllib.parse import parse_qs
+
+    try:
+        parsed = urlparse(url)
+        params = parse_qs(parsed.query)
+        netloc_hosts = parsed.netloc.rsplit("@", 1)[-1]
+    except ValueError:
+        return False
+    if "service" in params:
+        return False
+    hosts = [h for h in netloc_hosts.split(",") if h]
+    for key in ("host", "hostaddr"):
+        for value in params.get(key, []):
+            hosts += [h for h in value.split(",") if h]
+    for h in hosts:
+        if h.startswith("/"):
+            continue  # a Unix socket: this machine
+        if h.startswith("[") and "]" in h:  # [::1]:5432
+            name = h[1:h.index("]")]
+        elif h.count(":") == 1:  # host:port
+            name = h.split(":")[0]
+        else:
+            name = h
+        if name == "localhost":
+            continue
+        try:
+            if not ipaddress.ip_address(name).is_loopback:
+                return False
+        except ValueError:
+            return False
+    return True
+
+
+def redact_url(url: str) -> str:
+    """A URL as it may be shown: without its password (in the user part or as
+    libpq's `password` parameter)."""
+    import re
+
+    try:
+        password = urlparse(url).password
+    except ValueError:
+        return "(a URL that cannot be parsed)"
+    if password is not None:
+        url = url.replace(":" + password + "@", ":***@", 1)
+    return re.sub(r"([?&])password=[^&#]*", r"\1password=***", url)
+
+
 def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     """`base` wins; `extra` fills missing keys, one level of tables deep."""
     out = dict(extra)
@@ -175,6 +281,8 @@ def load_settings(
     editor: dict[str, Any] | None = None,
     *,
     judge_url_override: str | None = None,
+    principal_override: str | None = None,
+    ask_url_override: str | None = None,
 ) -> Settings:
     """Read the workspace's configuration.
 
@@ -186,15 +294,27 @@ def load_settings(
     editor = {k: v for k, v in (editor or {}).items() if v is not None and k not in ("server", "trace")}
     if "chunk_chars" in editor:
         editor.pop("chunk_chars")
-    if isinstance(editor.get("judge"), dict):
-        editor["judge"] = {k: v for k, v in editor["judge"].items() if v not in (None, "")}
-    # a judge URL the workspace names is trusted only on loopback or when the
-    # user (editor settings, environment, command line) names one too
+    # the policy is the workspace's; the principal is the user's choice, read apart
+    editor_principal = editor.pop("principal", None)
+    for key in ("authority", "policy", "principals", "retention"):
+        editor.pop(key, None)
+    for section in ("judge", "ask"):
+        if isinstance(editor.get(section), dict):
+            editor[section] = {k: v for k, v in editor[section].items() if v not in (None, "")}
+    # a judge (or ask) URL the workspace names is trusted only on loopback or when
+    # the user (editor settings, environment, command line) names one too
     user_url = judge_url_override or os.environ.get("CAIRN_JUDGE_URL") or (editor.get("judge") or {}).get("url")
+    ask_user_url = ask_url_override or os.environ.get("CAIRN_ASK_URL") or (editor.get("ask") or {}).get("url")
+    # the same rule for a shared index: the environment and the editor's user settings count
+    user_store = os.environ.get("CAIRN_STORE_URL", "").strip() or (editor.get("store") or {}).get("url") or ""
     merged = _merge(file_cfg, editor)
-    if user_url:
-        merged.setdefault("judge", {})
-        merged["judge"] = {**merged["judge"], "url": user_url}
+    if user_store:
+        table = merged.get("store")
+        merged["store"] = {**(table if isinstance(table, dict) else {}), "url": user_store}
+    for section, url in (("judge", user_url), ("ask", ask_user_url)):
+        if url:
+            merged.setdefault(section, {})
+            merged[section] = {**merged[section], "url": url}
     try:
         config = Config.model_validate(merged)
     except ValidationError as exc:
@@ -215,7 +335,22 @@ def load_settings(
             if target != real_root and real_root not in target.parents:
                 raise ConfigError(f"sources: {r!r} resolves outside the workspace ({target})")
     trusted = bool(user_url) or is_loopback_url(config.judge.url)
-    return Settings(root, config, judge_url_trusted=trusted, warnings=[])
+    ask_trusted = bool(ask_user_url) or is_loopback_url(config.ask.url)
+    store_trusted = bool(user_store) or is_local_store_url(config.store.url)
+    policy, origin = _policy(config, principal_override,
+                             editor_principal if isinstance(editor_principal, str) else None)
+    return Settings(root, config, judge_url_trusted=trusted, warnings=[], store_url_trusted=store_trusted,
+                    ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin)
+
+
+def _policy(config: Config, flag: str | None, editor_principal: str | None) -> tuple[Policy, str]:
+    """The source policy and the current principal (policy.current_principal's order)."""
+    try:
+        principals, in_table = principals_table(config.principals)
+        principal, origin = current_principal(flag, editor_principal, config.principal or in_table)
+        return Policy.build(config.authority, config.policy, principals, principal), origin
+    except PolicyError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _file_is_bad(file_cfg: dict[str, Any]) -> bool:

@@ -41,6 +41,8 @@ __all__ = [
     "read_draft",
     "parse_draft",
     "has_cite_block",
+    "near_miss_fences",
+    "might_have_near_miss",
     "field_edits",
     "fix_edits",
     "apply_edits",
@@ -593,7 +595,11 @@ def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, 
         if root is None:
             block.problems.append(ctx.problem("empty cite block"))
             return block, False, False
+    return _fill_root(block, ctx, root)
 
+
+def _fill_root(block: CiteBlock, ctx: _Ctx, root: _N) -> tuple[CiteBlock, bool, bool]:
+    """A block's decoded body -> its citations (and claim text, for a claim object)."""
     is_claim = False
     empty_claim = False
     if root.kind == "map" and any(_text(k) == "citations" for k, _ in root.value):
@@ -1145,6 +1151,54 @@ def parse_draft(text: str) -> DraftDoc:
             gc.enable()
 
 
+def json_claim(value: dict, where: Range) -> Claim:
+    """A claim object `{text, citations}` already decoded from JSON (a model's answer,
+    SPEC section 3), read by the rules of a cite block's claim object. Every position
+    is `where`, and no citation keeps a layout: nothing can be edited through it."""
+    line = where.start.line
+    block = CiteBlock(line, line, where, "", "json")
+    ctx = _Ctx([], line, "", where, "json", "\n")
+    empty = False
+    try:
+        if _has_lone_surrogate(list(_walk_values(value))):
+            raise _BodyError("invalid JSON: a string holds a lone surrogate, not a character")
+        block, _, empty = _fill_root(block, ctx, _json_node(_as_pairs(value), None, 0))
+    except _BodyError as e:
+        block.citations = []
+        block.problems.append(ctx.problem(e.message))
+    except Exception as e:  # noqa: BLE001 - an answer must never crash the engine
+        block.citations = []
+        block.problems.append(ctx.problem(f"cannot read the claim: {type(e).__name__}: {e}"[:300]))
+    claim = Claim(block.claim_text or "", line, where, [block])
+    if empty:
+        claim.problems.append(Problem("no-citations", "the claim object has no citations", line, where))
+    return claim
+
+
+def _as_pairs(v, depth: int = 0):
+    """Decoded JSON with its objects as _Pairs, as the block reader takes them (5 levels, as _json_node walks)."""
+    if depth >= 6:
+        return v
+    if isinstance(v, dict):
+        return _Pairs((k, _as_pairs(x, depth + 1)) for k, x in v.items())
+    if isinstance(v, list):
+        return [_as_pairs(x, depth + 1) for x in v]
+    return v
+
+
+def _walk_values(v, depth: int = 0):
+    """Every string key and value of decoded JSON, a few levels deep."""
+    if isinstance(v, str):
+        yield v
+    elif depth < 6 and isinstance(v, dict):
+        for k, x in v.items():
+            yield k
+            yield from _walk_values(x, depth + 1)
+    elif depth < 6 and isinstance(v, list):
+        for x in v:
+            yield from _walk_values(x, depth + 1)
+
+
 class _CiteFound(Exception):
     pass
 
@@ -1169,6 +1223,43 @@ def has_cite_block(text: str) -> bool:
             return False
         return False
     return False
+
+
+# a fence whose info string is almost `cite`: another case, or `citation(s)`
+_NEAR_MISS_WORDS = ("cite", "citation", "citations")
+_NEAR_MISS = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?i:cite|citations?)(?![\w-])")
+
+
+def might_have_near_miss(text: str) -> bool:
+    """A cheap look for a fence whose info string is almost `cite` (a regular
+    expression: only a draft that passes it is tokenized by near_miss_fences)."""
+    return any(m.group(0).lstrip("`~ \t") != "cite" for m in _NEAR_MISS.finditer(text))
+
+
+def near_miss_fences(text: str) -> list[tuple[int, str]]:
+    """(0-based line, info word) of each fence that is not a citation block but looks
+    meant as one: ```` ```Cite ````, ```` ```CITE ````, ```` ```citation ````. Only the
+    exact word `cite` opens a citation block (SPEC section 3); these are told, not read."""
+    if not might_have_near_miss(text):
+        return []
+    found: list[tuple[int, str]] = []
+
+    def look(tok) -> None:
+        if tok.type == "fence" and tok.map:
+            word = (tok.info.split() or [""])[0]
+            if word != "cite" and word.lower() in _NEAR_MISS_WORDS:
+                found.append((tok.map[0], word))
+
+    for lean in (True, False):
+        found.clear()
+        try:
+            _tokenize(text, {}, _Sink(look), lean)
+        except OverflowError:
+            continue
+        except Exception:  # noqa: BLE001 - as parse_draft: a draft never crashes a check
+            return []
+        return found
+    return []
 
 
 def _line_count(text: str) -> int:

@@ -54,6 +54,22 @@ def check_draft(ws: Workspace, verifier: Verifier, path: Path) -> CheckedDraft:
     return CheckedDraft(path, text, bad, result)
 
 
+def check_file(ws: Workspace, verifier: Verifier, path: Path) -> list[CheckedDraft]:
+    """The answers of one file: a Markdown draft is one, a `.json`/`.jsonl` file holds any number."""
+    from .answers import is_answer_file, parse_answers
+
+    if not is_answer_file(path):
+        return [check_draft(ws, verifier, path)]
+    text, bad = drafts_mod.read_draft(path)
+    rel = ws.relpath(path)
+    out = []
+    for ans in parse_answers(text, jsonl=path.name.lower().endswith(".jsonl")):
+        result = verifier.verify_draft(rel, ans.doc, encoding_problem=bad)
+        result.answer_id, result.question = ans.id, ans.question
+        out.append(CheckedDraft(path, text, bad, result))
+    return out
+
+
 def check(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = None,
           progress: ProgressFn | None = None) -> list[CheckedDraft]:
     verifier = verifier or Verifier(ws)
@@ -62,35 +78,92 @@ def check(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = N
     for i, p in enumerate(answers):
         if progress:
             progress(i, len(answers), ws.relpath(p))
-        out.append(check_draft(ws, verifier, p))
+        out += check_file(ws, verifier, p)
     if progress:
         progress(len(answers), len(answers), "")
     return out
 
 
-def safe_fix_values(result: DraftResult) -> list[tuple[Citation, dict]]:
-    """The fixes `--fix` may apply: single-target ones, merged per citation."""
-    merged: dict[int, tuple[Citation, dict]] = {}
-    for cr in result.claims:
+VERSION_DIGITS = 12  # a version is written at the length the docs show, longer only when ambiguous
+
+
+def short_version(version: str, known: list[str]) -> str:
+    """`version` cut to VERSION_DIGITS hex digits, or to as many more as it takes
+    for no other version in `known` to share the prefix."""
+    n = VERSION_DIGITS
+    others = [k.lower() for k in known if k.lower() != version.lower()]
+    while n < len(version) and any(k.startswith(version[:n].lower()) for k in others):
+        n += 4
+    return version[:n]
+
+
+@dataclass(slots=True)
+class PlannedFix:
+    """The safe fixes of one citation, merged: what `--fix` changes and why."""
+
+    citation: Citation
+    claim: int  # index of its claim in the draft
+    titles: list[str]
+    codes: list[str]
+    values: dict
+
+    @property
+    def line(self) -> int:
+        """1-based line of the block's opening fence (0 when unknown)."""
+        return self.citation.block.open_line + 1 if self.citation.block is not None else 0
+
+    def changes(self) -> list[tuple[str, object, object]]:
+        """(field, old value, new value) of each field the fix sets to something new."""
+        out = []
+        for name, new in self.values.items():
+            old = getattr(self.citation, name, None)
+            if old != new:
+                out.append((name, old, new))
+        return out
+
+
+def fix_plan(result: DraftResult, store=None) -> list[PlannedFix]:
+    """The fixes `--fix` may apply: single-target ones, merged per citation. With the
+    store, versions are written short (short_version) among the versions of the chunk."""
+    merged: dict[int, PlannedFix] = {}
+    for i, cr in enumerate(result.claims):
         for d in cr.diagnostics:
             fix = d.auto_fix
             if fix is None:
                 continue
-            cit, values = merged.setdefault(id(d.citation), (d.citation, {}))
-            values.update(fix.values)
-    return list(merged.values())
+            plan = merged.setdefault(id(d.citation), PlannedFix(d.citation, i, [], [], {}))
+            plan.titles.append(fix.title)
+            plan.codes.append(d.code)
+            plan.values.update(fix.values)
+    plans = list(merged.values())
+    if store is not None:
+        for plan in plans:
+            version = plan.values.get("version")
+            chunk = plan.values.get("chunk_id") or plan.citation.chunk_id
+            if isinstance(version, str) and chunk:
+                plan.values["version"] = short_version(version, store.versions_of(chunk))
+                if (plan.citation.version or "").lower() == plan.values["version"].lower():
+                    plan.values["version"] = plan.citation.version  # the same version, as written
+    return plans
 
 
-def fixed_text(checked: CheckedDraft) -> str | None:
+def safe_fix_values(result: DraftResult, store=None) -> list[tuple[Citation, dict]]:
+    """The fixes `--fix` may apply: single-target ones, merged per citation."""
+    return [(p.citation, p.values) for p in fix_plan(result, store)]
+
+
+def fixed_text(checked: CheckedDraft, store=None, plans: list[PlannedFix] | None = None) -> str | None:
     """The draft's text after the safe fixes, or None when nothing applies."""
-    if checked.encoding_problem:
+    if checked.encoding_problem or not checked.result.editable:
         return None
     edits = []
-    for cit, values in safe_fix_values(checked.result):
+    for plan in plans if plans is not None else fix_plan(checked.result, store):
+        cit, values = plan.citation, plan.values
         done, why = drafts_mod.fix_edits(cit, values)
         if why is not None:  # the edited block would not read back as intended: never written
-            line = cit.block.open_line + 1 if cit.block is not None else 0
-            log.warning("%s:%d: fix not written (%s): %s", checked.result.path, line, ", ".join(values), why)
+            log.warning("%s:%d: fix not written (%s): %s", checked.result.path, plan.line, ", ".join(values), why)
+            if plans is not None:
+                plans.remove(plan)
         edits += done
     if not edits:
         return None
@@ -142,8 +215,9 @@ def write_atomic(path: Path, text: str, *, expected: str | None = None) -> bool:
 # version. Any change to one of these makes a new key.
 
 _CACHE_PREFIX = "draft-report:"
-REPORT_FORMAT = "5"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: binding, sentences, dates; cached reports of another format are not reused
+REPORT_FORMAT = "7"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: a file's list of answers (JSON answers); 6: policy (authority, lineage, source offsets); 7: binding, sentences, dates; cached reports of another format are not reused
 _CACHE_MAX_AGE = 30 * 24 * 3600
+_DRAFT_OUTS = None  # a pydantic TypeAdapter(list[DraftOut]), made on first use: a cache entry is a file's answers
 
 
 def _git_head(root: Path) -> str:
@@ -166,6 +240,7 @@ def fingerprint(ws: Workspace) -> str:
         RULES_VERSION,
         ws.settings.config.model_dump_json(),
         str(ws.settings.judge_url_trusted),
+        "principal:" + ws.settings.policy.principal,  # what a report may show depends on who reads it
         ws.store.state_token(),
         _git_head(ws.root),
     ):
@@ -180,7 +255,13 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
     inputs are unchanged. Returns (list of report.DraftOut, how many were cached)."""
     import hashlib
 
+    from pydantic import TypeAdapter
+
     from .report import DraftOut, draft_out
+
+    global _DRAFT_OUTS
+    if _DRAFT_OUTS is None:
+        _DRAFT_OUTS = TypeAdapter(list[DraftOut])
 
     verifier = verifier or Verifier(ws)
     fp = fingerprint(ws) if use_cache else ""
@@ -200,15 +281,15 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
             cached = ws.store.cache_get(key)
             if cached is not None:
                 try:
-                    outs.append(DraftOut.model_validate_json(cached))
+                    outs += _DRAFT_OUTS.validate_json(cached)
                     hits += 1
                     continue
                 except ValueError:
                     pass  # a cache entry from another schema: recompute
-        out = draft_out(check_draft(ws, verifier, p).result)
-        outs.append(out)
+        got = [draft_out(cd.result) for cd in check_file(ws, verifier, p)]
+        outs += got
         if use_cache:
-            ws.store.cache_put(key, out.model_dump_json())
+            ws.store.cache_put(key, _DRAFT_OUTS.dump_json(got).decode())
     if progress:
         progress(len(answers), len(answers), "")
     if use_cache:

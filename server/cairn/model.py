@@ -31,6 +31,8 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "number-mismatch": ("error", True),
     "contradiction": ("error", True),
     "context-negates": ("error", True),
+    "low-authority": ("warning", True),
+    "derived-source": ("warning", True),  # unless its lineage resolves (Diagnostic.fails_claim)
     "unsupported-claim": ("warning", True),
     "encoding": ("warning", False),
     "judge-fallback": ("information", False),
@@ -222,7 +224,8 @@ class Diagnostic:
     `--fix` reads them and so sees the same values as if it had run at once.
     """
 
-    __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_more", "strict")
+    __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_more",
+                 "fails_claim", "strict")
 
     def __init__(
         self,
@@ -236,6 +239,7 @@ class Diagnostic:
         related: SpanRef | None = None,
         more: Callable[[Diagnostic], None] | None = None,
         strict: bool = False,
+        fails_claim: bool | None = None,  # for a code whose effect depends on the case (derived-source)
     ):
         self.code = code
         self._message = message
@@ -247,6 +251,7 @@ class Diagnostic:
         self.related = related
         self._more = more
         self.strict = strict  # fails the claim although its code does not by default (strict_sentences)
+        self.fails_claim = fails_claim
 
     def _complete(self) -> None:
         if self._more is None:
@@ -319,6 +324,8 @@ class Diagnostic:
 
     @property
     def fails(self) -> bool:
+        if self.fails_claim is not None:
+            return self.fails_claim and not self.ignored
         return (CODES[self.code][1] or self.strict) and not self.ignored
 
 
@@ -329,7 +336,8 @@ def _running(d: Diagnostic) -> None:
     """Diagnostic._more while its completion runs."""
 
 
-_DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related", "strict")
+_DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related", "fails_claim",
+                      "strict")
 
 
 @dataclass(slots=True)
@@ -341,6 +349,10 @@ class CitationResult:
     # the current chunk text holding the quote and the quote's offsets in it (the meaning rules read it)
     evidence: tuple[Chunk, int, int] | None = None
     date: str | None = None  # the cited source's date (YYYY-MM-DD), when it has one (dates.py)
+    authority: str | None = None  # the tier of the chunk's source (policy), None without tiers
+    lineage: str | None = None  # the parser lineage of the cited version
+    source_line: int | None = None  # 1-based line and column of source_start in a text source
+    source_column: int | None = None
 
 
 @dataclass(slots=True)
@@ -365,6 +377,14 @@ class DraftResult:
     diagnostics: list[Diagnostic]  # draft-level (encoding)
     uncited_paragraphs: int
     encoding_problem: bool = False  # the draft itself is not valid UTF-8: `--fix` never writes it
+    # a JSON answer (SPEC section 3): its id and question; None for a Markdown draft
+    answer_id: str | int | None = None
+    question: str | None = None
+
+    @property
+    def editable(self) -> bool:
+        """May `--fix` write this answer? Never a JSON answer, never a draft that is not UTF-8."""
+        return self.answer_id is None and not self.encoding_problem
 
     @property
     def faithful(self) -> bool:

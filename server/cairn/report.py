@@ -24,6 +24,12 @@ class CitationOut(BaseModel):
     page: int | None
     version: str | None
     date: str | None = None  # (extra field) the source's date, YYYY-MM-DD
+    source_start: int | None = None  # the quote's offsets in the source's parsed text
+    source_end: int | None = None
+    source_line: int | None = None  # and its line:column (1-based) in a text source
+    source_column: int | None = None
+    authority: str | None = None
+    lineage: str | None = None
 
 
 class DiagnosticOut(BaseModel):
@@ -47,6 +53,8 @@ class ClaimOut(BaseModel):
 class DraftOut(BaseModel):
     path: str
     faithful: bool
+    id: str | int | None = None  # a JSON answer's id (SPEC section 3); None for a Markdown draft
+    question: str | None = None
     claims: list[ClaimOut]
     diagnostics: list[DiagnosticOut] = []  # draft-level diagnostics (encoding)
     uncited_paragraphs: int = 0
@@ -64,6 +72,8 @@ class Metrics(BaseModel):
     resolution: float | None
     uncited_paragraphs: int
     coverage: float | None
+    support_rate: float | None = None  # verified / claims whose citations all resolved
+    source_quality: dict[str, int] | None = None  # tier -> verified claims whose weakest citation has it
 
 
 class Report(BaseModel):
@@ -92,17 +102,29 @@ def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
     for r in cr.citations:
         c = r.citation
         ch = r.chunk
+        denied = any(d.code == "source-denied" and d.citation is c for d in cr.diagnostics)
+        span = r.current_span if r.resolved else None
+        if span is None and ch is not None and c.start is not None and c.end is not None:
+            span_start, span_end = ch.start + c.start, ch.start + c.end
+        else:
+            span_start, span_end = (span.start, span.end) if span is not None else (None, None)
         cits.append(
             CitationOut(
                 chunk_id=c.chunk_id,
                 start=c.start,
                 end=c.end,
-                quote=c.quote,
+                quote=None if denied else c.quote,  # a denied source's text is never repeated
                 resolved=r.resolved,
                 source=ch.source if ch else c.source,
                 page=ch.page if ch else None,
                 version=ch.version if ch else c.version,
                 date=r.date,
+                source_start=span_start,
+                source_end=span_end,
+                source_line=r.source_line,
+                source_column=r.source_column,
+                authority=r.authority,
+                lineage=r.lineage,
             )
         )
     return ClaimOut(
@@ -116,9 +138,10 @@ def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
     )
 
 
-def metrics_of(drafts: list[DraftResult], *, strict_sentences: bool = False) -> Metrics:
-    """The metrics (SPEC section 5); under `strict_sentences` an unsupported
-    sentence of a claim counts as an uncited paragraph in `coverage`."""
+def metrics_of(drafts: list[DraftResult], tiers: list[str] | None = None, *,
+               strict_sentences: bool = False) -> Metrics:
+    """The metrics (SPEC section 5); `tiers`: authority.tiers, for source_quality; under
+    `strict_sentences` an unsupported sentence of a claim counts as an uncited paragraph in `coverage`."""
     claims = [c for d in drafts for c in d.claims]
     verified = sum(c.supported for c in claims)
     cits = [r for c in claims for r in c.citations]
@@ -138,27 +161,60 @@ def metrics_of(drafts: list[DraftResult], *, strict_sentences: bool = False) -> 
         resolution=_ratio(resolved, len(cits)),
         uncited_paragraphs=uncited,
         coverage=_ratio(len(claims), len(claims) + uncited),
+        support_rate=support_rate(claims),
+        source_quality=source_quality(claims, tiers),
     )
+
+
+def support_rate(claims) -> float | None:
+    """Verified claims over the claims whose citations all resolved (at least one):
+    semantic support, apart from mechanical resolution."""
+    resolved = [c for c in claims if c.citations and all(r.resolved for r in c.citations)]
+    return _ratio(sum(c.supported for c in resolved), len(resolved))
+
+
+def source_quality(claims, tiers: list[str] | None) -> dict[str, int] | None:
+    """Per tier, the verified claims whose weakest citation is in it (None without tiers)."""
+    if not tiers:
+        return None
+    from .policy import weakest_tier
+
+    out = dict.fromkeys(tiers, 0)
+    for c in claims:
+        if not c.supported:
+            continue
+        weakest = weakest_tier(tiers, [_authority(r) for r in c.citations])
+        if weakest is not None:
+            out[weakest] += 1
+    return out
+
+
+def _authority(r) -> str | None:
+    return getattr(r, "authority", None)
 
 
 def draft_out(d: DraftResult) -> DraftOut:
     return DraftOut(
         path=d.path,
         faithful=d.faithful,
-        claims=[claim_out(c, fixable=not d.encoding_problem) for c in d.claims],
-        diagnostics=[diagnostic_out(x) for x in d.diagnostics],
+        id=d.answer_id,
+        question=d.question,
+        claims=[claim_out(c, fixable=d.editable) for c in d.claims],
+        diagnostics=[diagnostic_out(x, fixable=d.editable) for x in d.diagnostics],
         uncited_paragraphs=d.uncited_paragraphs,
     )
 
 
-def build_report(drafts: list[DraftResult], *, strict_sentences: bool = False) -> Report:
-    return report_of([draft_out(d) for d in drafts], strict_sentences=strict_sentences)
+def build_report(drafts: list[DraftResult], tiers: list[str] | None = None, *,
+                 strict_sentences: bool = False) -> Report:
+    return report_of([draft_out(d) for d in drafts], tiers, strict_sentences=strict_sentences)
 
 
-def report_of(outs: list[DraftOut], *, strict_sentences: bool = False) -> Report:
+def report_of(outs: list[DraftOut], tiers: list[str] | None = None, *,
+              strict_sentences: bool = False) -> Report:
     """The report of drafts already in their output form (metrics_of reads
-    the same attribute names on both forms)."""
-    return Report(drafts=outs, metrics=metrics_of(outs, strict_sentences=strict_sentences))  # type: ignore[arg-type]
+    the same attribute names on both forms); `tiers`: authority.tiers, for source_quality."""
+    return Report(drafts=outs, metrics=metrics_of(outs, tiers, strict_sentences=strict_sentences))  # type: ignore[arg-type]
 
 
 # -- text ---------------------------------------------------------------------------
@@ -180,7 +236,12 @@ def render_text(report: Report, *, color: bool = False) -> str:
     for d in report.drafts:
         path = safe(d.path)
         badge = paint("faithful", "32") if d.faithful else paint("not faithful", "31")
-        out.append(f"{path}: {badge}")
+        if d.id is not None:  # a JSON answer: which one of the file's answers
+            out.append(f"{path}: answer {safe(str(d.id))}: {badge}")
+            if d.question:
+                out.append(f"  question: {safe(' '.join(d.question.split()))}")
+        else:
+            out.append(f"{path}: {badge}")
         for diag in d.diagnostics:
             out.append(f"  {path}:{diag.line}: {diag.severity} [{safe(diag.code)}] {safe(diag.message)}")
         if not d.claims:
@@ -196,7 +257,10 @@ def render_text(report: Report, *, color: bool = False) -> str:
                 ver = f" @{safe(cit.version[:8])}" if cit.version else ""
                 ver += f" dated {safe(cit.date)}" if cit.date else ""
                 state = "resolved" if cit.resolved else "unresolved"
-                out.append(f"      {safe(cit.source or '?')}{page}{ver} [{cit.start}, {cit.end}) {state}")
+                tier = f" ({safe(cit.authority)})" if cit.authority else ""
+                out.append(f"      {safe(cit.source or '?')}{page}{ver}{tier} [{cit.start}, {cit.end}) {state}")
+                if cit.quote is None:
+                    continue  # withheld: a source the current principal may not read
                 quote = (cit.quote or "").replace("\r\n", "\n").replace("\r", "\n")
                 quote = safe(quote, newlines=True).replace("\n", "\n         ")
                 out.append(f"        \u201c{quote}\u201d")
@@ -212,7 +276,9 @@ def render_text(report: Report, *, color: bool = False) -> str:
     out.append(
         f"claims {m.verified_claims}/{m.claims} verified · citation_validity {_pct(m.citation_validity)}"
         f" · faithfulness {_pct(m.faithfulness)} ({m.faithful_answers}/{m.answers} answers)"
-        f" · resolution {_pct(m.resolution)} · coverage {_pct(m.coverage)}"
+        f" · resolution {_pct(m.resolution)} · support {_pct(m.support_rate)} · coverage {_pct(m.coverage)}"
+        + (" · source quality " + ", ".join(f"{safe(k)} {v}" for k, v in m.source_quality.items())
+           if m.source_quality is not None else "")
     )
     if fixes:
         out.append(f"{fixes} fix{'es' if fixes > 1 else ''} above can be applied with `cairn check --fix`")
@@ -236,13 +302,16 @@ def render_sarif(report: Report, drafts: list[DraftResult], *, base: Path, root:
 
     results = []
     for d in drafts:
+        tiers_of = _sarif_tiers(d)
+        where = "" if d.answer_id is None else f"answer {d.answer_id}: "
         for diag in d.all_diagnostics:
             r = diag.range
             results.append(
                 {
+                    **tiers_of.get(id(diag), {}),
                     "ruleId": diag.code,
                     "level": _SARIF_LEVEL[diag.severity],
-                    "message": {"text": diag.message},
+                    "message": {"text": where + diag.message},
                     "locations": [
                         {
                             "physicalLocation": {
@@ -286,6 +355,19 @@ def render_sarif(report: Report, drafts: list[DraftResult], *, base: Path, root:
     return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
+def _sarif_tiers(d: DraftResult) -> dict[int, dict]:
+    """id(diagnostic) -> SARIF `properties` naming the authority tier of each
+    citation of its claim (only when a policy gives tiers)."""
+    out: dict[int, dict] = {}
+    for cr in d.claims:
+        tiers = [{"source": r.chunk.source, "authority": r.authority} for r in cr.citations
+                 if r.chunk is not None and r.authority is not None]
+        if tiers:
+            for diag in cr.diagnostics:
+                out[id(diag)] = {"properties": {"citations": tiers}}
+    return out
+
+
 # -- baseline ---------------------------------------------------------------------------
 
 
@@ -312,7 +394,7 @@ def compare_baseline(old: Report, new: Report) -> tuple[list[str], list[str]]:
     reasons: list[str] = []
     warnings: list[str] = []
     om, nm = old.metrics, new.metrics
-    for name in ("citation_validity", "faithfulness", "coverage"):
+    for name in ("citation_validity", "faithfulness", "coverage", "support_rate"):
         a, b = getattr(om, name), getattr(nm, name)
         if a is not None and (b is None or b < a - 1e-12):
             reasons.append(f"{name} fell from {a:.4f} to {'null' if b is None else f'{b:.4f}'}")

@@ -34,6 +34,8 @@ from .meaning import plain as plain_text_of
 from .meaning import check as check_meaning
 from .meaning.quantities import extract as extract_quantities
 from .meaning.quantities import without_identifiers
+from .lineage import annotate
+from .policy_checks import denied_message, policy_diagnostics
 from .support import check_support
 from . import binding, dates, sentences_check
 
@@ -169,7 +171,7 @@ class Verifier:
         self._terms: dict[str, int] = {}  # word -> in how many chunks, capped (store.find_quote)
         self._warnings: dict[tuple[str, str], list[str]] = {}
         self._current_ids: set[int] | None = None
-        self._titles: dict[tuple[str, str], str] = {}
+        self._titles: dict[tuple[str, str], tuple[str, str]] = {}
 
     def invalidate(self) -> None:
         """Forget what was read from the store (after re-indexing)."""
@@ -255,12 +257,17 @@ class Verifier:
         assert cit.chunk_id is not None and cit.quote is not None and cit.start is not None and cit.end is not None
 
         # 2. a named source outside the roots: nothing is read
-        if cit.source is not None and not self.ws.allowed(cit.source):
+        if cit.source is not None and not self.ws.in_roots(cit.source):
             diag(
                 "source-denied",
                 f"source {cit.source!r} is outside the source roots ({', '.join(self.ws.roots)}): it is not read",
                 cit.line_of("source"),
             )
+            return res, diags
+
+        # 2b. a named source the current principal may not read: nothing is read either
+        if cit.source is not None and not self.ws.permitted(cit.source):
+            diag("source-denied", denied_message(self.ws, cit.source), cit.line_of("source"))
             return res, diags
 
         # 3. the chunk id, in the store or the git history
@@ -280,12 +287,16 @@ class Verifier:
 
         # 4. the chunk's source must still be allowed (a denied chunk is never handed on:
         # its text would show in hovers and reports)
-        if not self.ws.allowed(chunk.source):
+        if not self.ws.in_roots(chunk.source):
             diag(
                 "source-denied",
                 f"chunk {cit.chunk_id} belongs to {chunk.source}, which is outside the source roots",
                 cit.line_of("source", "chunk_id"),
             )
+            return res, diags
+        if not self.ws.permitted(chunk.source):
+            # any version of it, from the store or from history: no text of it goes further
+            diag("source-denied", denied_message(self.ws, chunk.source, cit.chunk_id), cit.line_of("source", "chunk_id"))
             return res, diags
         res.chunk = chunk
 
@@ -423,6 +434,9 @@ class Verifier:
             closest = self._closest_current(chunk.source, quote)
             if closest:
                 ch, s, e, score = closest
+                now = _collapse(_sentence(ch.text, s, e))
+                now = now if len(now) <= 300 else now[:299] + "\u2026"
+                d.message += f"; where it was, {chunk.source} now says \u201c{now}\u201d ({score:.0f}% similar)"
                 d.fixes.append(
                     Fix(
                         f"Cite the closest current text ({score:.0f}% similar)",
@@ -437,6 +451,8 @@ class Verifier:
                         safe=False,
                     )
                 )
+            elif not elsewhere:
+                d.message += f"; nothing like it is left in {chunk.source}"
         return res, diags
 
     def _find_rewrapped(self, quote: str, source: str) -> list[tuple[Chunk, int, int]]:
@@ -514,6 +530,8 @@ class Verifier:
             r, ds = self.verify_citation(cit)
             results.append(r)
             diags += ds
+        annotate(self, results)
+        diags += policy_diagnostics(self, claim, results)
         diags += binding.check_binding(claim)
         dates.date_results(results, dates.book_for(self))
         diags += dates.check_dates(claim, results, cfg.date_window_days)
@@ -531,8 +549,13 @@ class Verifier:
             # whether the claim names an identifier its sources must be read for (once a claim)
             named = not _verbatim(claim, results) and any(
                 q.kind == "identifier" for q in extract_quantities(claim.text))
-            lex = check_support(self._support_text(claim, results) if named else claim.text, quotes,
-                                threshold=cfg.threshold, mode=cfg.support.mode)
+            support_text = self._support_text(claim, results) if named else claim.text
+            lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode)
+            if lex.score is not None and lex.score < cfg.threshold and lex.missing:
+                # words the quotes lack may name the cited documents themselves ("Under the
+                # Apache License, ..."): read the sources' headings only for a claim that needs it
+                lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode,
+                                    named=self._headings(results))
             score = lex.score
             missing = list(lex.missing)
             # a polarity difference contradicts only a claim its quotes are about: one whose
@@ -602,6 +625,17 @@ class Verifier:
     def _title(self, chunk: Chunk) -> str:
         """A source's file name and the start of its first chunk (up to 300 characters):
         what an identifier in a claim is also checked against."""
+        return self._opening(chunk)[1]
+
+    def _headings(self, results: list[CitationResult]) -> str:
+        """The cited sources' headings: file name and first line of each."""
+        seen = dict.fromkeys(self._opening(r.evidence[0])[0] for r in results
+                             if r.resolved and r.evidence is not None)
+        return "\n".join(seen)
+
+    def _opening(self, chunk: Chunk) -> tuple[str, str]:
+        """(heading, title) of the chunk's source version: its file name with the first
+        line of its first chunk (up to 120 characters), and with that chunk's first 300."""
         key = (chunk.source, chunk.version)
         got = self._titles.get(key)
         if got is None:
@@ -613,7 +647,8 @@ class Verifier:
             except Exception:  # a title is a hint: a store that cannot give one leaves it empty
                 log.debug("no title for %s", chunk.source, exc_info=True)
             name = chunk.source.rsplit("/", 1)[-1]
-            got = self._titles[key] = f"{name}\n{first}"
+            line = next((x.strip() for x in first.splitlines() if x.strip()), "")[:120]
+            got = self._titles[key] = (f"{name}\n{line}", f"{name}\n{first}")
         return got
 
     def verify_draft(self, path: str, doc: DraftDoc, *, encoding_problem: bool = False,

@@ -17,13 +17,16 @@ from pathlib import Path, PurePosixPath
 from . import chunking
 from .config import Settings, load_settings
 from .gitsafe import run_git
-from .sources import SourceError, is_source_name, parse_bytes
-from .store import STORE_DIR, NewVersion, Store, StoreError
+from .parallel import PARALLEL_BYTES, Job, Parsers
+from .sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
+from .store import STORE_DIR, IndexStore, NewVersion, StoreError, open_store
 
 log = logging.getLogger(__name__)
 
 MAX_SOURCE_BYTES = 256 * 1024 * 1024
 SKIP_DIRS = {"node_modules", "__pycache__"}
+# what a named folder or a `drafts` glob takes as answers: Markdown drafts and JSON answers (SPEC section 3)
+ANSWER_SUFFIXES = (".md", ".json", ".jsonl")
 
 
 @dataclass(slots=True)
@@ -34,6 +37,8 @@ class IndexResult:
     errors: dict[str, str] = field(default_factory=dict)  # source -> message
     warnings: dict[str, list[str]] = field(default_factory=dict)  # source -> messages (e.g. encoding)
     denied: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # file under a root -> why it is not a source
+    reused: list[str] = field(default_factory=list)  # of `indexed`: a version the store held already, not parsed
 
     @property
     def total(self) -> int:
@@ -46,7 +51,7 @@ ProgressFn = Callable[[int, int, str], None]  # done, total, current source
 def lineage_for(name: str) -> str:
     """The parser lineage a file of this name gets, without parsing it."""
     lower = name.lower()
-    if lower.endswith((".md", ".txt")):
+    if lower.endswith((".md", ".txt")) or not has_extension(name):
         from .sources import text
 
         return f"{text.PARSER}/{text.VERSION}"
@@ -62,13 +67,17 @@ def lineage_for(name: str) -> str:
 
 
 class Workspace:
-    def __init__(self, root: Path, settings: Settings | None = None, *, store: Store | None = None):
+    def __init__(self, root: Path, settings: Settings | None = None, *, store: IndexStore | None = None):
         self.root = root.resolve()
         self.settings = settings or load_settings(self.root)
-        self.store = store or Store(self.root)
+        self.store = store or open_store(self.root, self.settings)
         self._real_roots: list[Path] | None = None
         self._roots: list[str] | None = None
         self._allowed: dict[str, bool] = {}
+        # Markdown files discovery passed over that hold a fence almost `cite` (```Cite):
+        # not answers, but a writer who meant them as citations is told
+        self.near_misses: list[Path] = []
+        self.last_answers: list[Path] = []  # what answers() found last
 
     # -- access -------------------------------------------------------------------
 
@@ -115,7 +124,14 @@ class Workspace:
         return False
 
     def allowed(self, identity: str) -> bool:
-        """May this source be read? Lexically under a root, and its real path
+        """May this source be read and shown? Under the source roots (in_roots)
+        and readable by the current principal (permitted). Every output filters
+        by this; indexing reads by in_roots, so a source the principal may not
+        read is still indexed and its citations are `source-denied`, not unknown."""
+        return self.in_roots(identity) and self.permitted(identity)
+
+    def in_roots(self, identity: str) -> bool:
+        """May this file be read at all? Lexically under a root, and its real path
         (symbolic links followed) under a root's real path."""
         got = self._allowed.get(identity)
         if got is None:
@@ -135,18 +151,31 @@ class Workspace:
         # inside the store's own folder never counts
         return STORE_DIR not in PurePosixPath(identity).parts
 
+    def permitted(self, identity: str) -> bool:
+        """May the current principal read this source (its access labels, SPEC
+        section 7)? Integrity (the version hash) never enters into it."""
+        return self.settings.policy.readable(identity)
+
     def readable_source(self, identity: str) -> Path | None:
-        if not self.allowed(identity):
+        if not self.in_roots(identity):
             return None
         path = self.root / identity
         return path if path.is_file() else None
 
     # -- sources ------------------------------------------------------------------
 
-    def list_sources(self) -> tuple[list[str], list[str]]:
-        """(allowed source identities, denied ones) under the roots."""
+    def is_source_file(self, name: str) -> bool:
+        """A name read as a source here: a known suffix, or no extension unless
+        `text_without_extension` is off."""
+        if not has_extension(name):
+            return self.settings.config.text_without_extension
+        return is_source_name(name)
+
+    def list_sources(self) -> tuple[list[str], list[str], dict[str, str]]:
+        """(allowed source identities, denied ones, skipped files and why) under the roots."""
         found: list[str] = []
         denied: list[str] = []
+        skipped: dict[str, str] = {}
         seen: set[str] = set()
         for root in self.roots:
             base = self.root / root
@@ -155,17 +184,23 @@ class Workspace:
             for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
                 for name in sorted(filenames):
-                    if not is_source_name(name) or name.startswith("."):
+                    if name.startswith("."):
                         continue
                     ident = (Path(dirpath) / name).relative_to(self.root).as_posix()
+                    if not self.is_source_file(name):
+                        if STORE_DIR not in PurePosixPath(ident).parts:
+                            skipped[text_name(ident)] = (
+                                skip_reason(name) if has_extension(name)
+                                else "no extension, and text_without_extension = false in cairn.toml")
+                        continue
                     if ident in seen:
                         continue
                     seen.add(ident)
-                    if self.allowed(ident) and (self.root / ident).is_file():
+                    if self.in_roots(ident) and (self.root / ident).is_file():
                         found.append(ident)
                     else:
                         denied.append(ident)
-        return found, denied
+        return found, denied, skipped
 
     def index(self, progress: ProgressFn | None = None, only: list[str] | None = None) -> IndexResult:
         """Bring the store up to date with the sources on disk (incremental).
@@ -176,10 +211,10 @@ class Workspace:
         res = IndexResult()
         self.forget_access()
         if only is None:
-            sources, res.denied = self.list_sources()
+            sources, res.denied, res.skipped = self.list_sources()
             stale = set(self.store.current_versions()) - set(sources)
         else:
-            sources = [s for s in only if self.readable_source(s)]
+            sources = [s for s in only if self.is_source_file(s) and self.readable_source(s)]
             stale = {s for s in only if s not in sources}
         for ident in [s for s in sources if text_name(s) != s]:
             # the store and the reports hold text: such a name cannot be a source identity
@@ -190,22 +225,36 @@ class Workspace:
         total = len(sources)
         pending: list[tuple[NewVersion, list[str]]] = []
         pending_chars = 0
-        for i, ident in enumerate(sources):
-            if progress:
-                progress(i, total, ident)
-            try:
-                new = self._index_one(ident, chunk_chars, res)
-            except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
-                if _is_store_failure(exc):
-                    raise
-                self._failed(ident, exc, res)
-                continue
-            if new is not None:
-                pending.append(new)
-                pending_chars += len(new[0].text)
+        parsers = Parsers(self.PARALLEL_BYTES)
+
+        def take(outcomes) -> None:
+            nonlocal pending, pending_chars
+            for job, parsed, exc in outcomes:
+                if exc is not None:
+                    self._parse_failed(job, exc, res)
+                    continue
+                pending.append(parsed)
+                pending_chars += len(parsed[0].text)
                 if len(pending) >= self.BATCH_FILES or pending_chars >= self.BATCH_CHARS:
                     self._store_parsed(pending, res)
                     pending, pending_chars = [], 0
+
+        try:
+            for i, ident in enumerate(sources):
+                if progress:
+                    progress(i, total, ident)
+                try:
+                    job = self._prepare(ident, chunk_chars, res)
+                except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
+                    if _is_store_failure(exc):
+                        raise
+                    self._failed(ident, exc, res)
+                    continue
+                if job is not None:
+                    take(parsers.submit(job))
+            take(parsers.finish())
+        finally:
+            parsers.close()
         self._store_parsed(pending, res)
         for ident in sorted(stale):
             self.store.drop_current(ident)
@@ -214,12 +263,13 @@ class Workspace:
             progress(total, total, "")
         return res
 
+    PARALLEL_BYTES = PARALLEL_BYTES  # of sources parsed here before worker processes take over
     # parsed sources are stored together, up to this many files or characters
     BATCH_FILES = 64
     BATCH_CHARS = 4_000_000
 
-    def _index_one(self, ident: str, chunk_chars: int, res: IndexResult) -> tuple[NewVersion, list[str]] | None:
-        """Bring one source up to date; a new version parsed is returned, for the caller to store."""
+    def _prepare(self, ident: str, chunk_chars: int, res: IndexResult) -> Job | None:
+        """Bring one source up to date when the store holds its version; else the job of parsing it."""
         path = self.root / ident
         try:
             size = path.stat().st_size
@@ -242,17 +292,17 @@ class Workspace:
         if existing is not None:
             self.store.set_current(ident, existing)
             res.indexed.append(ident)
+            res.reused.append(ident)
             return None
-        try:
-            doc = parse_bytes(ident, data)
-        except SourceError as exc:
-            res.errors[ident] = str(exc)
-            self.store.record_error(ident, version, str(exc))
-            self.store.drop_current(ident)
-            return None
-        chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
-        return (NewVersion(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, True, doc.date),
-                doc.warnings)
+        return Job(ident, version, data, chunk_chars)
+
+    def _parse_failed(self, job: Job, exc: Exception, res: IndexResult) -> None:
+        if not isinstance(exc, SourceError):
+            self._failed(job.ident, exc, res)
+            return
+        res.errors[job.ident] = str(exc)
+        self.store.record_error(job.ident, job.version, str(exc))
+        self.store.drop_current(job.ident)
 
     def _store_parsed(self, parsed: list[tuple[NewVersion, list[str]]], res: IndexResult) -> None:
         """Store parsed sources in one transaction; if that fails, one by one,
@@ -291,6 +341,8 @@ class Workspace:
     def index_bytes(self, ident: str, data: bytes, *, current: bool = False) -> int | None:
         """Index a version given as bytes (from git history) as superseded."""
         version = hashlib.sha256(data).hexdigest()
+        if (ident, version) in self.store.purged_versions(ident):
+            return None  # removed by `cairn gc --purge`: history never brings it back
         chunk_chars = self.settings.config.chunk_chars
         lineage = lineage_for(ident)
         existing = self.store.find_version(ident, version, lineage, chunk_chars)
@@ -325,12 +377,18 @@ class Workspace:
 
     def answers(self, paths: list[Path] | None = None) -> list[Path]:
         """The drafts to check: named paths, else `drafts` globs, else discovery."""
+        self.near_misses = []
+        self.last_answers = self._answers(paths)
+        return self.last_answers
+
+    def _answers(self, paths: list[Path] | None) -> list[Path]:
         if paths:
             out: list[Path] = []
             for p in paths:
                 # the rule of globs and discovery: a regular file whose real path is inside
                 if p.is_dir():
-                    out += sorted(x for x in p.rglob("*.md") if self._draft_file(x) and not self._hidden(x, p))
+                    out += sorted(x for x in p.rglob("*") if x.suffix.lower() in ANSWER_SUFFIXES
+                                  and self._draft_file(x) and not self._hidden(x, p))
                 elif self._draft_file(p):
                     out.append(p)
             return [p for p in out if not self.is_under_source_root(p)]
@@ -339,7 +397,7 @@ class Workspace:
             found: set[Path] = set()
             for pat in cfg.drafts:
                 for p in self.root.glob(pat):
-                    if p.suffix.lower() == ".md" and self._draft_file(p):
+                    if p.suffix.lower() in ANSWER_SUFFIXES and self._draft_file(p):
                         found.add(p)
             return sorted(
                 p for p in found if not self.is_under_source_root(p) and not self._excluded(self.relpath(p))
@@ -357,7 +415,10 @@ class Workspace:
                     continue
                 if self._draft_file(p):
                     candidates.append(p)
-        return [p for p in candidates if _has_cite_block(p)]
+        found = [p for p in candidates if _has_cite_block(p)]
+        kept = set(found)
+        self.near_misses = [p for p in candidates if p not in kept and _might_have_near_miss(p)]
+        return found
 
     def _draft_file(self, p: Path) -> bool:
         """A regular file whose real path is inside the workspace: a link to a pipe or a
@@ -418,6 +479,17 @@ def _has_cite_block(path: Path) -> bool:
     from .drafts import has_cite_block
 
     return has_cite_block(data.decode("utf-8", "replace"))
+
+
+def _might_have_near_miss(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            data = f.read(16 * 1024 * 1024)
+    except OSError:
+        return False
+    from .drafts import might_have_near_miss
+
+    return might_have_near_miss(data.decode("utf-8", "replace"))
 
 
 def _is_store_failure(exc: Exception) -> bool:

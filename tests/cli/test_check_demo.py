@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from cairn_testing import check_json, run_cairn
@@ -171,14 +172,26 @@ def test_empty_workspace_reports_null_figures(tmp_path: Path):
     assert m["resolution"] is None and m["coverage"] is None
 
 
-def test_warm_check_reuses_verdicts_until_an_input_changes(demo: Path):
+def _cached_reports(demo: Path) -> int:
+    """How many draft reports the store of this run (SQLite file or shared index) caches."""
+    url = os.environ.get("CAIRN_STORE_URL")
+    if url:
+        import psycopg
+
+        with psycopg.connect(url) as db:
+            return db.execute("SELECT count(*) FROM cairn_kv_cache WHERE key LIKE 'draft-report:%'").fetchone()[0]
     import sqlite3
 
-    _, first = check_json(demo)
     db = sqlite3.connect(demo / ".cairn" / "index.db")
-    entries = db.execute("SELECT count(*) FROM kv_cache WHERE key LIKE 'draft-report:%'").fetchone()[0]
-    db.close()
-    assert entries == 3
+    try:
+        return db.execute("SELECT count(*) FROM kv_cache WHERE key LIKE 'draft-report:%'").fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_warm_check_reuses_verdicts_until_an_input_changes(demo: Path):
+    _, first = check_json(demo)
+    assert _cached_reports(demo) == 3
     _, second = check_json(demo)
     assert second == first
     # a changed threshold is a changed input: new verdicts, not the cached ones

@@ -524,6 +524,39 @@ try {
     await wb.clearNotifications();
   }, { retries: 2 });
 
+  await step('Ask the sources inserts an answer whose claims are checked', async () => {
+    const asked = 'drafts/asked.md';
+    if (!existsSync(path.join(demo, asked))) {
+      writeFileSync(path.join(demo, asked), '# Asked\n\n');
+    }
+    await wb.openFile(asked);
+    await wb.gotoLine(3, 1);
+    await wb.clearNotifications();
+    await wb.runCommand('Cairn: Ask the sources…');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill('How long does a customer have to request a credit?');
+    await page.keyboard.press('Enter');
+    await waitFor(
+      'the "inserted an extractive answer" message',
+      async () => (await wb.notifications()).some((n) => /inserted an extractive answer/.test(n)),
+      { timeout: 60_000 },
+    );
+    await wb.save();
+    const text = readFileSync(path.join(demo, asked), 'utf8');
+    if (!text.includes('```cite') || !text.includes('A customer has 14 days to request a credit')) {
+      throw new Error(`unexpected answer: ${text}`);
+    }
+    const fence = text.split('\n').findIndex((l) => l.startsWith('```cite')) + 1;
+    await waitFor(
+      'the verdict lens above the inserted cite block',
+      async () => /supported/.test((await wb.codeLensAbove(fence)) ?? ''),
+      { timeout: 60_000 },
+    );
+    await shot('ask-sources', { editorOnly: true });
+    await wb.clearNotifications();
+  }, { retries: 2 });
+
   await step('Show citation report opens the report', async () => {
     await wb.runCommand('Cairn: Show citation report');
     await waitFor(

@@ -38,8 +38,10 @@ def build_demo(dest: Path) -> Path:
     return make_demo.build(dest)
 
 
-def capabilities(encodings: list[str] | None = None) -> types.ClientCapabilities:
+def capabilities(encodings: list[str] | None = None, experimental: dict | None = None) -> types.ClientCapabilities:
     caps = client_capabilities("visual-studio-code")
+    if experimental is not None:
+        caps.experimental = experimental
     if encodings is not None:
         caps.general = caps.general or types.GeneralClientCapabilities()
         caps.general.position_encodings = encodings
@@ -74,12 +76,12 @@ def watch_client(client: LanguageClient) -> None:
 
 
 async def start(client: LanguageClient, root: Path, *, encodings: list[str] | None = None,
-                options: dict | None = None) -> types.InitializeResult:
+                options: dict | None = None, experimental: dict | None = None) -> types.InitializeResult:
     """initialize + initialized, then wait until the first check cycle is done."""
     watch_client(client)
     result = await client.initialize_session(
         types.InitializeParams(
-            capabilities=capabilities(encodings),
+            capabilities=capabilities(encodings, experimental),
             root_uri=uri(root),
             workspace_folders=[types.WorkspaceFolder(uri=uri(root), name=root.name)],
             initialization_options={"debounce_ms": 0, **(options or {})},

@@ -140,7 +140,7 @@ def test_fix_changes_only_the_fixed_values_byte_for_byte(demo: Path, eols):
     path.write_bytes(original)
     os.chmod(path, 0o640)
     proc = run_cairn(demo, "check", "--fix", "drafts/fixme.md")
-    assert "fixed 1 draft(s)" in proc.stderr, proc.stderr
+    assert "citation(s) in 1 draft(s)" in proc.stderr, proc.stderr
     expected = original.replace(b"start: 1", b"start: 0", 1).replace(b"end: 66", b"end: 65", 1)
     got = path.read_bytes()
     # the re-anchor also writes the version: the one inserted line uses the draft's first line ending
@@ -290,8 +290,8 @@ def test_fix_through_the_cli_keeps_a_concurrent_save(demo: Path, monkeypatch):
     real_fixed_text = engine.fixed_text
     saved = []
 
-    def fixed_text_then_user_saves(cd):
-        new = real_fixed_text(cd)
+    def fixed_text_then_user_saves(cd, *args, **kwargs):
+        new = real_fixed_text(cd, *args, **kwargs)
         if cd.path.name == "fixme.md" and not saved:
             data = path.read_bytes() + b"Saved by the user meanwhile.\n"
             path.write_bytes(data)

@@ -315,3 +315,19 @@ def test_cached_checks_are_fast():
             n += 1
     rate = n / (time.perf_counter() - start)
     assert rate >= 50_000, rate
+
+
+def test_words_naming_the_cited_source_leave_the_score():
+    claim = "The Mozilla Public License lets your rights be reinstated provisionally."
+    quote = "Your rights are reinstated provisionally"
+    plain = check_support(claim, [quote], mode=CAL)
+    assert plain.score == pytest.approx(3 / 7) and "mozilla" in plain.missing
+    named = check_support(claim, [quote], mode=CAL, named="mpl-2.0.txt\nMozilla Public License Version 2.0")
+    assert named.score == pytest.approx(3 / 4)
+    assert named.missing == ["lets"]
+    # another source's heading changes nothing
+    other = check_support(claim, [quote], mode=CAL, named="handbook.md\n# Warehouse handbook")
+    assert other.score == plain.score and other.missing == plain.missing
+    # a named word the quote holds is still found, not dropped
+    both = check_support("Mozilla rights reinstated", ["Mozilla rights"], mode=CAL, named="Mozilla")
+    assert both.score == pytest.approx(2 / 3) and both.missing == ["reinstated"]

@@ -1,5 +1,5 @@
-// The report of SPEC section 6 as the server sends it, and the text the
-// extension makes of it. Pure: no VS Code here.
+// The metrics of the server's report as the status bar shows them (the report
+// itself is the server's HTML page, see reportPage.ts). Pure: no VS Code here.
 
 export interface Metrics {
   claims: number;
@@ -13,45 +13,10 @@ export interface Metrics {
   resolution: number | null;
   uncited_paragraphs: number;
   coverage: number | null;
-}
-
-export interface ReportCitation {
-  chunk_id: string;
-  start: number;
-  end: number;
-  quote: string;
-  resolved: boolean;
-  source: string | null;
-  page: number | null;
-  version: string | null;
-}
-
-export interface ReportDiagnostic {
-  code: string;
-  severity: string;
-  message: string;
-  line: number;
-}
-
-export interface ReportClaim {
-  text: string;
-  line: number;
-  supported: boolean;
-  support_score: number | null;
-  judge?: string | null;
-  citations: ReportCitation[];
-  diagnostics: ReportDiagnostic[];
-}
-
-export interface ReportDraft {
-  path: string;
-  faithful: boolean;
-  claims: ReportClaim[];
-}
-
-export interface Report {
-  drafts: ReportDraft[];
-  metrics: Metrics;
+  /** Verified claims over the claims whose citations all resolved (absent from older servers). */
+  support_rate?: number | null;
+  /** Per authority tier, the verified claims whose weakest citation is in it; null without tiers. */
+  source_quality?: Record<string, number> | null;
 }
 
 /** A share as a whole percentage ("80%"), or an em dash when the figure is null. */
@@ -93,7 +58,24 @@ export function parseMetrics(value: unknown): Metrics | undefined {
     resolution: share('resolution'),
     uncited_paragraphs: count('uncited_paragraphs'),
     coverage: share('coverage'),
+    // the policy's figures, from servers that send them
+    ...('support_rate' in record ? { support_rate: share('support_rate') } : {}),
+    ...('source_quality' in record ? { source_quality: tierCounts(record.source_quality) } : {}),
   };
+}
+
+/** `source_quality` as tier -> count, or null when it is not such an object. */
+function tierCounts(value: unknown): Record<string, number> | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return null;
+  }
+  const out: Record<string, number> = {};
+  for (const [tier, count] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof count === 'number' && Number.isFinite(count)) {
+      out[tier] = count;
+    }
+  }
+  return out;
 }
 
 export type StatusLevel = 'ok' | 'warning' | 'error' | 'empty';
@@ -125,94 +107,20 @@ export function statusView(metrics: Metrics): StatusView {
     `- Citation validity **${percent(metrics.citation_validity)}**: ${metrics.verified_claims} of ${metrics.claims} claims verified`,
     `- Faithfulness **${percent(metrics.faithfulness)}**: ${metrics.faithful_answers} of ${metrics.answers} drafts fully verified`,
     `- Resolution **${percent(metrics.resolution)}**: ${metrics.resolved_citations} of ${metrics.citations} citations found in the sources`,
+    `- Support **${percent(metrics.support_rate)}**: verified among the claims whose citations all resolved`,
     `- Coverage **${percent(metrics.coverage)}**: ${metrics.uncited_paragraphs} uncited paragraphs`,
+    ...sourceQualityLine(metrics.source_quality),
     '',
     'Click to see the problems.',
   ].join('\n');
   return { text, tooltip, level };
 }
 
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-function shorten(text: string, limit: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
-}
-
-function citationLabel(citation: ReportCitation): string {
-  const where = citation.source ?? citation.chunk_id;
-  return citation.page === null || citation.page === undefined ? where : `${where}, p. ${citation.page}`;
-}
-
-/**
- * The body of the report view: the metrics, then one table a draft with each
- * claim's verdict, score, sources and problems. Each claim row carries
- * data-path and data-line so the view can open the draft there.
- */
-export function reportHtmlBody(report: Report): string {
-  const m = report.metrics;
-  const parts: string[] = [];
-  parts.push('<h1>Cairn citation report</h1>');
-  parts.push('<table class="metrics"><tbody>');
-  const metricRow = (name: string, share: number | null, detail: string): void => {
-    parts.push(
-      `<tr><th>${escapeHtml(name)}</th><td class="num">${percent(share)}</td><td>${escapeHtml(detail)}</td></tr>`,
-    );
-  };
-  metricRow('Citation validity', m.citation_validity, `${m.verified_claims} of ${m.claims} claims verified`);
-  metricRow('Faithfulness', m.faithfulness, `${m.faithful_answers} of ${m.answers} drafts fully verified`);
-  metricRow('Resolution', m.resolution, `${m.resolved_citations} of ${m.citations} citations resolved`);
-  metricRow('Coverage', m.coverage, `${m.uncited_paragraphs} uncited paragraphs`);
-  parts.push('</tbody></table>');
-
-  if (report.drafts.length === 0) {
-    parts.push('<p>No drafts with citations were found.</p>');
+/** The tooltip's line on source quality (none without authority tiers); tier names are escaped. */
+function sourceQualityLine(quality: Record<string, number> | null | undefined): string[] {
+  if (!quality || Object.keys(quality).length === 0) {
+    return [];
   }
-  for (const draft of report.drafts) {
-    const verdict = draft.faithful ? 'faithful' : 'not faithful';
-    parts.push(
-      `<h2><span class="badge ${draft.faithful ? 'ok' : 'bad'}">${verdict}</span> ${escapeHtml(draft.path)}</h2>`,
-    );
-    if (draft.claims.length === 0) {
-      parts.push('<p>No claims.</p>');
-      continue;
-    }
-    parts.push('<div class="scroll"><table class="claims"><thead><tr>');
-    parts.push('<th>Line</th><th>Verdict</th><th>Claim</th><th>Support</th><th>Cited</th><th>Problems</th>');
-    parts.push('</tr></thead><tbody>');
-    for (const claim of draft.claims) {
-      const verdictCell = claim.supported
-        ? '<span class="badge ok">verified</span>'
-        : '<span class="badge bad">not verified</span>';
-      const score = claim.support_score === null ? '—' : claim.support_score.toFixed(2);
-      const cited = claim.citations
-        .map(
-          (c) =>
-            `<div class="${c.resolved ? '' : 'unresolved'}" title="${escapeHtml(c.quote)}">${escapeHtml(citationLabel(c))}</div>`,
-        )
-        .join('');
-      const problems = claim.diagnostics
-        .map(
-          (d) =>
-            `<div class="sev-${escapeHtml(d.severity)}"><code>${escapeHtml(d.code)}</code> ${escapeHtml(d.message)}</div>`,
-        )
-        .join('');
-      parts.push(
-        `<tr class="claim" data-path="${escapeHtml(draft.path)}" data-line="${claim.line}" tabindex="0">` +
-          `<td class="num"><a href="#">${claim.line}</a></td><td>${verdictCell}</td>` +
-          `<td class="text">${escapeHtml(shorten(claim.text, 200))}</td><td class="num">${score}</td>` +
-          `<td>${cited}</td><td class="problems">${problems}</td></tr>`,
-      );
-    }
-    parts.push('</tbody></table></div>');
-  }
-  return parts.join('\n');
+  const parts = Object.entries(quality).map(([tier, n]) => `${tier.replace(/[\\`*_{}[\]()#+\-.!|<>&~]/g, '\\$&')} ${n}`);
+  return [`- Source quality (verified claims by their weakest tier): ${parts.join(', ')}`];
 }

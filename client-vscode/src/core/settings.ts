@@ -29,6 +29,12 @@ export const SERVER_SETTINGS = [
   'cairn.judge.url',
   'cairn.judge.model',
   'cairn.judge.api_key_env',
+  'cairn.ask.provider',
+  'cairn.ask.url',
+  'cairn.ask.model',
+  'cairn.ask.api_key_env',
+  'cairn.store.url',
+  'cairn.principal',
   'cairn.server.path',
 ];
 
@@ -37,10 +43,12 @@ const CLIENT_SETTINGS = ['cairn.server.path', 'cairn.trace.server'];
 
 /**
  * Settings the server may take only from the user's own settings (or, in a
- * remote window, the remote machine's): a judge URL the user names is one the
- * server may contact, so a workspace must not be able to name it.
+ * remote window, the remote machine's): a judge or ask URL, or a shared index's
+ * URL, the user names is one the server may contact, so a workspace must not be
+ * able to name it; and the principal the user reads as is the user's, never the
+ * workspace's.
  */
-export const USER_ONLY_SETTINGS = ['cairn.judge.url'];
+export const USER_ONLY_SETTINGS = ['cairn.judge.url', 'cairn.ask.url', 'cairn.store.url', 'cairn.principal'];
 
 /** The part of `WorkspaceConfiguration.inspect()` used here. */
 export interface SettingInspection {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { escapeHtml, parseMetrics, percent, reportHtmlBody, statusView, type Metrics, type Report } from '../../src/core/report';
+import { parseMetrics, percent, statusView, type Metrics } from '../../src/core/report';
 
 const metrics: Metrics = {
   claims: 10,
@@ -61,6 +61,20 @@ describe('statusView', () => {
     assert.match(view.tooltip, /11 of 12 citations/);
   });
 
+  it('shows support and source quality apart from resolution and coverage', () => {
+    const parsed = parseMetrics({ ...metrics, support_rate: 0.8, source_quality: { official: 6, 'draft*': 2, bad: 'x' } });
+    assert.ok(parsed);
+    assert.equal(parsed.support_rate, 0.8);
+    assert.deepEqual(parsed.source_quality, { official: 6, 'draft*': 2 });
+    const view = statusView(parsed);
+    assert.match(view.tooltip, /Support \*\*80%\*\*/);
+    assert.match(view.tooltip, /Resolution \*\*92%\*\*/);
+    assert.match(view.tooltip, /Source quality .*official 6, draft\\\* 2/);
+    const noTiers = statusView({ ...metrics, support_rate: null, source_quality: null });
+    assert.doesNotMatch(noTiers.tooltip, /Source quality/);
+    assert.match(noTiers.tooltip, /Support \*\*—\*\*/);
+  });
+
   it('is ok only when every claim is verified and every draft faithful', () => {
     const all = { ...metrics, verified_claims: 10, citation_validity: 1, faithful_answers: 3, faithfulness: 1 };
     assert.equal(statusView(all).level, 'ok');
@@ -77,71 +91,5 @@ describe('statusView', () => {
     const view = statusView(none);
     assert.equal(view.level, 'empty');
     assert.match(view.text, /no drafts/);
-  });
-});
-
-describe('reportHtmlBody', () => {
-  const report: Report = {
-    metrics,
-    drafts: [
-      {
-        path: 'drafts/q3 <draft>.md',
-        faithful: false,
-        claims: [
-          {
-            text: 'A customer has <b>14</b> days.',
-            line: 4,
-            supported: false,
-            support_score: 0.43,
-            citations: [
-              {
-                chunk_id: '7c1f2a9b4e6d8035',
-                start: 0,
-                end: 10,
-                quote: 'says "30" days',
-                resolved: true,
-                source: 'sources/policy.md',
-                page: 2,
-                version: '9f2c41d0',
-              },
-            ],
-            diagnostics: [
-              { code: 'number-mismatch', severity: 'error', message: 'claim says 14; quotes say 30', line: 4 },
-            ],
-          },
-        ],
-      },
-      { path: 'drafts/empty.md', faithful: false, claims: [] },
-    ],
-  };
-  const html = reportHtmlBody(report);
-
-  it('escapes every text from the drafts and sources', () => {
-    assert.ok(!html.includes('<b>14</b>'));
-    assert.ok(html.includes('&lt;b&gt;14&lt;/b&gt;'));
-    assert.ok(html.includes('q3 &lt;draft&gt;.md'));
-    assert.ok(html.includes('title="says &quot;30&quot; days"'));
-  });
-
-  it('lists the metrics, the verdict, the score, the source with its page and the problem', () => {
-    assert.match(html, /Citation validity<\/th><td class="num">80%/);
-    assert.match(html, /not verified/);
-    assert.match(html, /0\.43/);
-    assert.match(html, /sources\/policy\.md, p\. 2/);
-    assert.match(html, /<code>number-mismatch<\/code> claim says 14; quotes say 30/);
-  });
-
-  it('links each claim row to its draft and line', () => {
-    assert.match(html, /<tr class="claim" data-path="drafts\/q3 &lt;draft&gt;\.md" data-line="4"/);
-  });
-
-  it('says when a draft has no claims', () => {
-    assert.match(html, /drafts\/empty\.md<\/h2>\n<p>No claims\.<\/p>/);
-  });
-});
-
-describe('escapeHtml', () => {
-  it('escapes the five HTML characters', () => {
-    assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
   });
 });

@@ -83,6 +83,36 @@ describe('serverSection', () => {
     });
   });
 
+  it('takes the ask URL from the user settings only, never from the workspace', () => {
+    const merged = { 'cairn.ask.url': 'http://remote/v1', 'cairn.ask.provider': 'openai' };
+    assert.deepEqual(serverSection(source(merged)), { ask: { provider: 'openai' } });
+    assert.deepEqual(serverSection(source(merged, { 'cairn.ask.url': 'http://127.0.0.1:8000/v1' })), {
+      ask: { provider: 'openai', url: 'http://127.0.0.1:8000/v1' },
+    });
+  });
+
+  it('takes a shared index URL from the user settings only, never from the workspace', () => {
+    const merged = { 'cairn.store.url': 'postgresql://db.example/cairn' };
+    assert.deepEqual(serverSection(source(merged)), {});
+    assert.deepEqual(serverSection(source(merged, { 'cairn.store.url': 'postgresql://team@db/cairn' })), {
+      store: { url: 'postgresql://team@db/cairn' },
+    });
+  });
+
+  it('takes the principal from the user settings only, never from the workspace', () => {
+    const merged = { 'cairn.principal': 'counsel' };
+    assert.deepEqual(serverSection(source(merged)), {});
+    assert.deepEqual(serverSection(source(merged, { 'cairn.principal': 'reader' })), { principal: 'reader' });
+  });
+
+  it('registers cairn.principal as a machine setting restricted in untrusted workspaces', () => {
+    const setting = manifest.contributes.configuration.properties['cairn.principal'] as { scope: string };
+    assert.equal(setting.scope, 'machine');
+    const trust = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } })
+      .capabilities.untrustedWorkspaces.restrictedConfigurations;
+    assert.ok(trust.includes('cairn.principal'));
+  });
+
   it('sends no key the extension does not register', () => {
     const asked: string[] = [];
     const spy: SettingsSource = {

@@ -307,7 +307,11 @@ class Folder:
         return s, c
 
     def answers_now(self) -> set[Path]:
-        return {p.resolve() for p in self.ws.answers(None)}
+        from ..answers import is_answer_file
+
+        # JSON answers (a `drafts` glob may match them) are checked by `cairn check` and the API;
+        # the server checks Markdown drafts only
+        return {p.resolve() for p in self.ws.answers(None) if not is_answer_file(p)}
 
     # -- checking (engine thread) ---------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""workspace/executeCommand: `cairn.report`, `cairn.reindex`, `cairn.citeSelection`."""
+"""workspace/executeCommand: `cairn.report`, `cairn.reportHtml`, `cairn.reindex`, `cairn.citeSelection`, `cairn.ask`."""
 
 from __future__ import annotations
 
@@ -18,24 +18,51 @@ from .documents import uri_to_path
 log = logging.getLogger(__name__)
 
 REPORT = "cairn.report"
+REPORT_HTML = "cairn.reportHtml"
 REINDEX = "cairn.reindex"
 CITE_SELECTION = "cairn.citeSelection"
 CITABLE = (".md", ".txt")
 
 
-async def report(session) -> dict:
-    """The JSON report of SPEC section 6 over the workspace's answers; open drafts as the editor has them."""
+async def _results(session) -> list:
     await session.wait_ready()
     results = []
-    strict = False
     for folder in list(session.folders):
-        strict = strict or folder.settings.config.strict_sentences
         for path in sorted(folder.answers):
             state = await session.current_path(path, patience=120.0)
             if state is not None:
                 results.append(state.absolute_result())
     reuse.annotate_results(results)  # as `cairn check` does: one span backing unrelated claims
-    return build_report(results, strict_sentences=strict).model_dump()
+    return results
+
+
+def _strict(session) -> bool:
+    return any(f.settings.config.strict_sentences for f in list(session.folders))
+
+
+async def report(session) -> dict:
+    """The JSON report of SPEC section 6 over the workspace's answers; open drafts as the editor has them."""
+    return build_report(await _results(session), session.tiers(), strict_sentences=_strict(session)).model_dump()
+
+
+async def report_html(session) -> dict:
+    """`{"html": page}`: the page `cairn check --format html` writes, over the same
+    report as `cairn.report` (the editor shows it in a webview)."""
+    from ..report_html import render_html, store_lookup
+
+    rep = build_report(await _results(session), session.tiers(), strict_sentences=_strict(session))
+    folders = list(session.folders)
+
+    def build() -> str:
+        lookups = [store_lookup(f.ws, rep) for f in folders]
+
+        def lookup(chunk_id, version):
+            return next((got for look in lookups if (got := look(chunk_id, version)) is not None), None)
+
+        threshold = folders[0].settings.config.threshold if folders else None
+        return render_html(rep, lookup=lookup, threshold=threshold, title="Cairn citation report")
+
+    return {"html": await session.read(build)}
 
 
 async def reindex(session) -> dict:
@@ -65,8 +92,10 @@ async def cite_selection(session, args) -> dict:
     if path.suffix.lower() not in CITABLE:
         raise _bad("citations can be made from .md and .txt sources only")
     ident = folder.ws.identity(path)
-    if ident is None or not folder.ws.allowed(ident):
+    if ident is None or not folder.ws.in_roots(ident):
         raise _bad(f"{path.name} is not under a source root ({', '.join(folder.ws.roots)})")
+    if not folder.ws.permitted(ident):
+        raise _bad(f"{path.name} is not readable by principal {folder.ws.settings.policy.principal!r}")
     # the citation names the indexed text: bring the index up to date with the file first
     try:
         _, affected = await session.run(folder.reindex, [ident])
@@ -133,3 +162,47 @@ def block_text(citations: list[dict]) -> str:
                 lines.append(f"{name}: {value}")
     lines.append("```")
     return "\n".join(lines) + "\n"
+
+
+ASK = "cairn.ask"
+
+
+async def ask(session, args) -> dict:
+    """[question, uri?] -> the answer as a Markdown draft with cite blocks (as `cairn ask --format markdown`),
+    with its label and report. The uri (a document or folder) picks the workspace folder."""
+    import asyncio
+
+    from .. import ask as ask_mod
+    from ..config import ConfigError
+
+    await session.wait_ready()
+    args = list(args) if isinstance(args, (list, tuple)) else []
+    question = args[0] if args and isinstance(args[0], str) else ""
+    if not question.split():
+        raise JsonRpcInvalidParams(message=f"{ASK}: expected the arguments [question, uri?] with a question")
+    folder = None
+    if len(args) > 1 and isinstance(args[1], str) and args[1]:
+        folder = session.folder_for(uri_to_path(args[1]))
+    if folder is None:
+        folder = session.folders[0] if session.folders else None
+    if folder is None:
+        raise JsonRpcInvalidParams(message=f"{ASK}: no workspace folder is open")
+    try:
+        model = ask_mod.make_model(folder.ws)
+    except ConfigError as exc:
+        raise JsonRpcInvalidParams(message=f"{ASK}: configuration error: {exc}") from None
+    if model is not None and model.problem:
+        raise JsonRpcInvalidParams(message=f"{ASK}: {model.problem}")
+    ws = folder.ws
+    passages = await session.run(ask_mod.retrieve, ws, question, ws.settings.config.ask.k)
+    # the model may take long: asked off the engine thread, which keeps checking drafts
+    answer, problem = await asyncio.to_thread(ask_mod.write_answer, question, passages, model)
+    asked = await session.run(ask_mod.verify_answer, ws, question, passages, answer, model=model, problem=problem)
+    report = build_report([asked.result])
+    return {
+        "markdown": ask_mod.to_markdown(asked, report.drafts[0]),
+        "label": ask_mod.label(asked),
+        "extractive": asked.extractive,
+        "problem": problem,
+        "report": report.model_dump(),
+    }

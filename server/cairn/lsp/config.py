@@ -112,7 +112,12 @@ def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[
     except ConfigError as exc:
         # first see whether the file alone is fine (the editor settings were wrong)
         try:
-            settings = load_settings(root, None)
+            if "principal" in str(exc):
+                # the user's principal is refused: the workspace's own file must not pick one instead
+                raise exc
+            # the other editor settings are dropped, never the user's principal
+            kept = {"principal": editor["principal"]} if isinstance(editor.get("principal"), str) else None
+            settings = load_settings(root, kept)
             messages.append(("warning", f"editor settings: {exc}; they are ignored"))
         except ConfigError as exc2:
             messages.append(("error", f"configuration error: {exc2}; no source is read until it is fixed"))

@@ -1,8 +1,11 @@
 """Go to definition: from a citation to its span in the source file.
 
 `.md` and `.txt` sources: the parsed text is the file's text (a leading BOM
-aside), so the span's code-point offsets are placed exactly. `.html` and
-`.pdf`: the parsed text is not the file's, so the file's start.
+aside), so the span's code-point offsets are placed exactly. A superseded
+citation, or one of a `.html` or `.pdf` source (whose parsed text is not the
+file's), opens the exact cited text as a `cairn-source:` document
+(cited_text.py) when the client supports it; otherwise today's file at its
+start.
 """
 
 from __future__ import annotations
@@ -11,17 +14,23 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from ..model import CitationResult
+from . import cited_text
 
 EXACT_SUFFIXES = (".md", ".txt")
 _START = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))
 
 
-def cited_location(folder, r: CitationResult) -> types.Location | None:
-    """Where a citation points in its source: the span of the quote when known,
-    else the cited chunk while it is current, else the file's start."""
+def cited_location(folder, r: CitationResult, *, virtual: bool = False) -> types.Location | None:
+    """Where a citation points in its source: with `virtual`, the cited version's
+    own text for a superseded or non-plain-text source; else the span of the
+    quote when known, else the cited chunk while it is current, else the file's start."""
     ch = r.chunk
     if ch is None:
         return None
+    if virtual and cited_text.needs_virtual(ch, EXACT_SUFFIXES):
+        loc = cited_text.virtual_location(folder, r, from_fs_path(str(folder.root)) or folder.root.as_uri())
+        if loc is not None:
+            return loc
     span = r.current_span
     source = span.source if span is not None else ch.source
     ws = folder.ws
@@ -46,7 +55,7 @@ def cited_location(folder, r: CitationResult) -> types.Location | None:
     return types.Location(uri=uri, range=index.lsp_range(folder.codec, start, end))
 
 
-def definition(folder, state, line: int) -> list[types.Location] | None:
+def definition(folder, state, line: int, *, virtual: bool = False) -> list[types.Location] | None:
     from .checking import citation_index_at
 
     found = state.claim_at(line)
@@ -64,7 +73,7 @@ def definition(folder, state, line: int) -> list[types.Location] | None:
         picks = [] if i is None else [i]
     out = []
     for i in picks:
-        loc = cited_location(folder, cr.citations[i])
+        loc = cited_location(folder, cr.citations[i], virtual=virtual)
         if loc is not None:
             out.append(loc)
     return out or None

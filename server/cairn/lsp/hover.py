@@ -88,7 +88,7 @@ def verdict_line(cr: ClaimResult, threshold: float) -> str:
     return f"{head} · {score} · {cr.judge}"
 
 
-def hover_markdown(folder, cr: ClaimResult, only: int | None = None) -> str:
+def hover_markdown(folder, cr: ClaimResult, only: int | None = None, *, virtual: bool = False) -> str:
     threshold = folder.settings.config.threshold
     parts = [verdict_line(cr, threshold)]
     if cr.missing:
@@ -105,14 +105,14 @@ def hover_markdown(folder, cr: ClaimResult, only: int | None = None) -> str:
         if only is not None and i != only:
             continue
         parts.append("---")
-        parts.append(citation_markdown(folder, cr, i))
+        parts.append(citation_markdown(folder, cr, i, virtual=virtual))
     for d in cr.diagnostics:
         if d.code == "block-syntax" and d.citation is None:
             parts.append(f"`block-syntax`: {escape(d.message)}")
     return "\n\n".join(parts)
 
 
-def citation_markdown(folder, cr: ClaimResult, i: int) -> str:
+def citation_markdown(folder, cr: ClaimResult, i: int, *, virtual: bool = False) -> str:
     r = cr.citations[i]
     cit = r.citation
     ch = r.chunk
@@ -139,7 +139,11 @@ def citation_markdown(folder, cr: ClaimResult, i: int) -> str:
         state += " · " + ", ".join(f"`{c}`" for c in codes)
     n = f"**{i + 1}.** " if len(cr.citations) > 1 else ""
     lines = [n + " · ".join(bits) + f" · {state}"]
-    text, note = _context(folder, r)
+    denied = any(d.code == "source-denied" and d.citation is cit for d in cr.diagnostics)
+    # a source the current principal may not read: not even the draft's quote of it is repeated
+    text, note = ("", None) if denied else _context(folder, r)
+    if r.authority:
+        lines[0] += f" · authority `{r.authority}`"
     if note:
         lines.append(f"*{note}*")
     if text:
@@ -147,10 +151,32 @@ def citation_markdown(folder, cr: ClaimResult, i: int) -> str:
     for d in cr.diagnostics:
         if d.citation is cit:
             lines.append(f"`{d.code}`: {escape(d.message)}")
+    link = cited_text_link(folder, r) if virtual else None
+    if link:
+        lines.append(link)
     return "\n\n".join(lines)
 
 
-def hover(folder, state, codec, line: int) -> types.Hover | None:
+def cited_text_link(folder, r) -> str | None:
+    """A link to the exact cited text (a superseded version, a PDF page) as a
+    cairn-source: document, at the span (`#L<line>,<column>`, 1-based)."""
+    from pygls.uris import from_fs_path
+
+    from . import cited_text
+    from .definition import EXACT_SUFFIXES
+
+    if r.chunk is None or not cited_text.needs_virtual(r.chunk, EXACT_SUFFIXES):
+        return None
+    loc = cited_text.virtual_location(folder, r, from_fs_path(str(folder.root)) or folder.root.as_uri())
+    if loc is None:
+        return None
+    start = loc.range.start
+    paged = r.chunk.page and r.chunk.source.lower().endswith(cited_text.PAGED)
+    what = f"page {r.chunk.page} of " if paged else ""
+    return f"[Open the cited text ({what}version {short(r.chunk.version)})]({loc.uri}#L{start.line + 1},{start.character + 1})"
+
+
+def hover(folder, state, codec, line: int, *, virtual: bool = False) -> types.Hover | None:
     found = state.claim_at(line)
     if found is None:
         return None
@@ -169,7 +195,7 @@ def hover(folder, state, codec, line: int) -> types.Hover | None:
             end_col = len(seg.lines[end_line]) if end_line < len(seg.lines) else 0
             rng = Range(Pos(b.open_line, 0), Pos(end_line, end_col))
             break
-    value = hover_markdown(folder, cr, only)
+    value = hover_markdown(folder, cr, only, virtual=virtual)
     index = getattr(folder, "reuse", None)
     if index is not None:
         also = reuse_hover(index, state, cr, shift, only)  # every claim citing the same span

@@ -21,7 +21,7 @@ from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..terminal import safe
-from . import actions, commands, completion, definition, hover, lens
+from . import actions, cited_text, commands, completion, definition, hover, lens
 from . import log as log_mod
 from .framing import FramedStdin
 from .session import Session
@@ -165,7 +165,8 @@ def create_server() -> CairnServer:
         folder, state = await session.current(params.text_document.uri)
         if state is None:
             return None
-        return hover.hover(folder, state, session.codec, params.position.line)
+        virtual = cited_text.client_supports(session.capability("experimental"))
+        return hover.hover(folder, state, session.codec, params.position.line, virtual=virtual)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded()
@@ -173,7 +174,12 @@ def create_server() -> CairnServer:
         folder, state = await session.current(params.text_document.uri)
         if state is None:
             return None
-        return await session.read(definition.definition, folder, state, params.position.line)
+        virtual = cited_text.client_supports(session.capability("experimental"))
+        return await session.read(definition.definition, folder, state, params.position.line, virtual=virtual)
+
+    @server.feature(cited_text.REQUEST)
+    async def on_source_text(params):  # not guarded: a refusal is the request's error
+        return await session.read(cited_text_request, session, params)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
     @guarded(default=[])
@@ -215,6 +221,10 @@ def create_server() -> CairnServer:
     async def report_command(*args):
         return await commands.report(session)
 
+    @server.command(commands.REPORT_HTML)
+    async def report_html_command(*args):
+        return await commands.report_html(session)
+
     @server.command(commands.REINDEX)
     async def reindex_command(*args):
         return await commands.reindex(session)
@@ -223,7 +233,33 @@ def create_server() -> CairnServer:
     async def cite_selection_command(*args):
         return await commands.cite_selection(session, list(args))
 
+    @server.command(commands.ASK)
+    async def ask_command(*args):
+        return await commands.ask(session, list(args))
+
     return server
+
+
+def cited_text_request(session: Session, params) -> dict:
+    """`cairn/sourceText`: the text of a cairn-source: document, or a request error
+    saying why it cannot be served."""
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    from .config import plain
+
+    raw = plain(params)
+    uri = raw.get("uri") if isinstance(raw, dict) else None
+    if not isinstance(uri, str):
+        raise JsonRpcInvalidParams("cairn/sourceText: expected {\"uri\": \"cairn-source:...\"}")
+    try:
+        target = cited_text.parse_uri(uri)
+        folder = cited_text.folder_by_root(session.folders, target.root)
+        if folder is None:
+            raise cited_text.CitedTextError("not a workspace folder of this server")
+        text, _ = cited_text.served_text(folder, target)
+    except cited_text.CitedTextError as exc:
+        raise JsonRpcInvalidParams(f"cairn/sourceText: {exc}") from exc
+    return {"text": text}
 
 
 def serve() -> None:

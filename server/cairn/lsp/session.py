@@ -27,7 +27,7 @@ from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.uris import from_fs_path
 
-from ..config import find_root
+from ..config import ConfigError, find_root
 from ..report import metrics_of
 from . import reuse as lsp_reuse
 from ..store import StoreError
@@ -177,7 +177,7 @@ class Session:
                 return f
         try:
             return self._make_folder(root, uri)
-        except StoreError as exc:
+        except (StoreError, ConfigError) as exc:  # the index cannot be used, or its URL is not allowed
             self.tell("error", f"{root.name}: {exc}; this folder is not checked")
             return None
 
@@ -185,7 +185,9 @@ class Session:
         settings, messages = folder_settings(root, self._editor.get(uri) or self._editor.get("", {}))
         for level, msg in messages:
             self.tell(level, f"{root.name}: {msg}")
-        folder = Folder(root, settings, self.codec, store=replacing.ws.store if replacing else None, uri=uri)
+        # the index is kept unless the settings now name another one
+        keep = replacing is not None and replacing.settings.config.store == settings.config.store
+        folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep else None, uri=uri)
         judge, problem = make_judge_safely(folder.ws)
         if problem:
             self.tell("warning", problem)
@@ -637,7 +639,15 @@ class Session:
                 st = folder.drafts.get(p)
                 if st is not None:
                     results.append(st.result())
-        return metrics_of(results, strict_sentences=strict)
+        return metrics_of(results, self.tiers(), strict_sentences=strict)
+
+    def tiers(self) -> list[str]:
+        """The authority tiers source_quality counts by: those of the first folder that names any."""
+        for folder in self.folders:
+            tiers = folder.settings.config.authority.tiers
+            if tiers:
+                return list(tiers)
+        return []
 
     async def check_now(self, path: Path, patience: float | None = None) -> bool:
         """Check a draft now (skipping the debounce) and wait for it; False when it took
@@ -792,7 +802,8 @@ class Session:
         """Settings may have changed (cairn.toml or the client's): rebuild the folder when they did."""
         uri = folder.uri
         settings, messages = folder_settings(folder.root, self._editor.get(uri) or self._editor.get("", {}))
-        if settings.config == folder.settings.config and settings.judge_url_trusted == folder.settings.judge_url_trusted:
+        if (settings.config == folder.settings.config and settings.judge_url_trusted == folder.settings.judge_url_trusted
+                and settings.store_url_trusted == folder.settings.store_url_trusted):
             for level, msg in messages:
                 self.tell(level, f"{folder.root.name}: {msg}")
             return

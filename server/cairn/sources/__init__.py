@@ -21,8 +21,22 @@ class SourceError(Exception):
     """A source that cannot be read or parsed; the message says why."""
 
 
+def has_extension(name: str) -> bool:
+    """Whether the file name (its last path part) has an extension: `LICENSE` has none."""
+    return "." in name.replace("\\", "/").rsplit("/", 1)[-1].lstrip(".")
+
+
 def is_source_name(name: str) -> bool:
-    return name.lower().endswith(SOURCE_SUFFIXES)
+    """A name Cairn may read as a source: a known suffix, or no extension at all
+    (read as text when its bytes are text, SPEC section 2)."""
+    return name.lower().endswith(SOURCE_SUFFIXES) or not has_extension(name)
+
+
+def skip_reason(name: str) -> str:
+    """Why a file under a source root is not a source, by its name."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    suffix = base[base.rfind("."):] if has_extension(base) else ""
+    return f"unsupported type ({suffix or 'no extension'}): sources are {' '.join(SOURCE_SUFFIXES)} and text files without an extension"
 
 
 def _too_long(chars: int) -> SourceError:
@@ -62,6 +76,12 @@ def parse_bytes(name: str, data: bytes) -> ParsedDocument:
         from .pdf import parse_pdf
 
         doc = parse_pdf(data)
+    elif not has_extension(name):
+        from .text import parse_text_without_extension
+
+        if len(data) > MAX_PARSED_CHARS and utf8_chars_at_least(data) > MAX_PARSED_CHARS:
+            raise _too_long(utf8_chars_at_least(data))
+        doc = parse_text_without_extension(data)
     else:
         raise SourceError(f"unsupported source type: {name}")
     if len(doc.text) > MAX_PARSED_CHARS:

@@ -1,4 +1,5 @@
-"""`.md` and `.txt`: UTF-8, leading BOM removed, nothing else changed."""
+"""`.md`, `.txt` and text files without an extension: UTF-8, leading BOM removed,
+nothing else changed."""
 
 from __future__ import annotations
 
@@ -44,3 +45,19 @@ def parse_text(data: bytes) -> ParsedDocument:
     if bad:
         warnings.append(f"not valid UTF-8: {bad} invalid byte sequence(s) replaced by U+FFFD")
     return ParsedDocument(text=text, pages=None, parser=PARSER, parser_version=VERSION, warnings=warnings)
+
+
+# a file without an extension is a source only when its bytes are text: at most
+# this share of invalid UTF-8 sequences (a stray Latin-1 byte in a licence is text)
+MAX_INVALID_SHARE = 0.01
+
+
+def parse_text_without_extension(data: bytes) -> ParsedDocument:
+    """A file such as LICENSE: read as `.txt` when its bytes are text, else a SourceError."""
+    if looks_binary(data):
+        raise SourceError("binary (NUL bytes): a file without an extension is read only when it is text")
+    doc = parse_text(data)
+    bad = doc.text.count("\ufffd")
+    if doc.warnings and bad > MAX_INVALID_SHARE * max(len(doc.text), 1):
+        raise SourceError("binary (mostly not UTF-8): a file without an extension is read only when it is text")
+    return doc

@@ -228,12 +228,18 @@ def check_support(
     *,
     threshold: float = 0.5,
     mode: str = DEFAULT_MODE,
+    named: str = "",
 ) -> SupportResult:
     """Score ``claim`` against its resolved ``quotes``, taken together.
 
     No quotes: nothing to check, score None, not passed. A claim without
     content tokens (only stopwords, or empty) scores 1.0: it asserts nothing
     the quotes could fail to back, and the citation checks still apply to it.
+
+    ``named``: the titles of the cited sources. A claim's word that no quote
+    holds but a title does names the document the citation already points
+    to ("Under the Apache License, ..."): it is left out of the score,
+    neither found nor missing.
     """
     state = _STATES.get(mode)
     if state is None or state.rules is not MODE_RULES.get(mode) or state.weight != modes.WEIGHT:
@@ -275,6 +281,18 @@ def check_support(
                 found += item[T_WEIGHT]
             else:
                 missing.append(item[T_TEXT])
+    if named and missing:
+        nkeys = (quote_memo.young.get(named) or quote_memo.miss(named))[0]
+        dropped = 0.0
+        missing = []
+        for item in items:
+            if item[T_KEY] in qkeys or any(k in qkeys for k in item[T_ALTS]):
+                continue
+            if item[T_KEY] in nkeys or any(k in nkeys for k in item[T_ALTS]):
+                dropped += item[T_WEIGHT]
+            else:
+                missing.append(item[T_TEXT])
+        total -= dropped
     score = found / total if total else 1.0
     numbers_missing = [item[T_TEXT] for item in numbers if item[T_KEY] not in quote_number_keys] if numbers else []
     # SupportResult(score, passed, missing, numbers_missing, quote_numbers),

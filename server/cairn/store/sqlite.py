@@ -1,8 +1,4 @@
-"""The chunk store: SQLite at `.cairn/index.db`.
-
-Every indexed version of every source is kept (until `cairn gc`), so an old
-chunk id still resolves to the text it named; `current` says which version of
-each source is on disk now.
+"""The default chunk store: one SQLite file, `.cairn/index.db`, per workspace.
 
 Provenance: the index may come from anyone (docs/security.md), so every
 version, chunk and cache entry is stored with a MAC under this machine's key
@@ -19,29 +15,29 @@ process) is a StoreUnavailable error, and the file is left as it was.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import logging
 import os
-import re
 import sqlite3
 import threading
 import time
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
-from . import provenance
-from .chunking import RawChunk
-from .model import Chunk
+from .. import provenance
+from ..model import Chunk
+from .base import (STORE_DIR, STORE_FILE, WORD, IndexStore, NewVersion, StoreError,
+                   StoreUnavailable, VersionInfo, inner_words, occurrences_in_quote_order, versions_to_keep)
+from .proofs import (_CHUNK_COLS, _R_AT, _R_ID, _R_MAC, _R_ROWID, _R_SOURCE, _R_START, _R_TEXT, _R_VERSION, _R_VID,
+                     _VERSION_COLS, Proofs)
+from .sqlite_faults import (StoreDamaged, _Damage, _rollback, _unlink_if_link, best_effort, guarded, is_damage,
+                            unavailable_reason)
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("cairn.store")
 
 SCHEMA_VERSION = "3"  # 2: versions.text last; 3: MACs (provenance) on versions, chunks and the cache
-STORE_DIR = ".cairn"
-STORE_FILE = "index.db"
 
 _VERSIONS_DDL = """
 CREATE TABLE IF NOT EXISTS versions (
@@ -83,156 +79,11 @@ CREATE TABLE IF NOT EXISTS source_warnings (source TEXT NOT NULL, version TEXT N
 CREATE TABLE IF NOT EXISTS git_seen (blob TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS version_dates (version_id INTEGER PRIMARY KEY, date TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS kv_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL, mac BLOB);
+CREATE TABLE IF NOT EXISTS purged (source TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (source, version));
 """
 
-_WORD = re.compile(r"[^\W_]+")
 
-UNVERIFIED_PROVENANCE = (
-    "version {version} comes from an index Cairn did not write on this machine (unverified provenance)"
-)
-
-
-class StoreError(Exception):
-    pass
-
-
-class StoreUnavailable(StoreError):
-    """The index cannot be read or written now (read-only, full disk, I/O error,
-    locked by another process). Nothing was changed: not the file, not a draft."""
-
-
-class StoreDamaged(StoreError, sqlite3.DatabaseError):
-    """Found damaged in the middle of a run (Store.recover moves it aside and starts afresh)."""
-
-
-class _Damage(Exception):
-    """Found at open: the file is not an index this Cairn can use."""
-
-
-# SQLite's primary result codes (sqlite3.SQLITE_* on Python 3.11+)
-_CORRUPT, _NOTADB, _ERROR = 11, 26, 1
-_IOERR_SHORT_READ = 522  # the file ends before its pages do: truncated
-_UNAVAILABLE = {
-    3: "permission denied",  # PERM
-    5: "locked by another process",  # BUSY
-    6: "locked by another process",  # LOCKED
-    7: "out of memory",  # NOMEM
-    8: "it is read-only",  # READONLY
-    10: "disk I/O error",  # IOERR
-    13: "the disk is full",  # FULL
-    14: "the file cannot be opened",  # CANTOPEN
-    15: "locking protocol error",  # PROTOCOL
-    22: "the file is too large for this system",  # NOLFS
-    23: "access denied",  # AUTH
-}
-
-
-def _code(exc: BaseException) -> int | None:
-    return getattr(exc, "sqlite_errorcode", None)
-
-
-def is_damage(exc: BaseException) -> bool:
-    """Real damage: the file is not an SQLite database, or not one of Cairn's
-    (a failed page, a table without the columns Cairn reads)."""
-    if isinstance(exc, StoreDamaged):
-        return True
-    if not isinstance(exc, sqlite3.DatabaseError):
-        return False
-    code = _code(exc)
-    if code is None:  # an older sqlite3 module: by the message
-        msg = str(exc).lower()
-        return "not a database" in msg or "malformed" in msg or "no such" in msg
-    return code == _IOERR_SHORT_READ or (code & 0xFF) in (_CORRUPT, _NOTADB, _ERROR)
-
-
-def unavailable_reason(exc: BaseException) -> str | None:
-    """Why the index cannot be used now (read-only, full, I/O, locked), or None."""
-    if not isinstance(exc, sqlite3.Error) or is_damage(exc):
-        return None
-    code = _code(exc)
-    if code is None:
-        msg = str(exc).lower()
-        for word, reason in (("locked", "locked by another process"), ("busy", "locked by another process"),
-                             ("readonly", "it is read-only"), ("disk is full", "the disk is full"),
-                             ("i/o", "disk I/O error"), ("unable to open", "the file cannot be opened")):
-            if word in msg:
-                return reason
-        return None
-    return _UNAVAILABLE.get(code & 0xFF)
-
-
-def _guarded(verb: str):
-    """A Store method whose SQLite failures become StoreDamaged or StoreUnavailable
-    (which say which index and what failed), so no caller meets a raw SQLite error."""
-
-    def wrap(fn):
-        @functools.wraps(fn)
-        def method(self: Store, *args, **kwargs):
-            try:
-                return fn(self, *args, **kwargs)
-            except sqlite3.Error as exc:
-                raise self.failure(exc, verb) from exc
-
-        return method
-
-    return wrap
-
-
-def _best_effort(fn):
-    """A cache write: an index that cannot be written now (read-only, full)
-    only means the entry is not kept."""
-
-    @functools.wraps(fn)
-    def method(self: Store, *args, **kwargs):
-        try:
-            return fn(self, *args, **kwargs)
-        except sqlite3.Error as exc:
-            reason = unavailable_reason(exc)
-            if reason is None:
-                raise self.failure(exc, "write") from exc
-            if not self._told_cache:
-                self._told_cache = True
-                log.info("the index %s is not written (%s): cached verdicts are not kept", self.path, reason)
-            return None
-
-    return method
-
-
-@dataclass(slots=True)
-class VersionInfo:
-    id: int
-    source: str
-    version: str
-    lineage: str
-    chunk_chars: int
-    pages: list[int] | None
-
-
-@dataclass(slots=True)
-class NewVersion:
-    """A parsed version of a source, to be stored (Store.add_versions)."""
-
-    source: str
-    version: str
-    lineage: str
-    chunk_chars: int
-    text: str
-    pages: list[int] | None
-    chunks: list[RawChunk]
-    make_current: bool
-    date: str | None = None  # YYYY-MM-DD from the source's metadata, stored with the version
-
-
-# The columns of a chunk row as the queries below select them: a Chunk's, then
-# what the provenance check needs (Store._proven).
-_CHUNK_COLS = (
-    "ch.chunk_id, v.source, v.version, ch.start, ch.end, ch.page, ch.text, v.id, v.indexed_at, ch.rowid, ch.mac"
-)
-_R_ID, _R_SOURCE, _R_VERSION, _R_START, _R_END, _R_PAGE, _R_TEXT, _R_VID, _R_AT, _R_ROWID, _R_MAC = range(11)
-_VERSION_COLS = "v.id, v.source, v.version, v.lineage, v.chunk_chars, v.pages, v.text_sha, v.mac"
-
-
-class Store:
+class Store(Proofs, IndexStore):
     """One workspace's chunk store. Thread-safe: one connection, one lock."""
 
     # chunk rows remembered as proven at most this many (about 12 MB); then forgotten and checked again
@@ -453,68 +304,22 @@ class Store:
                 pass
             self._conn = self._rebuild(str(exc))
 
+    @property
+    def where(self) -> str:
+        return str(self.path)
+
+    @guarded("read")
+    def schema(self) -> str:
+        with self._lock:
+            return self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0]
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
 
-    # -- provenance -------------------------------------------------------------------
-
-    def _version_mac(self, vid: int, source: str, version: str, lineage: str, chunk_chars: int,
-                     pages: str | None, text_sha: bytes) -> bytes:
-        head = f"version\0{vid}\0{source}\0{version}\0{lineage}\0{chunk_chars}\0{pages}\0"
-        return provenance.mac(self._key, head.encode("utf-8", "surrogatepass") + text_sha)
-
-    def _chunk_mac(self, vid: int, chunk_id: str, start: int, end: int, page: int | None, text: str) -> bytes:
-        msg = f"chunk\0{vid}\0{chunk_id}\0{start}\0{end}\0{page}\0{text}"
-        return provenance.mac(self._key, msg.encode("utf-8", "surrogatepass"))
-
-    def _version_proven(self, vid, source, version, lineage, chunk_chars, pages, text_sha, vmac) -> bool:
-        if vid in self._proven_versions:
-            return True
-        if text_sha is None or vmac is None:
-            return False
-        ok = provenance.same(vmac, self._version_mac(vid, source, version, lineage, chunk_chars, pages, text_sha))
-        if ok:
-            self._proven_versions.add(vid)
-        return ok
-
-    def _proven(self, r) -> bool:
-        """Did Cairn store this chunk row (a _CHUNK_COLS row) on this machine, as it is?"""
-        known = self._proven_chunks.get(r[_R_ROWID])
-        if known is not None and known == r[_R_MAC]:
-            return True
-        vid = r[_R_VID]
-        if vid not in self._proven_versions:
-            row = self._conn.execute(f"SELECT {_VERSION_COLS} FROM versions v WHERE v.id = ?", (vid,)).fetchone()
-            if row is None or not self._proven_version_row(row):
-                return False
-        mac = self._chunk_mac(vid, r[_R_ID], r[_R_START], r[_R_END], r[_R_PAGE], r[_R_TEXT])
-        if not provenance.same(r[_R_MAC], mac):
-            return False
-        if len(self._proven_chunks) >= self.PROVEN_CACHE:
-            self._proven_chunks.clear()
-        self._proven_chunks[r[_R_ROWID]] = r[_R_MAC]
-        return True
-
-    def _proven_version_row(self, r) -> bool:
-        """The same for a _VERSION_COLS row."""
-        return self._version_proven(*r[:8])
-
-    def _forget_proofs(self) -> None:
-        """Row ids may be used again (gc, a new index): proofs are made again."""
-        self._proven_versions.clear()
-        self._proven_chunks.clear()
-
-    def provenance_note(self, chunk: Chunk) -> str:
-        """"" for a chunk read from a row Cairn stored on this machine; else a sentence
-        for the diagnostic that names its version."""
-        if (chunk.source, chunk.version, chunk.chunk_id, chunk.start) in self._unproven:
-            return UNVERIFIED_PROVENANCE.format(version=chunk.version[:8])
-        return ""
-
     # -- writing ------------------------------------------------------------------
 
-    @_guarded("read")
+    @guarded("read")
     def find_version(self, source: str, version: str, lineage: str, chunk_chars: int) -> int | None:
         """The id of this version as Cairn stored it on this machine, or None."""
         with self._lock:
@@ -525,25 +330,7 @@ class Store:
             ).fetchone()
             return row[0] if row and self._proven_version_row(row) else None
 
-    def add_version(
-        self,
-        source: str,
-        version: str,
-        lineage: str,
-        chunk_chars: int,
-        text: str,
-        pages: list[int] | None,
-        chunks: Iterable[RawChunk],
-        *,
-        make_current: bool,
-        date: str | None = None,
-    ) -> int:
-        """Store one parsed version and its chunks in one transaction."""
-        return self.add_versions(
-            [NewVersion(source, version, lineage, chunk_chars, text, pages, list(chunks), make_current, date)]
-        )[0]
-
-    @_guarded("write")
+    @guarded("write")
     def add_versions(self, versions: list[NewVersion]) -> list[int]:
         """Store parsed versions and their chunks, all in one transaction
         (indexing a corpus: one commit per file would cost a quarter of the time)."""
@@ -606,25 +393,25 @@ class Store:
         c.execute("DELETE FROM current WHERE version_id = ?", (vid,))
         c.execute("DELETE FROM version_dates WHERE version_id = ?", (vid,))
 
-    @_guarded("write")
+    @guarded("write")
     def set_current(self, source: str, version_id: int) -> None:
         with self._lock:
             self._conn.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (source, version_id))
             self._conn.execute("DELETE FROM source_errors WHERE source = ?", (source,))
 
-    @_guarded("write")
+    @guarded("write")
     def drop_current(self, source: str) -> None:
         """The source is gone from disk (or from the roots): its versions stay, superseded."""
         with self._lock:
             self._conn.execute("DELETE FROM current WHERE source = ?", (source,))
             self._conn.execute("DELETE FROM source_errors WHERE source = ?", (source,))
 
-    @_guarded("write")
+    @guarded("write")
     def record_error(self, source: str, version: str | None, message: str) -> None:
         with self._lock:
             self._conn.execute("INSERT OR REPLACE INTO source_errors VALUES (?, ?, ?)", (source, version, message))
 
-    @_guarded("write")
+    @guarded("write")
     def record_warnings(self, source: str, version: str, messages: list[str]) -> None:
         with self._lock:
             self._conn.execute("DELETE FROM source_warnings WHERE source = ? AND version = ?", (source, version))
@@ -632,7 +419,7 @@ class Store:
                 "INSERT INTO source_warnings VALUES (?, ?, ?)", [(source, version, m) for m in messages]
             )
 
-    @_guarded("read")
+    @guarded("read")
     def warnings_for(self, source: str, version: str) -> list[str]:
         with self._lock:
             rows = self._conn.execute(
@@ -640,7 +427,7 @@ class Store:
             ).fetchall()
         return [r[0] for r in rows]
 
-    @_guarded("read")
+    @guarded("read")
     def source_errors(self) -> dict[str, str]:
         with self._lock:
             return dict(self._conn.execute("SELECT source, message FROM source_errors").fetchall())
@@ -655,7 +442,7 @@ class Store:
     def _info(r) -> VersionInfo:
         return VersionInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None)
 
-    @_guarded("read")
+    @guarded("read")
     def version_date(self, source: str, version: str) -> str | None:
         """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""
         with self._lock:
@@ -664,7 +451,7 @@ class Store:
                 " WHERE v.source = ? AND v.version = ? ORDER BY v.id DESC LIMIT 1", (source, version)).fetchone()
         return row[0] if row else None
 
-    @_guarded("read")
+    @guarded("read")
     def current_versions(self) -> dict[str, VersionInfo]:
         with self._lock:
             rows = self._conn.execute(
@@ -672,7 +459,7 @@ class Store:
             ).fetchall()
             return {r[1]: self._info(r) for r in rows if self._proven_version_row(r)}
 
-    @_guarded("read")
+    @guarded("read")
     def current_version(self, source: str) -> VersionInfo | None:
         with self._lock:
             r = self._conn.execute(
@@ -681,7 +468,7 @@ class Store:
             ).fetchone()
             return self._info(r) if r and self._proven_version_row(r) else None
 
-    @_guarded("read")
+    @guarded("read")
     def version_text(self, version_id: int) -> str:
         """The parsed text of a version Cairn stored on this machine (KeyError otherwise)."""
         with self._lock:
@@ -704,16 +491,12 @@ class Store:
     def _current_rows(self, rows) -> list[Chunk]:
         return [self._chunk(r) for r in rows if self._proven(r)]
 
-    def lookup(self, chunk_id: str) -> list[Chunk]:
-        """Every stored occurrence of a chunk id, current ones first, newest first."""
-        return self.lookup_many([chunk_id]).get(chunk_id, [])
-
-    @_guarded("read")
+    @guarded("read")
     def current_version_ids(self) -> set[int]:
         with self._lock:
             return {r[0] for r in self._conn.execute("SELECT version_id FROM current")}
 
-    @_guarded("read")
+    @guarded("read")
     def lookup_many(self, chunk_ids: Iterable[str], current: set[int] | None = None) -> dict[str, list[Chunk]]:
         """lookup() for many ids in few queries; `current`: current_version_ids(), if known.
 
@@ -741,7 +524,7 @@ class Store:
             out[cid] = [Chunk(r[0], r[1], r[2], r[3], r[4], r[5], r[6], cur) for cur, _, r in rows]
         return out
 
-    @_guarded("read")
+    @guarded("read")
     def current_chunks(self, sources: Iterable[str] | None = None) -> list[Chunk]:
         with self._lock:
             if sources is None:
@@ -757,7 +540,7 @@ class Store:
                     ).fetchall()
             return self._current_rows(rows)
 
-    @_guarded("read")
+    @guarded("read")
     def current_chunk_count(self) -> int:
         with self._lock:
             return self._conn.execute(
@@ -820,7 +603,7 @@ class Store:
         counted.sort()
         return " AND ".join('"' + w + '"' for _, w in counted[: self.SEARCH_TERMS])
 
-    @_guarded("read")
+    @guarded("read")
     def find_quote(
         self, quote: str, *, sources: Iterable[str] | None = None, limit: int = 50, terms: dict[str, int] | None = None
     ) -> list[tuple[Chunk, int]]:
@@ -837,13 +620,7 @@ class Store:
         if not quote:
             return []
         only = set(sources) if sources is not None else None
-        words = _WORD.findall(quote)
-        # the first and last words may be cut by the quote's ends
-        if words and quote[:1].isalnum():
-            words = words[1:]
-        if words and quote[-1:].isalnum():
-            words = words[:-1]
-        found: list[tuple[Chunk, int]] = []
+        words = inner_words(quote)
         with self._lock:
             rows: list[tuple] | None = None
             if words:
@@ -867,19 +644,12 @@ class Store:
                     (quote,),
                 ).fetchall()
             chunks = self._current_rows(hits)
-        for ch in chunks:
-            if only is not None and ch.source not in only:
-                continue
-            pos = ch.text.find(quote)
-            while pos >= 0 and len(found) < limit:
-                found.append((ch, pos))
-                pos = ch.text.find(quote, pos + 1)
-        return found
+        return occurrences_in_quote_order(chunks, quote, only, limit)
 
-    @_guarded("read")
+    @guarded("read")
     def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
         """Current chunks holding all these words (prefix match on the last)."""
-        clean = [w for w in (_WORD.findall(" ".join(words))) if w]
+        clean = [w for w in (WORD.findall(" ".join(words))) if w]
         if not clean:
             return []
         q = " ".join(f'"{w}"' for w in clean[:-1]) + f' "{clean[-1]}"*'
@@ -896,7 +666,61 @@ class Store:
                 return []  # words the search syntax cannot take
             return self._current_rows(rows)[:limit]
 
-    @_guarded("read")
+    # a question's words are searched rarest first, until they are in about this many
+    # chunks: BM25 ranks only those rows (a common word adds little and costs much)
+    RANK_ROWS = 2000
+
+    @guarded("read")
+    def rank(self, words: list[str], k: int) -> list[Chunk]:
+        """The `k` current chunks that best match these words, best first (SQLite
+        full-text search's BM25 ranking; `cairn ask`'s retrieval). The rarest words
+        are searched (see RANK_ROWS); identical paragraphs count once."""
+        clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:64]
+        if not clean or k <= 0:
+            return []
+        with self._lock:
+            conn = self._conn
+            try:
+                # the index's own word counts, on this connection only (nothing is written to the file)
+                conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, chunks_fts, row)")
+                counts = sorted((r[0], w) for w in clean
+                                if (r := conn.execute("SELECT doc FROM temp.cairn_vocab WHERE term = ?", (w,)).fetchone()))
+            except sqlite3.OperationalError as exc:
+                if unavailable_reason(exc):
+                    raise
+                counts = [(0, w) for w in clean]
+            keep: list[str] = []
+            rows_seen = 0
+            for n, w in counts:
+                if keep and rows_seen + n > self.RANK_ROWS:
+                    break
+                keep.append(w)
+                rows_seen += n
+            if not keep:
+                return []
+            query = " OR ".join(f'"{w}"' for w in keep)
+            sql = (f"SELECT {_CHUNK_COLS} FROM (SELECT rowid, rank AS r FROM chunks_fts WHERE chunks_fts MATCH ?"
+                   " ORDER BY rank LIMIT ?) f JOIN chunks ch ON ch.rowid = f.rowid"
+                   " JOIN versions v ON v.id = ch.version_id" + self._JOIN_CURRENT
+                   + " ORDER BY f.r, v.source, ch.start")
+            out: list[Chunk] = []
+            for limit in (k * 4, k * 64):  # superseded versions' rows may crowd the first try
+                try:
+                    rows = conn.execute(sql, (query, limit)).fetchall()
+                except sqlite3.OperationalError as exc:
+                    if unavailable_reason(exc):
+                        raise
+                    return []
+                out, seen = [], set()
+                for ch in self._current_rows(rows):
+                    if ch.chunk_id not in seen:
+                        seen.add(ch.chunk_id)
+                        out.append(ch)
+                if len(out) >= k or len(rows) < limit:
+                    break
+            return out[:k]
+
+    @guarded("read")
     def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
         with self._lock:
             rows = self._conn.execute(
@@ -905,7 +729,7 @@ class Store:
             ).fetchall()
             return self._current_rows(rows)
 
-    @_guarded("read")
+    @guarded("read")
     def versions_of(self, chunk_id: str) -> list[str]:
         with self._lock:
             rows = self._conn.execute(
@@ -913,6 +737,91 @@ class Store:
                 (chunk_id,),
             ).fetchall()
         return [r[0] for r in rows]
+
+    @guarded("read")
+    def version_info(self, source: str, version: str) -> VersionInfo | None:
+        with self._lock:
+            r = self._conn.execute(
+                f"SELECT {_VERSION_COLS} FROM versions v WHERE v.source = ? AND v.version = ?"
+                " ORDER BY v.indexed_at DESC, v.id DESC LIMIT 1", (source, version)).fetchone()
+            return self._info(r) if r else None
+
+    # -- retention ----------------------------------------------------------------
+
+    @guarded("write")
+    def purge(self, sources: list[str]) -> int:
+        with self._lock:
+            c = self._conn
+            c.execute("PRAGMA secure_delete = ON")  # freed pages are overwritten with zeros
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                n = 0
+                for source in sources:
+                    for vid, version in c.execute("SELECT id, version FROM versions WHERE source = ?",
+                                                  (source,)).fetchall():
+                        c.execute("INSERT OR IGNORE INTO purged VALUES (?, ?)", (source, version))
+                        self._drop_version(c, vid)
+                        n += 1
+                    c.execute("DELETE FROM current WHERE source = ?", (source,))
+                    c.execute("DELETE FROM source_errors WHERE source = ?", (source,))
+                    c.execute("DELETE FROM source_warnings WHERE source = ?", (source,))
+                # cached reports and verdicts may quote a purged source: all of them go
+                c.execute("DELETE FROM kv_cache")
+                c.execute("DELETE FROM git_seen")
+                c.execute("COMMIT")
+            except BaseException:
+                _rollback(c)
+                raise
+            finally:
+                self._forget_proofs()
+            # rebuild the search index's own pages and rewrite the file: deleted rows
+            # would otherwise stay readable in free pages
+            c.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')")
+            c.execute("VACUUM")
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # and the write-ahead log holds none of it
+            c.execute("PRAGMA secure_delete = OFF")
+            self._forget_proofs()
+        return n
+
+    @guarded("read")
+    def purged_versions(self, source: str | None = None) -> set[tuple[str, str]]:
+        with self._lock:
+            if source is None:
+                rows = self._conn.execute("SELECT source, version FROM purged").fetchall()
+            else:
+                rows = self._conn.execute("SELECT source, version FROM purged WHERE source = ?", (source,)).fetchall()
+        return {(r[0], r[1]) for r in rows}
+
+    @guarded("write")
+    def lift_purge(self, sources: list[str]) -> int:
+        with self._lock:
+            n = 0
+            for source in sources:
+                n += self._conn.execute("DELETE FROM purged WHERE source = ?", (source,)).rowcount
+            self._conn.execute("DELETE FROM git_seen")  # history may be read again for them
+            self._conn.execute("DELETE FROM kv_cache")  # and reports made without them are stale
+        return n
+
+    @guarded("write")
+    def drop_superseded_before(self, cutoff: float, keep: set[tuple[str, str]] | None = None) -> int:
+        with self._lock:
+            c = self._conn
+            rows = c.execute("SELECT id, source, version FROM versions WHERE indexed_at < ? AND id NOT IN"
+                             " (SELECT version_id FROM current)", (cutoff,)).fetchall()
+            drop = [r[0] for r in rows if not keep or (r[1], r[2]) not in keep]
+            if not drop:
+                return 0
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                for vid in drop:
+                    self._drop_version(c, vid)
+                c.execute("COMMIT")
+            except BaseException:
+                _rollback(c)
+                raise
+            finally:
+                self._forget_proofs()
+        return len(drop)
 
     # -- small key-value cache (judge verdicts, draft reports) ----------------------
     #
@@ -922,7 +831,7 @@ class Store:
     def _kv_mac(self, key: str, value: str) -> bytes:
         return provenance.mac(self._key, f"kv\0{key}\0{value}".encode("utf-8", "surrogatepass"))
 
-    @_guarded("read")
+    @guarded("read")
     def cache_get(self, key: str) -> str | None:
         with self._lock:
             row = self._conn.execute("SELECT value, mac FROM kv_cache WHERE key = ?", (key,)).fetchone()
@@ -930,7 +839,7 @@ class Store:
             return None
         return row[0]
 
-    @_best_effort
+    @best_effort
     def cache_put(self, key: str, value: str) -> None:
         with self._lock:
             self._conn.execute(
@@ -938,7 +847,7 @@ class Store:
                 (key, value, time.time(), self._kv_mac(key, value)),
             )
 
-    @_best_effort
+    @best_effort
     def cache_prune(self, prefix: str, max_age: float) -> None:
         with self._lock:
             self._conn.execute(
@@ -946,7 +855,7 @@ class Store:
                 (prefix, prefix + "\uffff", time.time() - max_age),
             )
 
-    @_guarded("read")
+    @guarded("read")
     def state_token(self) -> str:
         """Changes whenever a version is stored or dropped or `current` moves."""
         with self._lock:
@@ -958,19 +867,19 @@ class Store:
 
     # -- git history bookkeeping ---------------------------------------------------
 
-    @_guarded("read")
+    @guarded("read")
     def git_seen(self, blob: str) -> bool:
         with self._lock:
             return self._conn.execute("SELECT 1 FROM git_seen WHERE blob = ?", (blob,)).fetchone() is not None
 
-    @_best_effort
+    @best_effort
     def mark_git_seen(self, blob: str) -> None:
         with self._lock:
             self._conn.execute("INSERT OR IGNORE INTO git_seen VALUES (?)", (blob,))
 
     # -- gc -------------------------------------------------------------------------
 
-    @_guarded("write")
+    @guarded("write")
     def gc(self, cited: set[tuple[str, str | None]]) -> int:
         """Drop the superseded versions no citation resolves to.
 
@@ -979,20 +888,15 @@ class Store:
         (a current one, else the newest holding the chunk)."""
         with self._lock:
             c = self._conn
-            keep: set[int] = {r[0] for r in c.execute("SELECT version_id FROM current")}
-            for chunk_id, prefix in cited:
-                rows = c.execute(
+            holders = {
+                chunk_id: c.execute(
                     "SELECT v.id, v.version FROM chunks ch JOIN versions v ON v.id = ch.version_id"
                     " WHERE ch.chunk_id = ? ORDER BY v.indexed_at DESC, v.id DESC",
                     (chunk_id,),
                 ).fetchall()
-                if not rows:
-                    continue
-                named = [vid for vid, ver in rows if prefix and ver.startswith(prefix)]
-                if named:
-                    keep.update(named)
-                elif not any(vid in keep for vid, _ in rows):
-                    keep.add(rows[0][0])
+                for chunk_id in {cid for cid, _ in cited}
+            }
+            keep = versions_to_keep({r[0] for r in c.execute("SELECT version_id FROM current")}, cited, holders)
             drop = [r[0] for r in c.execute("SELECT id FROM versions").fetchall() if r[0] not in keep]
             c.execute("BEGIN IMMEDIATE")
             try:
@@ -1013,7 +917,7 @@ class Store:
             pass
         return len(drop)
 
-    @_guarded("read")
+    @guarded("read")
     def stats(self) -> dict[str, int]:
         with self._lock:
             c = self._conn
@@ -1022,25 +926,6 @@ class Store:
                 "current_sources": c.execute("SELECT count(*) FROM current").fetchone()[0],
                 "chunks": c.execute("SELECT count(*) FROM chunks").fetchone()[0],
             }
-
-
-def _rollback(conn: sqlite3.Connection) -> None:
-    """Roll back what is left of a transaction: SQLite may already have rolled it
-    back after an I/O error, and a failed rollback must not hide the first error."""
-    if conn.in_transaction:
-        try:
-            conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass
-
-
-def _unlink_if_link(p: Path) -> None:
-    if p.is_symlink():
-        log.warning("%s is a symbolic link; Cairn's index files never are: the link is removed", p)
-        try:
-            p.unlink()
-        except OSError as exc:
-            raise StoreError(f"{p} is a symbolic link that cannot be removed: {exc.strerror or exc}") from exc
 
 
 def store_size(root: Path) -> int:

@@ -1,0 +1,157 @@
+"""The exact cited text as a read-only virtual document: `cairn-source:` URIs.
+
+A citation of a superseded version, or of a source whose parsed text is not the
+file's (a PDF's page text, an HTML page's visible text), cannot be shown by
+opening today's file. For such a citation, go to definition answers a
+`cairn-source:` location instead, and the client asks the server for that
+document's text with the request `cairn/sourceText` ({"uri"} -> {"text"}).
+
+The URI's path is only for people (the editor shows its last segment as the
+tab's title: the file name, the version, the page); its query names what is
+served: the workspace folder's root URI, the source identity, the full
+version hash and, for a paged source, the page. Every request is checked
+again: the folder must be one the server was given, the source one the
+workspace may read, the version one the store holds. A client that does not
+declare `experimental.cairnSourceDocuments` gets the previous locations
+(today's file) instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
+
+from lsprotocol import types
+
+from ..model import Chunk, CitationResult
+from .positions import LineIndex
+
+SCHEME = "cairn-source"
+REQUEST = "cairn/sourceText"
+CAPABILITY = "cairnSourceDocuments"
+PAGED = (".pdf",)
+
+
+class CitedTextError(Exception):
+    """A `cairn-source:` URI that names nothing this server may serve."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    root: str  # the workspace folder's URI
+    source: str
+    version: str
+    page: int | None
+
+
+def client_supports(experimental) -> bool:
+    """Does the client's `experimental` capability ask for cairn-source documents?"""
+    if hasattr(experimental, "_asdict"):
+        experimental = experimental._asdict()
+    return isinstance(experimental, dict) and experimental.get(CAPABILITY) is True
+
+
+def make_uri(t: Target) -> str:
+    name = t.source + f" @{t.version[:8]}" + (f" page {t.page}" if t.page else "")
+    query = {"root": t.root, "source": t.source, "version": t.version}
+    if t.page:
+        query["page"] = str(t.page)
+    return f"{SCHEME}:/{quote(name)}?{urlencode(query)}"
+
+
+def parse_uri(uri: str) -> Target:
+    parts = urlsplit(uri)
+    if parts.scheme != SCHEME:
+        raise CitedTextError(f"not a {SCHEME}: URI")
+    q = parse_qs(parts.query, keep_blank_values=True)
+    try:
+        root, source, version = q["root"][0], q["source"][0], q["version"][0].lower()
+        page = int(q["page"][0]) if "page" in q else None
+    except (KeyError, IndexError, ValueError) as exc:
+        raise CitedTextError(f"malformed {SCHEME}: URI ({exc})") from exc
+    if len(version) != 64 or any(c not in "0123456789abcdef" for c in version) or (page is not None and page < 1):
+        raise CitedTextError(f"malformed {SCHEME}: URI (version or page)")
+    return Target(root, unquote(source), version, page)
+
+
+def _version_text(folder, source: str, version: str) -> LineIndex | None:
+    from ..workspace import lineage_for
+
+    store = folder.ws.store
+    vid = store.find_version(source, version, lineage_for(source), folder.ws.settings.config.chunk_chars)
+    return folder.texts.get(vid) if vid is not None else None
+
+
+def _page_bounds(text: str, page: int) -> tuple[int, int] | None:
+    """[start, end) of a page in a paged text (pages are joined by form feeds)."""
+    start = 0
+    for _ in range(page - 1):
+        i = text.find("\f", start)
+        if i < 0:
+            return None
+        start = i + 1
+    end = text.find("\f", start)
+    return start, (len(text) if end < 0 else end)
+
+
+def served_text(folder, t: Target) -> tuple[str, int]:
+    """(the document's text, the offset in the version's parsed text where it starts)."""
+    if not folder.ws.allowed(t.source):
+        raise CitedTextError(f"{t.source}: not a source this workspace may read")
+    index = _version_text(folder, t.source, t.version)
+    if index is None:
+        raise CitedTextError(f"{t.source} @{t.version[:8]}: that version is not in the index")
+    if t.page is None:
+        return index.text, 0
+    bounds = _page_bounds(index.text, t.page)
+    if bounds is None:
+        raise CitedTextError(f"{t.source} @{t.version[:8]}: no page {t.page}")
+    return index.text[bounds[0]:bounds[1]], bounds[0]
+
+
+def needs_virtual(ch: Chunk, exact_suffixes: tuple[str, ...]) -> bool:
+    """A superseded chunk, or a source whose file is not its parsed text."""
+    return not ch.current or not ch.source.lower().endswith(exact_suffixes)
+
+
+def _span_in_version(r: CitationResult) -> tuple[int, int]:
+    """The cited span as offsets of the chunk's version: the citation's offsets when
+    the quote is there, else where the quote sits in the chunk, else the whole chunk."""
+    ch, cit = r.chunk, r.citation
+    assert ch is not None
+    s, e, quote = cit.start, cit.end, cit.quote or ""
+    if s is not None and e is not None and 0 <= s < e <= len(ch.text) and ch.text[s:e] == quote:
+        return ch.start + s, ch.start + e
+    at = ch.text.find(quote) if quote else -1
+    if at >= 0:
+        return ch.start + at, ch.start + at + len(quote)
+    return ch.start, ch.end
+
+
+def virtual_location(folder, r: CitationResult, root_uri: str) -> types.Location | None:
+    """The cited version's text at the span, as a cairn-source: location (None when
+    the version's text is not in the index)."""
+    ch = r.chunk
+    if ch is None or not folder.ws.allowed(ch.source):
+        return None
+    page = ch.page if ch.source.lower().endswith(PAGED) else None
+    target = Target(root_uri, ch.source, ch.version, page)
+    try:
+        text, base = served_text(folder, target)
+    except CitedTextError:
+        return None
+    start, end = _span_in_version(r)
+    start, end = max(0, start - base), max(0, min(end - base, len(text)))
+    return types.Location(uri=make_uri(target), range=LineIndex(text).lsp_range(folder.codec, start, end))
+
+
+def folder_by_root(folders, root: str):
+    """The session's folder whose root is this URI (None: not one the server was given)."""
+    from pygls.uris import to_fs_path
+
+    path = to_fs_path(root)
+    if not path:
+        return None
+    want = Path(path).resolve()
+    return next((f for f in folders if Path(f.root).resolve() == want), None)

@@ -1,0 +1,125 @@
+"""Parsing and chunking sources in worker processes while indexing.
+
+Indexing reads, hashes and looks every source up in the store in the calling
+process, in order; the sources that need parsing are handed here. The first
+PARALLEL_BYTES of them are parsed in the calling process (a small change
+never pays for starting workers); past that, a pool of processes started
+afresh ("spawn": the caller may hold threads and open connections that a
+forked child must not inherit) parses the rest, and the results come back in
+the order the sources were given, so what is stored does not depend on the
+number of workers. CAIRN_INDEX_WORKERS sets how many (default 1: no worker
+process; see workers() for why).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from . import chunking
+from .sources import SourceError, parse_bytes
+from .store import NewVersion
+
+PARALLEL_BYTES = 8 * 1024 * 1024  # parsed in this process before workers are started
+
+
+@dataclass(slots=True)
+class Job:
+    ident: str
+    version: str
+    data: bytes
+    chunk_chars: int
+
+
+Parsed = tuple[NewVersion, list[str]]  # the version to store, the parser's warnings
+Outcome = tuple[Job, Parsed | None, Exception | None]  # exactly one of the two is set
+
+
+def parse_job(ident: str, version: str, data: bytes, chunk_chars: int) -> Parsed:
+    """Parse and chunk one source (in a worker or here); SourceError when it cannot be read."""
+    doc = parse_bytes(ident, data)
+    chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
+    return (NewVersion(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, True, doc.date),
+            doc.warnings)
+
+
+def workers() -> int:
+    """CAIRN_INDEX_WORKERS, else 1: on the two shared cores this was measured on,
+    workers made a first index slower (bench/store_bench.py --speedup: 5.9 s in
+    one process, 9.4 s with two workers, for 21 MB), since the parsed text
+    travels back to be stored and the cores were busy anyway."""
+    raw = os.environ.get("CAIRN_INDEX_WORKERS", "").strip()
+    if raw.isdigit() and int(raw) >= 1:
+        return min(int(raw), 32)
+    return 1
+
+
+class Parsers:
+    """Jobs in, outcomes out in the same order (see the module's docstring)."""
+
+    def __init__(self, parallel_bytes: int = PARALLEL_BYTES, n_workers: int | None = None):
+        self.parallel_bytes = parallel_bytes
+        self.n_workers = workers() if n_workers is None else n_workers
+        self._seen = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: deque[tuple[Job, Future]] = deque()
+
+    @property
+    def parallel(self) -> bool:
+        return self._pool is not None
+
+    def submit(self, job: Job) -> Iterator[Outcome]:
+        """Hand a job over; yields the outcomes that are ready (in order)."""
+        self._seen += len(job.data)
+        if self._pool is None and self.n_workers > 1 and self._seen > self.parallel_bytes:
+            self._pool = ProcessPoolExecutor(self.n_workers, mp_context=multiprocessing.get_context("spawn"))
+        if self._pool is None:
+            yield self._here(job)
+            return
+        try:
+            fut = self._pool.submit(parse_job, job.ident, job.version, job.data, job.chunk_chars)
+        except RuntimeError:  # the pool broke (a worker killed): the rest is parsed here
+            yield from self.finish()
+            self.n_workers = 1
+            yield self._here(job)
+            return
+        self._pending.append((job, fut))
+        while len(self._pending) > 2 * self.n_workers:  # bounded: the bytes in flight stay few
+            yield self._collect()
+
+    def finish(self) -> Iterator[Outcome]:
+        try:
+            while self._pending:
+                yield self._collect()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            for _, fut in self._pending:
+                fut.cancel()
+            self._pending.clear()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    @staticmethod
+    def _here(job: Job) -> Outcome:
+        try:
+            return job, parse_job(job.ident, job.version, job.data, job.chunk_chars), None
+        except Exception as exc:  # noqa: BLE001 - the caller decides what a failed source is
+            return job, None, exc
+
+    def _collect(self) -> Outcome:
+        job, fut = self._pending.popleft()
+        try:
+            return job, fut.result(), None
+        except SourceError as exc:
+            return job, None, exc
+        except Exception as exc:  # noqa: BLE001 - a worker that died is parsed again here
+            if type(exc).__name__ == "BrokenProcessPool":
+                return self._here(job)
+            return job, None, exc

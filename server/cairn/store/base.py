@@ -1,0 +1,267 @@
+"""What every chunk store offers (the SQLite file and the shared PostgreSQL
+index): the errors they raise, the rows they take and give, and the
+interface the engine, the CLI and the language server call.
+
+A store keeps every indexed version of every source (until `cairn gc`), so an
+old chunk id still resolves to the text it named; `current` says which version
+of each source is on disk now, in this workspace.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..chunking import RawChunk
+from ..model import Chunk
+
+STORE_DIR = ".cairn"
+STORE_FILE = "index.db"
+
+WORD = re.compile(r"[^\W_]+")
+
+UNVERIFIED_PROVENANCE = (
+    "version {version} comes from an index Cairn did not write on this machine (unverified provenance)"
+)
+
+
+class StoreError(Exception):
+    pass
+
+
+class StoreUnavailable(StoreError):
+    """The index cannot be read or written now (read-only, full disk, I/O error,
+    locked by another process, a database server that does not answer). Nothing
+    was changed: not the index, not a draft."""
+
+
+@dataclass(slots=True)
+class VersionInfo:
+    id: int
+    source: str
+    version: str
+    lineage: str
+    chunk_chars: int
+    pages: list[int] | None
+
+
+@dataclass(slots=True)
+class NewVersion:
+    """A parsed version of a source, to be stored (IndexStore.add_versions)."""
+
+    source: str
+    version: str
+    lineage: str
+    chunk_chars: int
+    text: str
+    pages: list[int] | None
+    chunks: list[RawChunk]
+    make_current: bool
+    date: str | None = None  # YYYY-MM-DD from the source's metadata, stored with the version
+
+
+def inner_words(quote: str) -> list[str]:
+    """The whole words of a quote: the first and last may be cut by its ends."""
+    words = WORD.findall(quote)
+    if words and quote[:1].isalnum():
+        words = words[1:]
+    if words and quote[-1:].isalnum():
+        words = words[:-1]
+    return words
+
+
+def occurrences_in_quote_order(chunks: list[Chunk], quote: str, only: set[str] | None,
+                               limit: int) -> list[tuple[Chunk, int]]:
+    """(chunk, offset) of every place `quote` occurs in these chunks, up to `limit`."""
+    found: list[tuple[Chunk, int]] = []
+    for ch in chunks:
+        if only is not None and ch.source not in only:
+            continue
+        pos = ch.text.find(quote)
+        while pos >= 0 and len(found) < limit:
+            found.append((ch, pos))
+            pos = ch.text.find(quote, pos + 1)
+    return found
+
+
+def versions_to_keep(current: set[int], cited: set[tuple[str, str | None]],
+                     holders: dict[str, list[tuple[int, str]]]) -> set[int]:
+    """What `gc` keeps: the current versions, each version a citation names by its
+    `version` prefix, and for a citation without one the version a lookup picks
+    (a current one, else the newest holding the chunk). `holders`: chunk id ->
+    (version id, version hash) newest first."""
+    keep = set(current)
+    for chunk_id, prefix in cited:
+        rows = holders.get(chunk_id)
+        if not rows:
+            continue
+        named = [vid for vid, ver in rows if prefix and ver.startswith(prefix)]
+        if named:
+            keep.update(named)
+        elif not any(vid in keep for vid, _ in rows):
+            keep.add(rows[0][0])
+    return keep
+
+
+class IndexStore(ABC):
+    """A workspace's view of a chunk store. Implementations are thread-safe.
+
+    Every failure of the store itself reaches callers as a StoreError (never a
+    driver's own exception), with the index named and what failed."""
+
+    root: Path
+    rebuilt_reason: str | None = None  # set when a damaged index was moved aside and made anew
+    read_only: bool = False
+
+    @property
+    @abstractmethod
+    def where(self) -> str:
+        """The index as a person would name it (a path; a URL without its password)."""
+
+    @abstractmethod
+    def schema(self) -> str:
+        """The schema version this index is at (after the migrations done on opening)."""
+
+    @abstractmethod
+    def recover(self, exc: Exception) -> None:
+        """After a failure found mid-run: rebuild what may be rebuilt, else raise a StoreError."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def provenance_note(self, chunk: Chunk) -> str:
+        """"" when the chunk's row is trusted; else a sentence naming its version."""
+        return ""
+
+    # -- writing
+    @abstractmethod
+    def find_version(self, source: str, version: str, lineage: str, chunk_chars: int) -> int | None: ...
+
+    def add_version(self, source: str, version: str, lineage: str, chunk_chars: int, text: str,
+                    pages: list[int] | None, chunks: Iterable[RawChunk], *, make_current: bool,
+                    date: str | None = None) -> int:
+        """Store one parsed version and its chunks in one transaction."""
+        return self.add_versions(
+            [NewVersion(source, version, lineage, chunk_chars, text, pages, list(chunks), make_current, date)]
+        )[0]
+
+    @abstractmethod
+    def add_versions(self, versions: list[NewVersion]) -> list[int]: ...
+
+    @abstractmethod
+    def set_current(self, source: str, version_id: int) -> None: ...
+
+    @abstractmethod
+    def drop_current(self, source: str) -> None: ...
+
+    @abstractmethod
+    def record_error(self, source: str, version: str | None, message: str) -> None: ...
+
+    @abstractmethod
+    def record_warnings(self, source: str, version: str, messages: list[str]) -> None: ...
+
+    @abstractmethod
+    def warnings_for(self, source: str, version: str) -> list[str]: ...
+
+    @abstractmethod
+    def source_errors(self) -> dict[str, str]: ...
+
+    # -- reading
+    @abstractmethod
+    def current_versions(self) -> dict[str, VersionInfo]: ...
+
+    @abstractmethod
+    def current_version(self, source: str) -> VersionInfo | None: ...
+
+    @abstractmethod
+    def version_text(self, version_id: int) -> str: ...
+
+    def lookup(self, chunk_id: str) -> list[Chunk]:
+        """Every stored occurrence of a chunk id, current ones first, newest first."""
+        return self.lookup_many([chunk_id]).get(chunk_id, [])
+
+    @abstractmethod
+    def current_version_ids(self) -> set[int]: ...
+
+    @abstractmethod
+    def lookup_many(self, chunk_ids: Iterable[str], current: set[int] | None = None) -> dict[str, list[Chunk]]: ...
+
+    @abstractmethod
+    def current_chunks(self, sources: Iterable[str] | None = None) -> list[Chunk]: ...
+
+    @abstractmethod
+    def current_chunk_count(self) -> int: ...
+
+    @abstractmethod
+    def find_quote(self, quote: str, *, sources: Iterable[str] | None = None, limit: int = 50,
+                   terms: dict[str, int] | None = None) -> list[tuple[Chunk, int]]: ...
+
+    @abstractmethod
+    def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]: ...
+
+    @abstractmethod
+    def version_date(self, source: str, version: str) -> str | None:
+        """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""
+
+    @abstractmethod
+    def rank(self, words: list[str], k: int) -> list[Chunk]:
+        """The `k` current chunks that best match these words, best first (full-text
+        ranking; the retrieval of `cairn ask` and of evidence for a claim)."""
+
+    @abstractmethod
+    def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]: ...
+
+    @abstractmethod
+    def versions_of(self, chunk_id: str) -> list[str]: ...
+
+    @abstractmethod
+    def version_info(self, source: str, version: str) -> VersionInfo | None:
+        """The newest stored parse of this version of a source (its lineage, pages, id), or None."""
+
+    # -- retention
+    @abstractmethod
+    def purge(self, sources: list[str]) -> int:
+        """Remove every stored version of these sources, cited or not (their chunks,
+        search entries, errors, warnings and the cached reports, which may quote
+        them), record the versions as purged, and compact the index so their text
+        is gone from its files. Returns how many versions were removed."""
+
+    @abstractmethod
+    def purged_versions(self, source: str | None = None) -> set[tuple[str, str]]:
+        """(source, version hash) of every purged version (of one source)."""
+
+    @abstractmethod
+    def lift_purge(self, sources: list[str]) -> int:
+        """Forget the purge records of these sources (history may bring them back); how many."""
+
+    @abstractmethod
+    def drop_superseded_before(self, cutoff: float, keep: set[tuple[str, str]] | None = None) -> int:
+        """Drop superseded versions indexed before `cutoff` (a time.time() value); how many."""
+
+    # -- the small key-value cache, git bookkeeping, gc
+    @abstractmethod
+    def cache_get(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    def cache_put(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
+    def cache_prune(self, prefix: str, max_age: float) -> None: ...
+
+    @abstractmethod
+    def state_token(self) -> str: ...
+
+    @abstractmethod
+    def git_seen(self, blob: str) -> bool: ...
+
+    @abstractmethod
+    def mark_git_seen(self, blob: str) -> None: ...
+
+    @abstractmethod
+    def gc(self, cited: set[tuple[str, str | None]]) -> int: ...
+
+    @abstractmethod
+    def stats(self) -> dict[str, int]: ...

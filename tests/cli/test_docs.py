@@ -1,0 +1,108 @@
+"""The docs against the code: every `cairn` command and flag the README, docs/,
+examples/ and the pre-commit hook show exists in the real command-line parser,
+with the choices they show; the code tables match the code's own table."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from cairn.cli import main
+from cairn.model import CODES
+
+REPO = Path(__file__).resolve().parents[2]
+DOCS = [REPO / "README.md", REPO / "client-vscode" / "README.md", REPO / ".pre-commit-hooks.yaml",
+        *sorted((REPO / "docs").glob("*.md")), *sorted((REPO / "examples").glob("*"))]
+
+_SHELL_END = re.compile(r"\s(?:\|\|?|>|&&|;|#)\s|`")
+
+
+def _invocations(text: str) -> list[str]:
+    """Each `cairn ...` the text shows as a command: in inline code, and on the lines
+    of fenced blocks and YAML (after `$ `, `run: `, `entry: ` or at a line's start)."""
+    out = [m.group(1) for m in re.finditer(r"`(cairn [^`\n]+)`", text)]
+    for line in text.splitlines():
+        m = re.search(r"(?:^\s*|\$ |run: |entry: |&& )(cairn (?:[a-z-]+|--?\w[\w-]*).*)", line)
+        if m:
+            out.append(m.group(1))
+    return out
+
+
+def _split(invocation: str) -> tuple[str | None, str]:
+    text = invocation.replace("\\|", "|")
+    text = _SHELL_END.split(text + " ", maxsplit=1)[0]
+    words = text.split()
+    command = words[1] if len(words) > 1 and not words[1].startswith("-") else None
+    return command, " ".join(words[2:] if command else words[1:])
+
+
+def _options(cmd: click.Command) -> dict[str, click.Parameter]:
+    ctx = click.Context(cmd, info_name=cmd.name, help_option_names=["-h", "--help"])
+    return {o: p for p in cmd.get_params(ctx) for o in (*p.opts, *p.secondary_opts) if o.startswith("-")}
+
+
+def test_every_command_and_flag_the_docs_show_exists():
+    seen: set[str] = set()
+    problems = []
+    for doc in DOCS:
+        for inv in _invocations(doc.read_text(encoding="utf-8")):
+            command, rest = _split(inv)
+            if command is None:
+                target = main
+            elif command not in main.commands:
+                problems.append(f"{doc.name}: `{inv}`: no command {command!r}")
+                continue
+            else:
+                target = main.commands[command]
+                seen.add(command)
+            options = _options(target)
+            for flag in re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", rest):
+                if flag not in options:
+                    problems.append(f"{doc.name}: `{inv}`: {command or 'cairn'} has no option {flag}")
+            for flag, choices in re.findall(r"(--[\w-]+)[ =]\[?([a-z]+(?:\|[a-z]+)+)", rest):
+                param = options.get(flag)
+                if param is not None and isinstance(param.type, click.Choice):
+                    for choice in choices.split("|"):
+                        if choice not in param.type.choices:
+                            problems.append(f"{doc.name}: `{inv}`: {flag} has no choice {choice!r}")
+    assert problems == []
+    # the reading itself works: the docs show each of these
+    assert seen >= {"init", "index", "chunks", "check", "calibrate", "gc", "serve"}
+
+
+def test_the_checker_catches_a_flag_that_does_not_exist():
+    command, rest = _split("cairn check --format text\\|yaml --nope > out.txt")
+    assert command == "check"
+    options = _options(main.commands[command])
+    assert "--nope" not in options and "--format" in options
+    assert "yaml" not in options["--format"].type.choices
+
+
+def _code_rows(doc: Path) -> dict[str, tuple[str, bool]]:
+    rows = {}
+    for m in re.finditer(r"^\| `([a-z-]+)` \| (error|warning|information|hint) \| (yes|no) \|", doc.read_text(),
+                         re.M):
+        rows[m.group(1)] = (m.group(2), m.group(3) == "yes")
+    return rows
+
+
+def test_code_tables_match_the_code():
+    for doc in (REPO / "docs" / "reference.md", REPO / "docs" / "guide.md"):
+        assert _code_rows(doc) == {code: (sev, fails) for code, (sev, fails) in CODES.items()}, doc.name
+
+
+def test_the_workflow_example_is_the_one_the_guide_shows():
+    guide = (REPO / "docs" / "guide.md").read_text()
+    block = re.search(r"```yaml\n(# \.github/workflows/citations\.yml\n.*?)```\n", guide, re.S).group(1)
+    example = (REPO / "examples" / "github-actions.yml").read_text()
+    assert example == block
+    import yaml
+
+    steps = yaml.safe_load(example)["jobs"]["check"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    sarif = next(i for i, r in enumerate(runs) if "--format sarif > cairn.sarif" in r)
+    upload = next(i for i, s in enumerate(steps) if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
+    assert sarif < upload and steps[upload]["with"]["sarif_file"] == "cairn.sarif"
+    assert yaml.safe_load(example)["permissions"]["security-events"] == "write"

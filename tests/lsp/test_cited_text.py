@@ -1,0 +1,174 @@
+"""Go to definition on a superseded, PDF or HTML citation: the exact cited text as
+a `cairn-source:` document served by `cairn/sourceText`, through the real server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from lsp_util import SERVER, build_demo, line_of, open_doc, plain, start, until, uri
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    return build_demo(tmp_path_factory.mktemp("cited") / "demo")
+
+
+@pytest_lsp.fixture(scope="module", config=SERVER)
+async def server(lsp_client: LanguageClient, ws):
+    await start(lsp_client, ws, experimental={"cairnSourceDocuments": True})
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def definition(client: LanguageClient, path: Path, needle: str):
+    text = path.read_text(encoding="utf-8")
+    u = open_doc(client, path)
+    await until(lambda: u in client.diagnostics)
+    return await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        position=types.Position(line=line_of(text, needle), character=2)))
+
+
+async def source_text(client: LanguageClient, u: str) -> str:
+    got = plain(await client.protocol.send_request_async("cairn/sourceText", {"uri": u}))
+    return got["text"]
+
+
+def span(text: str, r: types.Range) -> str:
+    lines = text.split("\n")
+    if r.start.line == r.end.line:
+        return lines[r.start.line][r.start.character:r.end.character]
+    mid = lines[r.start.line + 1:r.end.line]
+    return "\n".join([lines[r.start.line][r.start.character:], *mid, lines[r.end.line][:r.end.character]])
+
+
+async def test_superseded_citation_opens_the_cited_version(server: LanguageClient, ws: Path):
+    (loc,) = await definition(server, ws / "drafts/review-notes.md",
+                              'quote: "A customer has 30 days to request')
+    assert loc.uri.startswith("cairn-source:/sources/policy.md%20%40977ec965")
+    text = await source_text(server, loc.uri)
+    old = (REPO / "fixtures/demo-history/sources/policy.md").read_text(encoding="utf-8").lstrip("\ufeff")
+    assert text == old  # the 2024 edition, not today's file
+    assert text != (ws / "sources/policy.md").read_text(encoding="utf-8")
+    assert span(text, loc.range) == "A customer has 30 days to request a credit for a damaged delivery"
+
+
+async def test_pdf_citation_opens_the_page_text_with_its_number(server: LanguageClient, ws: Path):
+    (loc,) = await definition(server, ws / "drafts/credits-answer.md", "sources/shipping.pdf")
+    assert loc.uri.startswith("cairn-source:/sources/shipping.pdf%20%40") and "%20page%202?" in loc.uri
+    text = await source_text(server, loc.uri)
+    assert "\f" not in text  # one page
+    got = span(text, loc.range)
+    assert got and got in text
+    draft = (ws / "drafts/credits-answer.md").read_text(encoding="utf-8")
+    assert " ".join(got.split()) in " ".join(draft.split())  # the quote the draft cites
+
+
+async def test_html_citation_opens_the_visible_text(server: LanguageClient, ws: Path):
+    (loc,) = await definition(server, ws / "drafts/credits-answer.md", '"chunk_id": "b751552f19a23ec1"')
+    assert loc.uri.startswith("cairn-source:/sources/handbook.html")
+    text = await source_text(server, loc.uri)
+    assert "<" not in text  # the parsed text, not the markup
+    assert span(text, loc.range).startswith("Agents may approve credits")
+
+
+async def test_current_plain_text_citation_still_opens_the_file(server: LanguageClient, ws: Path):
+    (loc,) = await definition(server, ws / "drafts/credits-answer.md", 'quote: "Reports after 48 hours')
+    assert loc.uri == uri(ws / "sources/policy.md")
+
+
+async def test_source_text_refuses_what_it_may_not_serve(server: LanguageClient, ws: Path, tmp_path: Path):
+    (loc,) = await definition(server, ws / "drafts/review-notes.md", 'quote: "A customer has 30 days to request')
+    good = loc.uri
+    base, query = good.split("?", 1)
+    fields = dict(parse_qsl(query))
+
+    def with_(**changes: str) -> str:
+        return base + "?" + urlencode({**fields, **changes})
+
+    outside = tmp_path / "ws"
+    outside.mkdir()
+    (outside / "sources").mkdir()
+    bad = [
+        with_(root=uri(outside)),  # not a folder of the server
+        with_(source="../../etc/passwd"),  # leaves the source roots
+        with_(source="drafts/review-notes.md"),  # not a source
+        with_(version="0" * 64),  # a version the store does not hold
+        with_(page="9"),  # no such page
+        "cairn-source:/x?root=1",  # malformed
+        uri(ws / "sources/policy.md"),  # another scheme
+    ]
+    for u in bad:
+        with pytest.raises(Exception) as err:
+            await source_text(server, u)
+        assert "cairn/sourceText" in str(err.value), u
+    assert "30 days" in await source_text(server, good)
+
+
+@pytest.fixture(scope="module")
+def ws_plain(tmp_path_factory):
+    return build_demo(tmp_path_factory.mktemp("cited-plain") / "demo")
+
+
+@pytest_lsp.fixture(scope="module", config=SERVER)
+async def plain_client(lsp_client: LanguageClient, ws_plain):
+    await start(lsp_client, ws_plain)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_client_without_the_capability_gets_the_file(plain_client: LanguageClient, ws_plain: Path):
+    (loc,) = await definition(plain_client, ws_plain / "drafts/review-notes.md",
+                              'quote: "A customer has 30 days to request')
+    assert loc.uri == uri(ws_plain / "sources/policy.md")
+
+
+async def test_hover_links_to_the_cited_text(server: LanguageClient, ws: Path):
+    import re
+
+    path = ws / "drafts/review-notes.md"
+    text = path.read_text(encoding="utf-8")
+    u = open_doc(server, path)
+    await until(lambda: u in server.diagnostics)
+    h = await server.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        position=types.Position(line=line_of(text, 'quote: "A customer has 30 days to request'), character=2)))
+    m = re.search(r"\[Open the cited text \(version 977ec965\)\]\((cairn-source:[^)#]+)#L(\d+),(\d+)\)", h.contents.value)
+    assert m is not None, h.contents.value
+    served = await source_text(server, m[1])
+    line, col = int(m[2]) - 1, int(m[3]) - 1
+    assert served.split("\n")[line][col:].startswith("A customer has 30 days")
+    # a PDF citation names its page
+    path = ws / "drafts/credits-answer.md"
+    text = path.read_text(encoding="utf-8")
+    u = open_doc(server, path)
+    h = await server.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        position=types.Position(line=line_of(text, "sources/shipping.pdf"), character=2)))
+    assert "[Open the cited text (page 2 of version" in h.contents.value
+    # a current .md citation needs no link
+    h = await server.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        position=types.Position(line=line_of(text, 'quote: "Reports after 48 hours'), character=2)))
+    assert "Open the cited text" not in h.contents.value
+
+
+async def test_no_hover_link_without_the_capability(plain_client: LanguageClient, ws_plain: Path):
+    path = ws_plain / "drafts/review-notes.md"
+    text = path.read_text(encoding="utf-8")
+    u = open_doc(plain_client, path)
+    await until(lambda: u in plain_client.diagnostics)
+    h = await plain_client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        position=types.Position(line=line_of(text, 'quote: "A customer has 30 days to request'), character=2)))
+    assert "30 days" in h.contents.value and "cairn-source:" not in h.contents.value
