@@ -49,11 +49,23 @@ class DateBook:
         return self._dates[key]
 
 
+def _policy_dates(ws) -> PolicyDate:
+    """A source's date from the workspace's `[[policy]]` entries (their `date` wins
+    over the source's own metadata), as YYYY-MM-DD."""
+    from .policy import policy_date
+
+    def date_of(source: str) -> str | None:
+        got = policy_date(ws, source)
+        return got.isoformat() if got is not None else None
+
+    return date_of
+
+
 def book_for(verifier) -> DateBook:
     """The verifier's date book (made on first use)."""
     book = getattr(verifier, "_datebook", None)
     if book is None or book.store is not verifier.store:
-        book = verifier._datebook = DateBook(verifier.store)
+        book = verifier._datebook = DateBook(verifier.store, _policy_dates(verifier.ws))
     return book
 
 
