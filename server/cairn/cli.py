@@ -294,7 +294,7 @@ def _git_root(path: Path) -> Path | None:
 def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: Path | None, strict: bool,
               fix: bool, judge_url: str | None, principal: str | None = None) -> None:
     """Index, then verify the answers."""
-    from . import engine
+    from . import engine, reuse
     from .report import (
         BaselineError,
         build_report,
@@ -365,7 +365,8 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
     # --fix and SARIF need the full results, a judge has its own cache
     if judge is None and not fix and fmt != "sarif":
         outs, _ = engine.check_reports(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
-        report = report_of(outs, tiers)
+        reuse.annotate_outs(outs, ws.root)  # one span backing unrelated claims, across the answers
+        report = report_of(outs, tiers, strict_sentences=ws.settings.config.strict_sentences)
         results = None
     else:
         checked = run_check(_Progress("checking", "draft"))
@@ -397,7 +398,8 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
                     _err(line)
                 _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
         results = [cd.result for cd in checked]
-        report = build_report(results, tiers)
+        reuse.annotate_results(results)  # one span backing unrelated claims, across the answers
+        report = build_report(results, tiers, strict_sentences=ws.settings.config.strict_sentences)
     for line in notices.near_misses(ws):
         _err(line)
     if fmt == "json":

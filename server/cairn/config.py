@@ -91,6 +91,8 @@ class Config(BaseModel):
     exclude: list[str] = Field(default_factory=list)
     threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     chunk_chars: int = Field(default=1200, ge=32, le=1_000_000)
+    strict_sentences: bool = False
+    date_window_days: int = Field(default=365, ge=0, le=1_000_000)
     # files without an extension (LICENSE, COPYING) are read as text when their bytes are text
     text_without_extension: bool = True
     support: SupportConfig = Field(default_factory=SupportConfig)

@@ -78,7 +78,7 @@ _SURROGATE_ESCAPE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"
 )
 
-_FIELDS = ("chunk_id", "start", "end", "quote", "source", "version", "ignore")
+_FIELDS = ("chunk_id", "start", "end", "quote", "source", "version", "ignore", "claim")
 _PLAIN_FIELDS = frozenset({"chunk_id", "version", "source"})
 _CONTAINERS = frozenset({"root", "blockquote", "bullet_list", "ordered_list", "list_item"})
 
@@ -732,6 +732,13 @@ def _citation(node: _N, ctx: _Ctx, prefix: str) -> Citation:
             c.version = s.lower()
         else:
             bad("version", f"expected at least 8 hex digits, got {_describe(v)}")
+    if "claim" in entries:
+        v = entries["claim"][1]
+        s = _text(v)
+        if s is None or not s.strip():
+            bad("claim", f"expected the first words of the claim or sha256:<12 hex digits>, got {_describe(v)}")
+        else:
+            c.claim = " ".join(s.split())
     if "ignore" in entries:
         v = entries["ignore"][1]
         codes: list[str] = []

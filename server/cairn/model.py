@@ -36,6 +36,11 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "unsupported-claim": ("warning", True),
     "encoding": ("warning", False),
     "judge-fallback": ("information", False),
+    # binding, reuse, dates and sentences (binding.py, reuse.py, dates.py, sentences_check.py)
+    "claim-moved": ("warning", True),
+    "mixed-dates": ("warning", False),
+    "citation-reuse": ("warning", False),
+    "unsupported-sentence": ("warning", False),  # fails the claim under strict_sentences
 }
 
 
@@ -76,6 +81,7 @@ class ParsedDocument:
     parser: str
     parser_version: str
     warnings: list[str] = field(default_factory=list)
+    date: str | None = None  # YYYY-MM-DD from the source's own metadata (sources/dates.py)
 
     @property
     def lineage(self) -> str:
@@ -117,6 +123,7 @@ class Citation:
     source: str | None = None
     version: str | None = None
     ignore: tuple[str, ...] = ()
+    claim: str | None = None  # the claim the block was written for: its first words or "sha256:<12 hex>"
     # field name -> range of its line in the draft ("key: value"), for diagnostics
     field_ranges: dict[str, Range] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)  # block-syntax for this citation
@@ -170,7 +177,7 @@ class Claim:
         return (
             self.text,
             tuple(
-                (c.chunk_id, c.start, c.end, c.quote, c.source, c.version, c.ignore, bool(c.problems))
+                (c.chunk_id, c.start, c.end, c.quote, c.source, c.version, c.ignore, c.claim, bool(c.problems))
                 for c in self.citations
             ),
             tuple(p.message for p in self.problems),
@@ -196,6 +203,8 @@ class Fix:
     title: str
     values: dict[str, str | int]
     safe: bool = False
+    # edits of the whole draft instead of field values (moving a block: editor only, never safe)
+    edits: list[TextEdit] | None = None
 
 
 @dataclass(slots=True)
@@ -216,7 +225,7 @@ class Diagnostic:
     """
 
     __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_more",
-                 "fails_claim")
+                 "fails_claim", "strict")
 
     def __init__(
         self,
@@ -229,6 +238,7 @@ class Diagnostic:
         fixes: list[Fix] | None = None,
         related: SpanRef | None = None,
         more: Callable[[Diagnostic], None] | None = None,
+        strict: bool = False,
         fails_claim: bool | None = None,  # for a code whose effect depends on the case (derived-source)
     ):
         self.code = code
@@ -240,6 +250,7 @@ class Diagnostic:
         self._fixes = [] if fixes is None else fixes
         self.related = related
         self._more = more
+        self.strict = strict  # fails the claim although its code does not by default (strict_sentences)
         self.fails_claim = fails_claim
 
     def _complete(self) -> None:
@@ -315,7 +326,7 @@ class Diagnostic:
     def fails(self) -> bool:
         if self.fails_claim is not None:
             return self.fails_claim and not self.ignored
-        return CODES[self.code][1] and not self.ignored
+        return (CODES[self.code][1] or self.strict) and not self.ignored
 
 
 _COMPLETING = threading.RLock()
@@ -325,7 +336,8 @@ def _running(d: Diagnostic) -> None:
     """Diagnostic._more while its completion runs."""
 
 
-_DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related", "fails_claim")
+_DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related", "fails_claim",
+                      "strict")
 
 
 @dataclass(slots=True)
@@ -336,6 +348,7 @@ class CitationResult:
     current_span: SpanRef | None = None  # where the quote sits in the current source, when known
     # the current chunk text holding the quote and the quote's offsets in it (the meaning rules read it)
     evidence: tuple[Chunk, int, int] | None = None
+    date: str | None = None  # the cited source's date (YYYY-MM-DD), when it has one (dates.py)
     authority: str | None = None  # the tier of the chunk's source (policy), None without tiers
     lineage: str | None = None  # the parser lineage of the cited version
     source_line: int | None = None  # 1-based line and column of source_start in a text source
@@ -353,6 +366,8 @@ class ClaimResult:
     diagnostics: list[Diagnostic]
     # the lexical check's score, kept when a judge's verdict replaces it (verify.apply_verdict)
     lexical_score: float | None = None
+    # each sentence of a multi-sentence claim with its support alone (sentences_check.py)
+    sentences: list[tuple[str, float | None]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

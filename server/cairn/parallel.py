@@ -43,7 +43,8 @@ def parse_job(ident: str, version: str, data: bytes, chunk_chars: int) -> Parsed
     """Parse and chunk one source (in a worker or here); SourceError when it cannot be read."""
     doc = parse_bytes(ident, data)
     chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
-    return NewVersion(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, True), doc.warnings
+    return (NewVersion(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, True, doc.date),
+            doc.warnings)
 
 
 def workers() -> int:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import __version__
 from .model import ClaimResult, Diagnostic, DraftResult
+from .sentences_check import unsupported_count
 from .terminal import safe
 
 
@@ -22,6 +23,7 @@ class CitationOut(BaseModel):
     source: str | None
     page: int | None
     version: str | None
+    date: str | None = None  # (extra field) the source's date, YYYY-MM-DD
     source_start: int | None = None  # the quote's offsets in the source's parsed text
     source_end: int | None = None
     source_line: int | None = None  # and its line:column (1-based) in a text source
@@ -116,6 +118,7 @@ def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
                 source=ch.source if ch else c.source,
                 page=ch.page if ch else None,
                 version=ch.version if ch else c.version,
+                date=r.date,
                 source_start=span_start,
                 source_end=span_end,
                 source_line=r.source_line,
@@ -135,13 +138,17 @@ def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
     )
 
 
-def metrics_of(drafts: list[DraftResult], tiers: list[str] | None = None) -> Metrics:
+def metrics_of(drafts: list[DraftResult], tiers: list[str] | None = None, *,
+               strict_sentences: bool = False) -> Metrics:
+    """The metrics (SPEC section 5); `tiers`: authority.tiers, for source_quality; under
+    `strict_sentences` an unsupported sentence of a claim counts as an uncited paragraph in `coverage`."""
     claims = [c for d in drafts for c in d.claims]
     verified = sum(c.supported for c in claims)
     cits = [r for c in claims for r in c.citations]
     resolved = sum(r.resolved for r in cits)
     faithful = sum(d.faithful for d in drafts)
     uncited = sum(d.uncited_paragraphs for d in drafts)
+    uncited += sum(unsupported_count(c.diagnostics, strict_sentences) for c in claims)
     return Metrics(
         claims=len(claims),
         verified_claims=verified,
@@ -198,14 +205,16 @@ def draft_out(d: DraftResult) -> DraftOut:
     )
 
 
-def build_report(drafts: list[DraftResult], tiers: list[str] | None = None) -> Report:
-    return report_of([draft_out(d) for d in drafts], tiers)
+def build_report(drafts: list[DraftResult], tiers: list[str] | None = None, *,
+                 strict_sentences: bool = False) -> Report:
+    return report_of([draft_out(d) for d in drafts], tiers, strict_sentences=strict_sentences)
 
 
-def report_of(outs: list[DraftOut], tiers: list[str] | None = None) -> Report:
+def report_of(outs: list[DraftOut], tiers: list[str] | None = None, *,
+              strict_sentences: bool = False) -> Report:
     """The report of drafts already in their output form (metrics_of reads
     the same attribute names on both forms); `tiers`: authority.tiers, for source_quality."""
-    return Report(drafts=outs, metrics=metrics_of(outs, tiers))  # type: ignore[arg-type]
+    return Report(drafts=outs, metrics=metrics_of(outs, tiers, strict_sentences=strict_sentences))  # type: ignore[arg-type]
 
 
 # -- text ---------------------------------------------------------------------------
@@ -246,6 +255,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
             for cit in c.citations:
                 page = f" p.{cit.page}" if cit.page else ""
                 ver = f" @{safe(cit.version[:8])}" if cit.version else ""
+                ver += f" dated {safe(cit.date)}" if cit.date else ""
                 state = "resolved" if cit.resolved else "unresolved"
                 tier = f" ({safe(cit.authority)})" if cit.authority else ""
                 out.append(f"      {safe(cit.source or '?')}{page}{ver}{tier} [{cit.start}, {cit.end}) {state}")

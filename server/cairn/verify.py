@@ -37,6 +37,7 @@ from .meaning.quantities import without_identifiers
 from .lineage import annotate
 from .policy_checks import denied_message, policy_diagnostics
 from .support import check_support
+from . import binding, dates, sentences_check
 
 log = logging.getLogger(__name__)
 
@@ -531,7 +532,16 @@ class Verifier:
             diags += ds
         annotate(self, results)
         diags += policy_diagnostics(self, claim, results)
+        diags += binding.check_binding(claim)
+        dates.date_results(results, dates.book_for(self))
+        diags += dates.check_dates(claim, results, cfg.date_window_days)
         quotes = [r.citation.quote for r in results if r.resolved and r.citation.quote]
+        sentences: list[tuple[str, float | None]] = []
+        if quotes:
+            # each sentence of the claim alone (sentences_check.py)
+            found, sentences = sentences_check.check_sentences(
+                claim, quotes, threshold=cfg.threshold, mode=cfg.support.mode, strict=cfg.strict_sentences)
+            diags += found
         score: float | None = None
         missing: list[str] = []
         verdict: JudgeVerdict | None = None
@@ -562,6 +572,7 @@ class Verifier:
             citations=results,
             diagnostics=diags,
             lexical_score=score,
+            sentences=sentences,
         )
         if quotes:
             # the score test (or the judge's verdict in its place)
@@ -674,8 +685,11 @@ class Verifier:
                     diags.append(
                         Diagnostic("encoding", f"source {r.chunk.source}: {w}", 0, Range(Pos(0, 0), Pos(0, 0)))
                     )
-        return DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
-                           encoding_problem=encoding_problem)
+        result = DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
+                             encoding_problem=encoding_problem)
+        if cache is None and doc.text:
+            binding.complete(doc.text, result)  # where a moved block's claim is now (the whole draft is known)
+        return result
 
 
 def _verbatim(claim: Claim, results: list[CitationResult]) -> bool:

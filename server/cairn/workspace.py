@@ -353,7 +353,8 @@ class Workspace:
         except SourceError:
             return None
         chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
-        return self.store.add_version(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks, make_current=current)
+        return self.store.add_version(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks,
+                                      make_current=current, date=doc.date)
 
     # -- answers (SPEC section 5) ---------------------------------------------------
 

@@ -422,6 +422,44 @@ try {
     );
   });
 
+  await step('a paragraph typed between a claim and its bound block gives claim-moved; the fix moves the block back', async () => {
+    // (written for issue 20; not yet run in code-server)
+    const BOUND = 'drafts/bound.md';
+    const claim = 'A customer has 14 days to request a credit for a damaged delivery.';
+    writeFileSync(path.join(demo, BOUND), [
+      claim, '', '```cite', 'chunk_id: 691d71e4b46d8b0d', 'start: 0', 'end: 65',
+      'quote: "A customer has 14 days to request a credit for a damaged delivery"',
+      'source: sources/policy.md', 'version: 9b3c4325200c', 'claim: "A customer has 14 days to request a"', '```', '',
+    ].join('\n'));
+    await wb.openFile(BOUND);
+    const fence = fenceFrom(BOUND, 1);
+    await wb.gotoLine(fence);
+    await waitFor('a "supported" code lens over the bound block', async () => /^supported\b/.test((await wb.codeLensAbove(fence)) ?? ''), {
+      timeout: 60_000,
+    });
+    // the writer types a new paragraph at the end of the claim: the block now follows it
+    await wb.gotoLine(1, claim.length + 1);
+    await wb.type('\n\nThe warehouse is staffed around the clock.');
+    const moved = fence + 2;
+    await wb.waitForLineSquiggles(moved, (s) => s.includes('squiggly-warning'), 'the claim-moved warning on the fence', 60_000);
+    await shot('claim-moved', { editorOnly: true });
+    const titles = await wb.openQuickFixMenu(moved, 1, (t) => /Move this block back under its claim/.test(t));
+    await wb.chooseQuickFix(titles.find((t) => /Move this block back under its claim/.test(t)));
+    await waitFor('the block back under its claim', async () => (await wb.lineText(fence)).startsWith('```cite'), { timeout: 30_000 });
+    await wb.waitForLineSquiggles(fence, (s) => !s.includes('squiggly-warning'), 'the claim-moved warning to go', 60_000);
+    await wb.save();
+    const report = cliReport();
+    if (diagnosticsOf(report, BOUND).some((d) => d.code === 'claim-moved')) {
+      throw new Error('cairn check still reports claim-moved after the fix');
+    }
+    const claims = report.drafts.find((d) => d.path === BOUND).claims;
+    if (claims.length !== 1 || claims[0].text !== claim || !claims[0].supported) {
+      throw new Error(`the block should back its claim again: ${JSON.stringify(claims)}`);
+    }
+    await page.keyboard.press('Control+W'); // saved: closes without asking
+    rmSync(path.join(demo, BOUND)); // the rest of the run counts the demo's own drafts
+  });
+
   await step(`editing and saving ${POLICY} makes a span-shifted squiggle appear in ${ANSWER}`, async () => {
     const citation = lineOf(ANSWER, 'chunk_id: 691d71e4b46d8b0d') + 1; // its `start:` line
     const fence = fenceFrom(ANSWER, lineOf(ANSWER, 'A customer has 14 days'));

@@ -39,12 +39,16 @@ async def test_quick_fix_applied_removes_the_diagnostic(client: LanguageClient, 
     assert fix.diagnostics[0].code == "quote-not-found" and fix.diagnostics[0].range.start.line == q
     edits = edits_for(fix.edit, u)
     new = apply_edits(text, edits)
-    # only the quote: line changed (and start/end, equal here); the rest is byte for byte the same
+    # only the quote: line changed (and start/end, equal here), and the block, which named no
+    # claim, is bound to the one it follows (a `claim:` line at its end); the rest is byte for byte the same
     old_lines, new_lines = text.splitlines(), new.splitlines()
-    assert len(old_lines) == len(new_lines)
-    diff = [i for i, (a, b) in enumerate(zip(old_lines, new_lines)) if a != b]
+    assert len(old_lines) + 1 == len(new_lines)
+    bound = line_of(new, 'claim: "To report a missing item, open the order"')
+    rest = new_lines[:bound] + new_lines[bound + 1:]
+    diff = [i for i, (a, b) in enumerate(zip(old_lines, rest)) if a != b]
     assert diff == [q]
     assert new_lines[q] == 'quote: "Open the order in the app and choose \\"Report a problem\\"."'
+    assert bound == q + 3  # after source and version, before the closing fence
     change_all(client, u, new, 2)
     await until(lambda: not any(d.code == "quote-not-found" and d.range.start.line == q
                                 for d in client.diagnostics.get(u, [])), what="the fixed diagnostic to go")
@@ -77,7 +81,9 @@ async def test_fix_all_equals_cairn_check_fix(client: LanguageClient, demo, tmp_
     await until(lambda: client.diagnostics.get(u))
     got = await actions(client, u, WHOLE, only=["source.fixAll"])
     assert [a.kind for a in got] == ["source.fixAll.cairn"]
-    assert [a.kind for a in await actions(client, u, WHOLE, only=["source"])] == ["source.fixAll.cairn"]
+    # (the demo's blocks carry no `claim` field: binding them is offered too)
+    assert [a.kind for a in await actions(client, u, WHOLE, only=["source"])] == [
+        "source.fixAll.cairn", "source.bindClaims.cairn"]
     fixed = apply_edits(text, edits_for(got[0].edit, u))
     assert fixed == expected
     change_all(client, u, fixed, 2)

@@ -177,6 +177,21 @@ async def test_cite_selection(server: LanguageClient, ws):
     await until(lambda: u in server.diagnostics)
     # the heading and the half-sentence do not support the claim much, but every citation resolves
     assert not [d for d in server.diagnostics[u] if d.code not in ("unsupported-claim",)]
+    # with the claim's text as a third argument, every citation of the block is bound to it
+    claim = "Store credit is offered when the payment method has expired."
+    bound = await server.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="cairn.citeSelection",
+            arguments=[uri(policy), {"start": {"line": a, "character": start_col},
+                                     "end": {"line": a, "character": len(lines[a])}}, claim],
+        )
+    )
+    bound = json.loads(json.dumps(bound, default=lambda o: o._asdict()))
+    assert [c["claim"] for c in bound["citations"]] == ["Store credit is offered when the payment method"]
+    assert 'claim: "Store credit is offered when the payment method"\n```' in bound["text"]
+    u2 = open_doc(server, root / "drafts/pasted-bound.md", claim + "\n\n" + bound["text"])
+    await until(lambda: u2 in server.diagnostics)
+    assert not server.diagnostics[u2]
     # an HTML source cannot be cited from a selection
     with pytest.raises(Exception, match=".md and .txt"):
         await server.workspace_execute_command_async(
@@ -222,6 +237,9 @@ async def test_quote_completion_fills_the_citation(server: LanguageClient, ws, b
     assert "**Reports after 48 hours are reviewed case by case by the customer care team\\.**" in item.documentation.value
     new = accept(text, item)
     assert "a0fd0941ad0af9e0" in new and "sources/policy.md" in new
+    # the block is bound to the claim it follows (its first words)
+    assert 'claim": "Perishable goods reported after 48 hours are reviewed"' in new or (
+        'claim: "Perishable goods reported after 48 hours are reviewed"' in new), new
     change_all(server, u, new, 2)
     await until(lambda: server.diagnostics.get(u) is not None and len(server.diagnostics[u]) == 0,
                 what=f"the completed block to verify:\n{new}")

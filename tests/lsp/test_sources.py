@@ -28,15 +28,17 @@ async def test_edited_source_reaches_a_closed_draft(client: LanguageClient, demo
 
     answer = uri(demo / "drafts/credits-answer.md")
     await until(lambda: answer in client.diagnostics)
-    assert codes_of(client, answer) == []
+    # (its only warning, once the review notes are checked too: a span they cite for an unrelated claim)
+    assert codes_of(client, answer) in ([], ["citation-reuse"])
     policy = demo / "sources/policy.md"
     text = policy.read_text(encoding="utf-8")
     text = text.replace("A customer has 14 days", "Damaged goods are credited. A customer has 14 days")
     text = text.replace("Reports after 48 hours are reviewed case by case", "Late reports are declined")
     policy.write_text(text, encoding="utf-8")
     changed(client, policy)
-    got = await until(lambda: codes_of(client, answer) or None, what="credits-answer diagnostics")
-    assert got == ["source-changed", "span-shifted", "span-shifted"]
+    got = await until(lambda: "source-changed" in codes_of(client, answer) and codes_of(client, answer),
+                      what="credits-answer diagnostics")
+    assert [c for c in got if c != "citation-reuse"] == ["source-changed", "span-shifted", "span-shifted"]
     shifted = [d for d in client.diagnostics[answer] if d.code == "span-shifted"]
     # the shifted quote points at its new place
     assert all(d.related_information for d in shifted)

@@ -15,6 +15,7 @@ from lsprotocol import types
 from .. import drafts as drafts_mod
 from ..engine import safe_fix_values
 from ..model import DraftResult
+from . import binding
 
 FIX_ALL = "source.fixAll.cairn"
 
@@ -74,8 +75,15 @@ def code_actions(state, codec, params: types.CodeActionParams, doc_changes: bool
                         severity=lsp.severity, code=lsp.code, source=lsp.source, message=lsp.message,
                         related_information=lsp.related_information,
                     )
+                    if d.code == "claim-moved":
+                        moved = binding.move_fix_edits(state, codec, d, shift)
+                        if moved is not None:
+                            out.append(types.CodeAction(
+                                title=moved[0], kind=types.CodeActionKind.QuickFix, diagnostics=[shown],
+                                is_preferred=True, edit=_workspace_edit(doc_changes, state, moved[1])))
+                    bind = binding.binding_values(cr, d.citation)
                     for fix in d.fixes:
-                        edits = _edits(seg, shift, codec, drafts_mod.field_edits(d.citation, fix.values))
+                        edits = _edits(seg, shift, codec, drafts_mod.field_edits(d.citation, bind | fix.values))
                         if not edits:
                             continue
                         out.append(
@@ -92,6 +100,11 @@ def code_actions(state, codec, params: types.CodeActionParams, doc_changes: bool
         fix_all = fix_all_action(state, codec, doc_changes, store)
         if fix_all is not None:
             out.append(fix_all)
+    if only and wants(only, binding.BIND_ALL):
+        edits = binding.bind_all_edits(state, codec)
+        if edits:
+            out.append(types.CodeAction(title="Cairn: bind every cite block to its claim", kind=binding.BIND_ALL,
+                                        edit=_workspace_edit(doc_changes, state, edits)))
     return out
 
 

@@ -26,11 +26,13 @@ from .. import drafts as drafts_mod
 from .. import engine
 from ..config import Settings
 from ..model import Claim, ClaimResult, Diagnostic, DraftDoc, DraftResult, Pos, Range
+from ..reuse import SpanIndex
 from ..sources import is_source_name
 from ..store import StoreError
 from ..verify import Verifier
 from ..workspace import IndexResult, Workspace
 from . import segments
+from .binding import publishable as moved_messages
 from .definition import cited_location
 from .diagnostics import claim_diagnostics, to_lsp
 from .lens import segment_lenses
@@ -84,10 +86,11 @@ class DraftState:
     def lsp_diagnostics(self) -> list[types.Diagnostic]:
         out = [to_lsp(d, [], Codec("utf-32")) for d in self.draft_diagnostics]
         for line, seg in self.placed:
+            lsp = moved_messages(self, seg, line, seg.lsp)  # where a moved block's claim is now
             if not line:
-                out.extend(seg.lsp)
+                out.extend(lsp)
                 continue
-            for d in seg.lsp:
+            for d in lsp:
                 out.append(_shifted(d, line))
         return out
 
@@ -237,6 +240,8 @@ class Folder:
         self._changes: list[tuple[int, frozenset[str], frozenset[str]]] = []
         # what each checked draft cites: the reverse index of sources and chunks -> drafts
         self._cites: dict[Path, tuple[frozenset[str], frozenset[str], bool]] = {}
+        # cited spans -> the claims citing them, over the drafts published (lsp/reuse.py; the event loop's)
+        self.reuse = SpanIndex()
 
     @property
     def settings(self) -> Settings:

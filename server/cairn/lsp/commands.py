@@ -8,7 +8,8 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 from pygls.exceptions import JsonRpcInvalidParams
 
-from .. import chunking
+from .. import chunking, reuse
+from ..binding import claim_field
 from ..report import build_report
 from ..store import StoreError
 from .completion import VERSION_DIGITS, dq, yaml_value
@@ -31,12 +32,17 @@ async def _results(session) -> list:
             state = await session.current_path(path, patience=120.0)
             if state is not None:
                 results.append(state.absolute_result())
+    reuse.annotate_results(results)  # as `cairn check` does: one span backing unrelated claims
     return results
+
+
+def _strict(session) -> bool:
+    return any(f.settings.config.strict_sentences for f in list(session.folders))
 
 
 async def report(session) -> dict:
     """The JSON report of SPEC section 6 over the workspace's answers; open drafts as the editor has them."""
-    return build_report(await _results(session), session.tiers()).model_dump()
+    return build_report(await _results(session), session.tiers(), strict_sentences=_strict(session)).model_dump()
 
 
 async def report_html(session) -> dict:
@@ -44,7 +50,7 @@ async def report_html(session) -> dict:
     report as `cairn.report` (the editor shows it in a webview)."""
     from ..report_html import render_html, store_lookup
 
-    rep = build_report(await _results(session), session.tiers())
+    rep = build_report(await _results(session), session.tiers(), strict_sentences=_strict(session))
     folders = list(session.folders)
 
     def build() -> str:
@@ -73,6 +79,8 @@ async def cite_selection(session, args) -> dict:
     if not isinstance(args, (list, tuple)) or len(args) < 2 or not isinstance(args[0], str):
         raise _bad("expected the arguments [uri, range]")
     uri, raw_range = args[0], args[1]
+    # an optional third argument: the text of the claim the block is copied for (it binds the block)
+    claim = args[2] if len(args) > 2 and isinstance(args[2], str) and args[2].strip() else None
     try:
         rng = raw_range if isinstance(raw_range, types.Range) else get_converter().structure(raw_range, types.Range)
     except Exception as exc:  # noqa: BLE001
@@ -95,10 +103,10 @@ async def cite_selection(session, args) -> dict:
         affected = []  # the index is locked by another process: cite what it holds
     for p in affected:
         session.request_check(p, 0)
-    return await session.run(_cite, folder, ident, rng, session.codec)
+    return await session.run(_cite, folder, ident, rng, session.codec, claim)
 
 
-def _cite(folder, ident: str, rng: types.Range, codec) -> dict:
+def _cite(folder, ident: str, rng: types.Range, codec, claim: str | None = None) -> dict:
     info = folder.ws.store.current_version(ident)
     if info is None:
         raise _bad(f"{ident} could not be indexed")
@@ -135,15 +143,19 @@ def _cite(folder, ident: str, rng: types.Range, codec) -> dict:
         )
     if not citations:
         raise _bad("the selection holds no source text (only white space, or nothing)")
+    if claim is not None:
+        for c in citations:
+            c["claim"] = claim_field(claim)
     return {"text": block_text(citations), "citations": citations}
 
 
 def block_text(citations: list[dict]) -> str:
-    fields = ("chunk_id", "start", "end", "quote", "source", "version")
+    """A YAML cite block of `citations` (each with `claim` when it has one)."""
     lines = ["```cite"]
     for c in citations:
+        fields = ("chunk_id", "start", "end", "quote", "source", "version") + (("claim",) if c.get("claim") else ())
         for i, name in enumerate(fields):
-            value = dq(c[name]) if name == "quote" else yaml_value(name, c[name])
+            value = dq(c[name]) if name in ("quote", "claim") else yaml_value(name, c[name])
             if len(citations) > 1:
                 lines.append(("- " if i == 0 else "  ") + f"{name}: {value}")
             else:

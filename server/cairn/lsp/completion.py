@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from .. import drafts as drafts_mod
+from ..binding import claim_field
 from ..model import Chunk
 from . import segments
 from .hover import escape, in_context
@@ -98,6 +99,7 @@ class Spot:
     block_open: int  # absolute lines of the fences
     block_close: int
     prefix_col: int  # columns of container prefix (block quote, list indentation) on body lines
+    claim: str = ""  # the text of the claim the block follows (what its `claim` field binds it to)
 
 
 def find_spot(text: str, line: int, col: int) -> Spot | None:
@@ -113,7 +115,10 @@ def find_spot(text: str, line: int, col: int) -> Spot | None:
         for claim in doc.claims:
             for b in claim.blocks:
                 if b.open_line < rel < b.close_line or (b.open_line < rel and b.close_line == b.open_line):
-                    return _spot_in(lines, rel, col, b, first)
+                    spot = _spot_in(lines, rel, col, b, first)
+                    if spot is not None and b.claim_text is None:
+                        spot.claim = claim.text
+                    return spot
         return None
     return None
 
@@ -211,6 +216,8 @@ def quote_edits(lines: list[str], spot: Spot, values: dict, eol: str):
             end = len(lines[ln].rstrip())
             extra.append((ln, c, ln, end, " " + yaml_value(name, values[name])))
     missing = [n for n in FIELDS if n not in fields]
+    if "claim" in values and "claim" not in fields:
+        missing.append("claim")  # a block that names no claim yet is bound to the one it follows
     line = lines[spot.line]
     prefix = "".join(ch if ch in " \t>" else " " for ch in line[: spot.prefix_col])
     me = _YAML_KEY.match(line[spot.prefix_col:])
@@ -237,6 +244,14 @@ def _json_edits(lines: list[str], spot: Spot, values: dict):
         except ValueError:
             pass
     obj = {k: values[k] for k in ("chunk_id", "start", "end", "quote", "source", "version")} | keep
+    m = re.search(r'"claim"\s*:\s*("(?:[^"\\]|\\.)*")', line[start:end])
+    if m:
+        try:
+            obj["claim"] = json.loads(m.group(1))  # the writer's binding stays
+        except ValueError:
+            pass
+    elif "claim" in values:
+        obj["claim"] = values["claim"]
     return (spot.line, start, end, json.dumps(obj, ensure_ascii=False)), []
 
 
@@ -289,6 +304,8 @@ def quote_items(lines, codec, spot: Spot, chunks: list[Chunk], eol: str) -> list
             continue
         s, e = span
         values = citation_values(ch, s, e)
+        if spot.claim:
+            values["claim"] = claim_field(spot.claim)
         key = (ch.chunk_id, s, e)
         if key in seen:
             continue

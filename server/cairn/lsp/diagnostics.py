@@ -8,9 +8,11 @@ position encoding and adds where the cited span sits in its source.
 
 from __future__ import annotations
 
+import re
+
 from lsprotocol import types
 
-from ..model import ClaimResult, Diagnostic
+from ..model import ClaimResult, Diagnostic, Pos, Range
 from .positions import Codec
 
 SEVERITY = {
@@ -68,8 +70,31 @@ def claim_diagnostics(cr: ClaimResult, lines: list[str], codec: Codec, locate) -
                     loc = span_of(i)
                     if loc is not None:
                         related.append(types.DiagnosticRelatedInformation(location=loc, message=_what(cr, i)))
+        if d.code == "unsupported-sentence":
+            d = d.copy(range=sentence_range(lines, d.range, d.message))
         out.append(to_lsp(d, lines, codec, related))
     return out
+
+
+def sentence_range(lines: list[str], claim: Range, message: str) -> Range:
+    """Where the sentence an `unsupported-sentence` message quotes sits in the claim's
+    lines (found by its first and last words); the claim's range when markup hides it."""
+    m = re.search("\u201c(.+)\u201d", message)
+    if m is None:
+        return claim
+    words = m.group(1).split()
+    head, tail = " ".join(words[:3]), " ".join(words[-2:])
+    last = min(claim.end.line, len(lines) - 1)
+    for i in range(claim.start.line, last + 1):
+        col = lines[i].find(head)
+        if col < 0:
+            continue
+        for j in range(i, last + 1):
+            at = lines[j].find(tail, col if j == i else 0)
+            if at >= 0:
+                return Range(Pos(i, col), Pos(j, at + len(tail)))
+        break
+    return claim
 
 
 def _what(cr: ClaimResult, i: int) -> str:

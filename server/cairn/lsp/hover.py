@@ -12,6 +12,7 @@ from ..chunking import page_of
 from ..model import CitationResult, ClaimResult, Pos, Range
 from ..verify import short
 from .checking import citation_index_at
+from .reuse import hover_text as reuse_hover
 
 CONTEXT = 48  # characters of source text shown on each side of a quote
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
@@ -93,6 +94,10 @@ def hover_markdown(folder, cr: ClaimResult, only: int | None = None, *, virtual:
     if cr.missing:
         shown = ", ".join(escape(m) for m in cr.missing[:20]) + (" …" if len(cr.missing) > 20 else "")
         parts.append(f"Missing from the quotes: {shown}")
+    if cr.sentences:
+        rows = [f"- {'✅' if sc is None or sc >= threshold else '⚠️'} {'n/a' if sc is None else f'{sc:.2f}'}"
+                f" · {escape(s)}" for s, sc in cr.sentences]
+        parts.append("Each sentence alone:\n" + "\n".join(rows))
     failing = [d for d in cr.diagnostics if d.citation is None and d.code not in ("block-syntax",)]
     for d in failing:
         parts.append(f"`{d.code}`{' (ignored)' if d.ignored else ''}: {escape(d.message)}")
@@ -126,6 +131,8 @@ def citation_markdown(folder, cr: ClaimResult, i: int, *, virtual: bool = False)
         version = cit.version
     if version:
         bits.append(f"version `{short(version)}`")
+    if r.date:
+        bits.append(f"dated {r.date}")
     codes = [d.code + (" (ignored)" if d.ignored else "") for d in cr.diagnostics if d.citation is cit]
     state = "resolved" if r.resolved else "unresolved"
     if codes:
@@ -188,7 +195,13 @@ def hover(folder, state, codec, line: int, *, virtual: bool = False) -> types.Ho
             end_col = len(seg.lines[end_line]) if end_line < len(seg.lines) else 0
             rng = Range(Pos(b.open_line, 0), Pos(end_line, end_col))
             break
+    value = hover_markdown(folder, cr, only, virtual=virtual)
+    index = getattr(folder, "reuse", None)
+    if index is not None:
+        also = reuse_hover(index, state, cr, shift, only)  # every claim citing the same span
+        if also:
+            value += "\n\n---\n\n" + also
     return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_markdown(folder, cr, only, virtual=virtual)),
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
         range=codec.range(seg.lines, rng, shift),
     )

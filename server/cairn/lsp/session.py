@@ -29,6 +29,7 @@ from pygls.uris import from_fs_path
 
 from ..config import ConfigError, find_root
 from ..report import metrics_of
+from . import reuse as lsp_reuse
 from ..store import StoreError
 from ..verify import resolved_quotes
 from ..workspace import IndexResult
@@ -371,10 +372,13 @@ class Session:
 
     def _drop(self, folder: Folder, path: Path) -> None:
         folder.drafts.pop(path, None)
+        affected = folder.reuse.remove(folder.ws.relpath(path))
         self.engine.submit(folder.forget, path)
         uri = self._published.pop(path, None)
         if uri is not None:
             self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        if affected:
+            self._republish(folder, affected)
         self._notify_soon()
 
     # -- checking ---------------------------------------------------------------------
@@ -575,15 +579,31 @@ class Session:
             return None
         return current
 
-    def _publish(self, state: DraftState) -> None:
+    def _publish(self, state: DraftState, *, update: bool = True) -> None:
         old = self._published.get(state.path)
         if old is not None and old != state.uri:
             self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=old, diagnostics=[]))
         self._published[state.path] = state.uri
+        diags = state.lsp_diagnostics()
+        folder = self.folder_for(state.path)
+        affected: set[str] = set()
+        if folder is not None:
+            # the span index follows what is published; others citing a span it changed are published again
+            if update:
+                affected = folder.reuse.replace(state.rel, lsp_reuse.uses_of(state))
+            diags += lsp_reuse.diagnostics(folder.reuse, state, self.codec)
         self.ls.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=state.uri, diagnostics=state.lsp_diagnostics(),
+            types.PublishDiagnosticsParams(uri=state.uri, diagnostics=diags,
                                            version=state.version if state.is_open else None)
         )
+        if affected:
+            self._republish(folder, affected)
+
+    def _republish(self, folder: Folder, rels: set[str]) -> None:
+        """Publish again the drafts whose `citation-reuse` warnings another draft's change may alter."""
+        for st in list(folder.drafts.values()):
+            if st.rel in rels and st.path in self._published:
+                self._publish(st, update=False)
 
     def _busy(self) -> bool:
         return bool(self._timers) or any(not t.done() for t in self._tasks.values())
@@ -612,12 +632,14 @@ class Session:
 
     def metrics(self):
         results = []
+        strict = False
         for folder in self.folders:
+            strict = strict or folder.settings.config.strict_sentences
             for p in sorted(folder.answers):
                 st = folder.drafts.get(p)
                 if st is not None:
                     results.append(st.result())
-        return metrics_of(results, self.tiers())
+        return metrics_of(results, self.tiers(), strict_sentences=strict)
 
     def tiers(self) -> list[str]:
         """The authority tiers source_quality counts by: those of the first folder that names any."""

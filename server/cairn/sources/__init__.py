@@ -64,6 +64,10 @@ def parse_bytes(name: str, data: bytes) -> ParsedDocument:
             if at_least > MAX_PARSED_CHARS:
                 raise _too_long(at_least)
         doc = parse_text(data)
+        if lower.endswith(".md"):
+            from .dates import markdown_date
+
+            doc.date = markdown_date(doc.text)
     elif lower.endswith((".html", ".htm")):
         from .html import parse_html
 

@@ -108,5 +108,8 @@ def parse_html(data: bytes) -> ParsedDocument:
             f"HTML nested {max_depth} levels deep: the parser stops at its depth limit,"
             " so text inside the deepest part and after it may be missing"
         )
-    return ParsedDocument(text=text, pages=None, parser=PARSER, parser_version=_lineage(), warnings=warnings)
+    from .dates import html_date
+
+    return ParsedDocument(text=text, pages=None, parser=PARSER, parser_version=_lineage(), warnings=warnings,
+                          date=html_date(root))
 

@@ -136,6 +136,8 @@ def parse_pdf(data: bytes) -> ParsedDocument:
         raise SourceError(f"cannot read PDF: {exc.__class__.__name__}: {exc}") from exc
     if not parts:
         raise SourceError("PDF has no pages")
+    from .dates import pdf_date
+
     parts, _ = strip_furniture(parts)
     pages = []
     pos = 0
@@ -143,5 +145,6 @@ def parse_pdf(data: bytes) -> ParsedDocument:
         pages.append(pos)
         pos += len(text) + 1
     return ParsedDocument(
-        text="\f".join(parts), pages=pages, parser=PARSER, parser_version=f"{VERSION}+pypdf{pypdf.__version__}"
+        text="\f".join(parts), pages=pages, parser=PARSER, parser_version=f"{VERSION}+pypdf{pypdf.__version__}",
+        date=pdf_date(reader),
     )

@@ -60,6 +60,7 @@ class NewVersion:
     pages: list[int] | None
     chunks: list[RawChunk]
     make_current: bool
+    date: str | None = None  # YYYY-MM-DD from the source's metadata, stored with the version
 
 
 def inner_words(quote: str) -> list[str]:
@@ -140,10 +141,11 @@ class IndexStore(ABC):
     def find_version(self, source: str, version: str, lineage: str, chunk_chars: int) -> int | None: ...
 
     def add_version(self, source: str, version: str, lineage: str, chunk_chars: int, text: str,
-                    pages: list[int] | None, chunks: Iterable[RawChunk], *, make_current: bool) -> int:
+                    pages: list[int] | None, chunks: Iterable[RawChunk], *, make_current: bool,
+                    date: str | None = None) -> int:
         """Store one parsed version and its chunks in one transaction."""
         return self.add_versions(
-            [NewVersion(source, version, lineage, chunk_chars, text, pages, list(chunks), make_current)]
+            [NewVersion(source, version, lineage, chunk_chars, text, pages, list(chunks), make_current, date)]
         )[0]
 
     @abstractmethod
@@ -199,6 +201,10 @@ class IndexStore(ABC):
 
     @abstractmethod
     def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]: ...
+
+    @abstractmethod
+    def version_date(self, source: str, version: str) -> str | None:
+        """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""
 
     @abstractmethod
     def rank(self, words: list[str], k: int) -> list[Chunk]:

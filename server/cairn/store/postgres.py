@@ -86,6 +86,10 @@ MIGRATIONS: list[list[str]] = [
     [  # 2: retention: versions `cairn gc --purge` removed, never brought back from history
         "CREATE TABLE cairn_purged (source text NOT NULL, version text NOT NULL, PRIMARY KEY (source, version))",
     ],
+    [  # 3: a source version's own date (front matter, HTML meta, PDF metadata), for mixed-dates
+        """CREATE TABLE cairn_version_dates (
+             version_id bigint PRIMARY KEY REFERENCES cairn_versions (id) ON DELETE CASCADE, date text NOT NULL)""",
+    ],
 ]
 SCHEMA_VERSION = str(len(MIGRATIONS))
 
@@ -294,9 +298,19 @@ class PostgresStore(IndexStore):
                 row = c.execute("SELECT id FROM cairn_versions WHERE source=%s AND version=%s AND lineage=%s"
                                 " AND chunk_chars=%s", key).fetchone()
         vid = row[0]
+        if v.date:
+            c.execute("INSERT INTO cairn_version_dates (version_id, date) VALUES (%s, %s)"
+                      " ON CONFLICT (version_id) DO UPDATE SET date = excluded.date", (vid, v.date))
         if v.make_current:
             self._set_current(c, v.source, vid)
         return vid
+
+    def version_date(self, source: str, version: str) -> str | None:
+        """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""
+        row = self._run("read", lambda c: c.execute(
+            "SELECT d.date FROM cairn_versions v JOIN cairn_version_dates d ON d.version_id = v.id"
+            " WHERE v.source = %s AND v.version = %s ORDER BY v.id DESC LIMIT 1", (source, version)).fetchone())
+        return row[0] if row else None
 
     def _set_current(self, c: Any, source: str, vid: int) -> None:
         c.execute("INSERT INTO cairn_current VALUES (%s, %s, %s) ON CONFLICT (workspace, source) DO UPDATE"

@@ -77,6 +77,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
 CREATE TABLE IF NOT EXISTS source_errors (source TEXT PRIMARY KEY, version TEXT, message TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS source_warnings (source TEXT NOT NULL, version TEXT NOT NULL, message TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS git_seen (blob TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS version_dates (version_id INTEGER PRIMARY KEY, date TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS kv_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL, mac BLOB);
 CREATE TABLE IF NOT EXISTS purged (source TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (source, version));
 """
@@ -373,6 +374,10 @@ class Store(Proofs, IndexStore):
                 "INSERT INTO chunks (version_id, chunk_id, start, end, page, text, mac) VALUES (?,?,?,?,?,?,?)", rows
             )
             c.execute("INSERT INTO chunks_fts (rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ?", (first,))
+        # the date row follows the version written now (a stale row of a reused id never survives)
+        c.execute("DELETE FROM version_dates WHERE version_id = ?", (vid,))
+        if v.date:
+            c.execute("INSERT INTO version_dates (version_id, date) VALUES (?, ?)", (vid, v.date))
         if v.make_current:
             c.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (v.source, vid))
             c.execute("DELETE FROM source_errors WHERE source = ?", (v.source,))
@@ -386,6 +391,7 @@ class Store(Proofs, IndexStore):
         c.execute("DELETE FROM chunks WHERE version_id = ?", (vid,))
         c.execute("DELETE FROM versions WHERE id = ?", (vid,))
         c.execute("DELETE FROM current WHERE version_id = ?", (vid,))
+        c.execute("DELETE FROM version_dates WHERE version_id = ?", (vid,))
 
     @guarded("write")
     def set_current(self, source: str, version_id: int) -> None:
@@ -435,6 +441,15 @@ class Store(Proofs, IndexStore):
     @staticmethod
     def _info(r) -> VersionInfo:
         return VersionInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None)
+
+    @guarded("read")
+    def version_date(self, source: str, version: str) -> str | None:
+        """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT d.date FROM versions v JOIN version_dates d ON d.version_id = v.id"
+                " WHERE v.source = ? AND v.version = ? ORDER BY v.id DESC LIMIT 1", (source, version)).fetchone()
+        return row[0] if row else None
 
     @guarded("read")
     def current_versions(self) -> dict[str, VersionInfo]:

@@ -1,0 +1,73 @@
+"""Claims and their blocks in the editor: where a moved block's claim is now,
+the quick-fix moving it back, and the source action binding every block of a
+draft to its claim (`claim` field). The engine side is cairn.binding.
+
+A draft is checked piece by piece (segments.py) and a moved block's claim may
+sit in another piece, so what needs the whole draft is made here, from the
+draft's text, when a diagnostic is published or an action asked for.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from .. import binding
+from .. import drafts as drafts_mod
+from ..model import Diagnostic
+
+BIND_ALL = "source.bindClaims.cairn"
+
+
+def located(state, d: Diagnostic, shift: int) -> Diagnostic:
+    """A `claim-moved` diagnostic completed with where its claim is in the draft."""
+    return binding.located(state.text, d, shift)
+
+
+def publishable(state, seg, shift: int, lsp: list[types.Diagnostic]) -> list[types.Diagnostic]:
+    """A piece's LSP diagnostics with each `claim-moved` message naming where its claim is now."""
+    engine = [d for cr in seg.claims for d in cr.diagnostics]
+    if not any(d.code == binding.CODE for d in engine):
+        return lsp
+    out = list(lsp)
+    for i, d in enumerate(engine):
+        if d.code == binding.CODE and i < len(out):
+            out[i] = types.Diagnostic(range=out[i].range, severity=out[i].severity, code=out[i].code,
+                                      source=out[i].source, message=located(state, d, shift).message,
+                                      related_information=out[i].related_information)
+    return out
+
+
+def move_fix_edits(state, codec, d: Diagnostic, shift: int) -> tuple[str, list[types.TextEdit]] | None:
+    """The title and edits of the fix moving a `claim-moved` block back under its claim."""
+    done = located(state, d, shift)
+    fix = next((f for f in done.fixes if f.edits), None)
+    if fix is None:
+        return None
+    lines = drafts_mod.split_lines(state.text)
+    return fix.title, [types.TextEdit(range=codec.range(lines, e.range), new_text=e.new_text) for e in fix.edits]
+
+
+def binding_values(cr, cit) -> dict[str, str]:
+    """What a quick-fix adds to the block it rewrites: its `claim` field, when it has none
+    (`cairn check --fix` adds nothing: it writes only what its fixes name)."""
+    if cit.claim or cit.block is None or cit.block.claim_text is not None or not cr.claim.text:
+        return {}
+    return {"claim": binding.claim_field(cr.claim.text)}
+
+
+def bind_all_edits(state, codec) -> list[types.TextEdit]:
+    """A `claim` field for every citation of the draft that has none (claim objects aside)."""
+    if state.encoding_problem:
+        return []
+    out: list[types.TextEdit] = []
+    for shift, seg in state.placed:
+        for cr in seg.claims:
+            text = cr.claim.text
+            if not text:
+                continue
+            for cit in cr.claim.citations:
+                if cit.claim or cit.problems or cit.block is None or cit.block.claim_text is not None:
+                    continue
+                for e in drafts_mod.field_edits(cit, {"claim": binding.claim_field(text)}):
+                    out.append(types.TextEdit(range=codec.range(seg.lines, e.range, shift), new_text=e.new_text))
+    return out

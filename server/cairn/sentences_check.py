@@ -1,0 +1,57 @@
+"""A multi-sentence claim checked one sentence at a time (`unsupported-sentence`).
+
+The claim as a whole may pass while one of its sentences is backed by none of
+its quotes: the uncited sentence rides along on the others. Each sentence of
+the claim (cut by the same rule the context check uses,
+`meaning.sentence_spans`) is scored alone against all the claim's resolved
+quotes with the same support check as the claim. A sentence below the
+threshold gets a warning quoting it; with `strict_sentences = true` that
+warning fails the claim.
+"""
+
+from __future__ import annotations
+
+from .meaning import sentence_spans
+from .model import Claim, Diagnostic
+from .support import check_support
+
+CODE = "unsupported-sentence"
+
+
+def claim_sentences(text: str) -> list[str]:
+    """The sentences of a claim's text (white space collapsed), in order."""
+    return [" ".join(text[s:e].split()) for s, e in sentence_spans(text) if text[s:e].strip()]
+
+
+def sentence_support(text: str, quotes: list[str], *, threshold: float, mode: str) -> list[tuple[str, float | None]]:
+    """Each sentence of a claim of two or more sentences with its support alone; [] for one sentence."""
+    sentences = claim_sentences(text)
+    if len(sentences) < 2 or not quotes:
+        return []
+    return [(s, check_support(s, quotes, threshold=threshold, mode=mode).score) for s in sentences]
+
+
+def check_sentences(claim: Claim, quotes: list[str], *, threshold: float, mode: str,
+                    strict: bool) -> tuple[list[Diagnostic], list[tuple[str, float | None]]]:
+    """The `unsupported-sentence` diagnostics of a claim and every sentence's support
+    (what the hover shows)."""
+    scored = sentence_support(claim.text, quotes, threshold=threshold, mode=mode)
+    out = []
+    for sentence, score in scored:
+        if score is None or score >= threshold:
+            continue
+        out.append(Diagnostic(
+            CODE,
+            f"no quote backs the sentence \u201c{sentence}\u201d (its support alone is {score:.2f},"
+            f" below the threshold {threshold:g})",
+            claim.line, claim.range, strict=strict))
+    return out, scored
+
+
+def unsupported_count(diagnostics, strict: bool) -> int:
+    """How many sentences count as uncited prose in the coverage metric: the
+    unsupported ones not ignored, and only under `strict_sentences`. Reads
+    engine diagnostics and their report form alike (code and severity)."""
+    if not strict:
+        return 0
+    return sum(1 for d in diagnostics if d.code == CODE and d.severity != "hint")
