@@ -293,13 +293,14 @@ def label(asked: Asked) -> str:
 
 def to_markdown(asked: Asked, report_entry) -> str:
     """A draft ready to paste: the question as a heading, each claim a paragraph with its cite block."""
+    from .binding import claim_field
     from .lsp.commands import block_text
 
     out = [f"# {' '.join(asked.question.split())}", "", f"<!-- cairn ask: {label(asked)} -->", ""]
     for c in report_entry.claims:
         text = " ".join(c.text.split())
         cits = [{"chunk_id": x.chunk_id, "start": x.start, "end": x.end, "quote": x.quote, "source": x.source,
-                 "version": (x.version or "")[:12]} for x in c.citations
+                 "version": (x.version or "")[:12], "claim": claim_field(text)} for x in c.citations
                 if None not in (x.chunk_id, x.start, x.end, x.quote, x.source, x.version)]
         if not text and not cits:
             for d in c.diagnostics:

@@ -165,6 +165,7 @@ def _evidence_for(ws, claim: str, k: int, sources: tuple[str, ...], as_json: boo
     from fnmatch import fnmatchcase
 
     from . import engine
+    from .binding import claim_field
     from .cite import _place
     from .evidence import find_evidence, retrieve
     from .lsp.commands import block_text
@@ -186,7 +187,7 @@ def _evidence_for(ws, claim: str, k: int, sources: tuple[str, ...], as_json: boo
     shown = []
     for p in passages:
         place = _place(ws, p.chunk, p.start, p.end, texts)
-        cit = place.citation()
+        cit = {**place.citation(), "claim": claim_field(claim)}  # the block stays bound to its claim
         shown.append((p, place, cit))
     supported = any(p.supports for p, _, _ in shown)
     if as_json:

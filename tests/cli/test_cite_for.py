@@ -19,6 +19,7 @@ def test_the_passage_the_policy_backs_comes_first_and_verifies_when_pasted(demo:
     first = proc.stdout.split("```\n")[0] + "```\n"
     assert first.startswith("# sources/policy.md:8 \u00b7 supports it, support 1.00\n```cite\n")
     assert 'quote: "A customer has 14 days to request a credit for a damaged delivery."' in first
+    assert 'claim: "A customer has 14 days to request a"' in first  # bound to its claim (its first words)
     block = first.split("\n", 1)[1]
     draft = demo / "drafts" / "evidence.md"
     draft.write_text(f"# Found\n\n{CLAIM}\n\n{block}", encoding="utf-8")
