@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .report import ClaimOut, CitationOut, DiagnosticOut, DraftOut, Metrics, Report, build_report
+from .report import ClaimOut, CitationOut, DiagnosticOut, DraftOut, Metrics, Report
 
 __all__ = [
     "Answer",
@@ -105,6 +105,7 @@ class Workspace:
     def verify_many(self, answers: Iterable[AnswerLike], *, first_id: int | str = 1) -> Report:
         """Verify many answers; the report holds one entry per answer (ids default to
         their position) and the metrics over them, as `cairn check --format json`."""
+        from . import engine
         from .answers import answer_from_claims, answer_from_object
 
         results = []
@@ -123,7 +124,7 @@ class Workspace:
                 from .judge import judge_results
 
                 judge_results(results, self._judge, self._ws.settings.config.threshold)
-            return build_report(results)
+            return engine.workspace_report(self._ws, results)
 
     def check(self, paths: Iterable[str | Path] | None = None) -> Report:
         """The workspace's own answers (or these files and folders), as `cairn check --format json`."""
@@ -137,7 +138,7 @@ class Workspace:
                 from .judge import judge_results
 
                 judge_results(results, self._judge, self._ws.settings.config.threshold)
-            return build_report(results)
+            return engine.workspace_report(self._ws, results)
 
     def close(self) -> None:
         with self._lock:

@@ -147,6 +147,18 @@ def fix_plan(result: DraftResult, store=None) -> list[PlannedFix]:
     return plans
 
 
+def workspace_report(ws: Workspace, results: list[DraftResult]):
+    """The JSON report (SPEC section 6) of these results as `cairn check` makes it:
+    citation-reuse across them, source_quality by the workspace's tiers, coverage
+    under its strict_sentences."""
+    from . import reuse
+    from .report import build_report
+
+    reuse.annotate_results(results)
+    cfg = ws.settings.config
+    return build_report(results, cfg.authority.tiers, strict_sentences=cfg.strict_sentences)
+
+
 def safe_fix_values(result: DraftResult, store=None) -> list[tuple[Citation, dict]]:
     """The fixes `--fix` may apply: single-target ones, merged per citation."""
     return [(p.citation, p.values) for p in fix_plan(result, store)]
