@@ -41,7 +41,9 @@ async def test_ask_returns_the_cli_markdown_and_it_verifies(server: LanguageClie
     # inserted at the cursor of a draft, its claims are checked like any other
     u = open_doc(server, root / "drafts" / "asked.md", "Notes.\n\n" + got["markdown"])
     await until(lambda: u in server.diagnostics, what="diagnostics of the inserted answer")
-    assert [d.code for d in server.diagnostics[u]] == []
+    # nothing fails; the demo's review notes cite one of these spans for an unrelated claim on purpose,
+    # which citation-reuse names (a warning that never fails a claim)
+    assert [d.code for d in server.diagnostics[u] if d.code != "citation-reuse"] == []
 
 
 async def test_ask_without_a_question_is_a_clear_error(server: LanguageClient):
