@@ -190,14 +190,17 @@ def test_a_verdict_planted_in_the_report_cache_is_not_served(demo: Path, tmp_pat
     with closing(sqlite3.connect(db(demo))) as conn:
         rows = conn.execute("SELECT key, value FROM kv_cache WHERE key LIKE 'draft-report:%'").fetchall()
         # the forged draft's report (an earlier check of the template may have cached others)
-        ((key, value),) = [(k, v) for k, v in rows if json.loads(v).get("path", "").endswith("forged.md")]
-        out = json.loads(value)
-        out["faithful"] = True
-        for claim in out["claims"]:
-            claim.update(supported=True, support_score=1.0, diagnostics=[])
-            for c in claim["citations"]:
-                c.update(resolved=True, source=POLICY)
-        conn.execute("UPDATE kv_cache SET value = ? WHERE key = ?", (json.dumps(out), key))
+        # a cached value is the list of a file's answers (one for a Markdown draft)
+        ((key, value),) = [(k, v) for k, v in rows
+                           if any(d.get("path", "").endswith("forged.md") for d in json.loads(v))]
+        outs = json.loads(value)
+        for out in outs:
+            out["faithful"] = True
+            for claim in out["claims"]:
+                claim.update(supported=True, support_score=1.0, diagnostics=[])
+                for c in claim["citations"]:
+                    c.update(resolved=True, source=POLICY)
+        conn.execute("UPDATE kv_cache SET value = ? WHERE key = ?", (json.dumps(outs), key))
         conn.commit()
     archive = copy_tree(demo, tmp_path / "received")
 
