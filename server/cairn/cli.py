@@ -450,25 +450,13 @@ def _emit(text: str, output: Path | None) -> None:
     if output is None:
         click.echo(text)
         return
-    import os
-    import tempfile
+    from .engine import replace_file
 
     target = output.resolve()
     if not target.parent.is_dir():
         _err(f"{output}: cannot write it: the folder {target.parent} does not exist")
         sys.exit(EXIT_USAGE)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".cairn-tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text + "\n")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    replace_file(target, (text + "\n").encode("utf-8"))
     click.echo(f"cairn: wrote {safe(str(output))}", err=True)
 
 

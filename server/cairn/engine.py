@@ -201,7 +201,13 @@ def write_atomic(path: Path, text: str, *, expected: str | None = None) -> bool:
     data = text.encode("utf-8")
     if raw.startswith(b"\xef\xbb\xbf"):
         data = b"\xef\xbb\xbf" + data
-    mode = path.stat().st_mode & 0o7777
+    replace_file(path, data, path.stat().st_mode & 0o7777)
+    return True
+
+
+def replace_file(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Put `data` at `path` through a temporary file beside it and a rename, so a
+    reader never sees half a file; the temporary file is removed on failure."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cairn-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -216,7 +222,6 @@ def write_atomic(path: Path, text: str, *, expected: str | None = None) -> bool:
         except OSError:
             pass
         raise
-    return True
 
 
 # -- the verdict cache -------------------------------------------------------------
