@@ -9,14 +9,16 @@ import re
 import threading
 from array import array
 from collections import OrderedDict
+from itertools import accumulate, repeat
+from operator import add
 from typing import Any
 
 from .model import CitationResult
 from .policy_checks import tier_of
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_CACHE_MAX = 256  # versions whose lineage is kept per verifier
-_STARTS_MAX = 128  # versions whose line starts are kept in the process (versions never change)
+_CACHE_MAX = 8192  # versions whose lineage is kept per verifier (least recently used go first)
+_STARTS_BUDGET = 4_000_000  # line starts kept in the process, all versions together (8 bytes each)
 _starts: OrderedDict[tuple, array] = OrderedDict()
 _starts_lock = threading.Lock()
 
@@ -53,8 +55,8 @@ def _version(verifier: Any, cache: dict, source: str, version: str):
     key = (source, version)
     got = cache.get(key)
     if got is None:
-        if len(cache) > _CACHE_MAX:
-            cache.clear()
+        while len(cache) >= _CACHE_MAX:
+            del cache[next(iter(cache))]  # the oldest entry (dicts keep insertion order)
         info = verifier.store.version_info(source, version)
         starts = None
         if info is not None and info.pages is None and _is_text(info.lineage):
@@ -76,13 +78,29 @@ def _line_starts(store: Any, info: Any) -> array | None:
         text = store.version_text(info.id)
     except KeyError:  # not proven to be Cairn's own: no line numbers from it
         return None
-    got = array("q", [0])
-    got.extend(m.end() for m in _LINE_BREAK.finditer(text))
+    got = _starts_of(text)
+    global _starts_size
     with _starts_lock:
         _starts[key] = got
-        while len(_starts) > _STARTS_MAX:
-            _starts.popitem(last=False)
+        _starts_size += len(got)
+        while _starts_size > _STARTS_BUDGET and len(_starts) > 1:
+            _, dropped = _starts.popitem(last=False)
+            _starts_size -= len(dropped)
     return got
+
+
+_starts_size = 0
+
+
+def _starts_of(text: str) -> array:
+    """Where each line starts: after every \\n, \\r\\n or lone \\r. Without a \\r the
+    lines' lengths are summed in C (a loop over the matches costs ten times more)."""
+    if "\r" in text:
+        got = array("q", [0])
+        got.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        return got
+    lines = text.split("\n")
+    return array("q", accumulate(map(add, map(len, lines[:-1]), repeat(1)), initial=0))
 
 
 def _is_text(lineage: str) -> bool:
