@@ -9,7 +9,7 @@ export class CitationStatus implements vscode.Disposable {
   constructor() {
     this.item = vscode.window.createStatusBarItem('cairn.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Cairn citations';
-    this.item.command = 'cairn.showProblems';
+    this.item.command = 'cairn.showReport';
     this.showState('starting');
     this.item.show();
   }
@@ -19,9 +19,12 @@ export class CitationStatus implements vscode.Disposable {
     this.item.text = view.text;
     const tooltip = new vscode.MarkdownString(view.tooltip, true);
     tooltip.isTrusted = { enabledCommands: ['cairn.showReport', 'cairn.showProblems'] };
-    tooltip.appendMarkdown('\n\n[Show the citation report](command:cairn.showReport)');
+    tooltip.appendMarkdown(
+      '\n\n[Show the citation report](command:cairn.showReport) · [Show the problems](command:cairn.showProblems)',
+    );
     this.item.tooltip = tooltip;
-    this.item.command = 'cairn.showProblems';
+    // a click opens the report (the page of `cairn check --format html`); the tooltip also offers the Problems view
+    this.item.command = 'cairn.showReport';
     this.item.backgroundColor =
       view.level === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
   }

@@ -353,11 +353,23 @@ try {
     await wb.parkMouse();
   }, { retries: 2 });
 
-  await step('clicking the status bar opens the Problems view', async () => {
+  await step('clicking the status bar opens the citation report', async () => {
     await wb.closePanel();
     await wb.statusItem(STATUS_ID).click();
-    await page.locator('.markers-panel').waitFor({ state: 'visible', timeout: 30_000 });
-    await wb.closePanel();
+    await waitFor(
+      'the report webview opened by the status bar item',
+      async () => {
+        for (const frame of page.frames()) {
+          const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+          if (text.includes('Cairn citation report') && text.includes('Citation validity')) {
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout: 60_000 },
+    );
+    await wb.runCommand('View: Close All Editors');
   }, { retries: 2 });
 
   await step(`a hover on a claim of ${ANSWER} shows its source quote`, async () => {
