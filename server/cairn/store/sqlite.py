@@ -383,6 +383,19 @@ class Store(Proofs, IndexStore):
             c.execute("DELETE FROM source_errors WHERE source = ?", (v.source,))
         return vid
 
+    def _drop_versions(self, c: sqlite3.Connection, vids: list[int]) -> None:
+        """Drop these versions in one transaction (all or none)."""
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            for vid in vids:
+                self._drop_version(c, vid)
+            c.execute("COMMIT")
+        except BaseException:
+            _rollback(c)
+            raise
+        finally:
+            self._forget_proofs()
+
     @staticmethod
     def _drop_version(c: sqlite3.Connection, vid: int) -> None:
         """Remove a version, its chunks and their search entries (in the caller's transaction)."""
@@ -811,16 +824,7 @@ class Store(Proofs, IndexStore):
             drop = [r[0] for r in rows if not keep or (r[1], r[2]) not in keep]
             if not drop:
                 return 0
-            c.execute("BEGIN IMMEDIATE")
-            try:
-                for vid in drop:
-                    self._drop_version(c, vid)
-                c.execute("COMMIT")
-            except BaseException:
-                _rollback(c)
-                raise
-            finally:
-                self._forget_proofs()
+            self._drop_versions(c, drop)
         return len(drop)
 
     # -- small key-value cache (judge verdicts, draft reports) ----------------------
@@ -898,16 +902,7 @@ class Store(Proofs, IndexStore):
             }
             keep = versions_to_keep({r[0] for r in c.execute("SELECT version_id FROM current")}, cited, holders)
             drop = [r[0] for r in c.execute("SELECT id FROM versions").fetchall() if r[0] not in keep]
-            c.execute("BEGIN IMMEDIATE")
-            try:
-                for vid in drop:
-                    self._drop_version(c, vid)
-                c.execute("COMMIT")
-            except BaseException:
-                _rollback(c)
-                raise
-            finally:
-                self._forget_proofs()
+            self._drop_versions(c, drop)
             c.execute("DELETE FROM git_seen")
         try:
             with self._lock:
