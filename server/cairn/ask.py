@@ -147,18 +147,9 @@ class AskModel(OpenAIJudge):
             self.problem = self.problem.replace("judge.api_key_env", "ask.api_key_env").replace(
                 "the judge was not asked", "the model was not asked")
 
-    def _body(self, claim: str, quotes: list[str], json_mode: bool) -> bytes:
+    def _messages(self, claim: str, quotes: list[str]) -> list[dict[str, str]]:
         # `claim` is the prompt made by passages_prompt (the judge's plumbing passes it through)
-        body: dict[str, Any] = {
-            "messages": [{"role": "system", "content": ASK_PROMPT}, {"role": "user", "content": claim}],
-            "temperature": 0,
-            "stream": False,
-        }
-        if self.model:
-            body["model"] = self.model
-        if json_mode:
-            body["response_format"] = {"type": "json_object"}
-        return json.dumps(body, ensure_ascii=False).encode("utf-8")
+        return [{"role": "system", "content": ASK_PROMPT}, {"role": "user", "content": claim}]
 
     def _read(self, raw: bytes) -> str:  # type: ignore[override]
         try:

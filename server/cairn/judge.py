@@ -461,12 +461,15 @@ class OpenAIJudge:
             text = text.replace(self._key, "***")
         return text
 
+    def _messages(self, claim: str, quotes: list[str]) -> list[dict[str, str]]:
+        return [
+            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": user_prompt(claim, quotes)},
+        ]
+
     def _body(self, claim: str, quotes: list[str], json_mode: bool) -> bytes:
         body: dict[str, Any] = {
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": user_prompt(claim, quotes)},
-            ],
+            "messages": self._messages(claim, quotes),
             "temperature": 0,
             "stream": False,
         }
