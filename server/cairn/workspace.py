@@ -415,9 +415,17 @@ class Workspace:
                     continue
                 if self._draft_file(p):
                     candidates.append(p)
-        found = [p for p in candidates if _has_cite_block(p)]
-        kept = set(found)
-        self.near_misses = [p for p in candidates if p not in kept and _might_have_near_miss(p)]
+        from .drafts import has_cite_block, might_have_near_miss
+
+        found, self.near_misses = [], []
+        for p in candidates:
+            text = _head(p)
+            if text is None:
+                continue
+            if b"cite" in text and has_cite_block(text.decode("utf-8", "replace")):
+                found.append(p)
+            elif might_have_near_miss(text.decode("utf-8", "replace")):
+                self.near_misses.append(p)
         return found
 
     def _draft_file(self, p: Path) -> bool:
@@ -467,29 +475,14 @@ def text_name(name: str) -> str:
         return os.fsencode(name).decode("utf-8", "replace")
 
 
-def _has_cite_block(path: Path) -> bool:
-    """Cheap pre-filter for discovery; the real parser decides the rest."""
+def _head(path: Path) -> bytes | None:
+    """The first 16 MB of a Markdown file, read once for discovery (the cheap tests
+    for a cite block and for a near-miss fence; the real parser decides the rest)."""
     try:
         with path.open("rb") as f:
-            data = f.read(16 * 1024 * 1024)
+            return f.read(16 * 1024 * 1024)
     except OSError:
-        return False
-    if b"cite" not in data:
-        return False
-    from .drafts import has_cite_block
-
-    return has_cite_block(data.decode("utf-8", "replace"))
-
-
-def _might_have_near_miss(path: Path) -> bool:
-    try:
-        with path.open("rb") as f:
-            data = f.read(16 * 1024 * 1024)
-    except OSError:
-        return False
-    from .drafts import might_have_near_miss
-
-    return might_have_near_miss(data.decode("utf-8", "replace"))
+        return None
 
 
 def _is_store_failure(exc: Exception) -> bool:
