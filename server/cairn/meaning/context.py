@@ -43,11 +43,15 @@ _FRAME_AFTER_WORDS = r"""(?:
          |unfounded|baseless|overturned|revoked|rescinded|repealed|no\s+longer\s+(?:true|valid|the\s+case|in\s+force))
       | (?:no\s+longer\s+(?:applies|holds|stands))
     )\b"""
-_FRAME_AFTER = re.compile(r"""^[\s"'\u201d,)]*""" + _FRAME_AFTER_WORDS, re.IGNORECASE | re.VERBOSE)
+# ", which is not the case" after the quote retracts it as much as "is false" does
+_WHICH_FRAME = r"""(?:which\s+(?:is|was|has\s+proved|proved|turned\s+out\s+to\s+be)\s+
+        (?:not\s+(?:true|the\s+case|correct|so)|false|untrue|incorrect|wrong)\b)"""
+_FRAME_AFTER = re.compile(r"""^[\s"'\u201d,)]*(?:""" + _FRAME_AFTER_WORDS + "|" + _WHICH_FRAME + ")",
+                          re.IGNORECASE | re.VERBOSE)
 # The same frames found anywhere: a cheap test, on the whole chunk, that
 # none can be in the quote's sentence (most quotes have none near them).
 _FRAME_BEFORE_CUE = re.compile(_FRAME_BEFORE_WORDS, re.IGNORECASE | re.VERBOSE)
-_FRAME_AFTER_CUE = re.compile(_FRAME_AFTER_WORDS, re.IGNORECASE | re.VERBOSE)
+_FRAME_AFTER_CUE = re.compile(_FRAME_AFTER_WORDS + "|" + _WHICH_FRAME, re.IGNORECASE | re.VERBOSE)
 _CLAIM_FRAMES = re.compile(
     r"\b(?:not\s+true|not\s+the\s+case|no\s+longer|false|untrue|incorrect|myth|rejected|retracted|withdrawn"
     r"|disproven|refuted|debunked|overturned|revoked|rescinded|repealed|misconception)\b",
@@ -110,7 +114,7 @@ _BEFORE_CUES = frozenset(
 )
 _AFTER_CUES = frozenset(
     """false untrue incorrect wrong rejected retracted withdrawn disproven disproved refuted debunked myth
-    unfounded baseless overturned revoked rescinded repealed longer""".split()
+    unfounded baseless overturned revoked rescinded repealed longer which""".split()
 )
 _ASCII_NON_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
 

@@ -115,6 +115,8 @@ _SUBJECTS = frozenset("it he she they we you i this that these those there the a
 # personal pronouns as subjects: "X and he is Y" joins two statements, each with its own subject
 _PERSONAL = frozenset("he she they we i you it".split())
 _SUBORDINATORS = frozenset("if when unless although because since while where whether once until".split())
+# forms of "be" (and "get"): "is used to X" is a passive, not the habitual past of "used to X"
+_BE = frozenset("be is are was were been being am get gets got".split())
 _PREPOSITIONS = frozenset(
     """at for with in on by of from to into onto upon within under over via per about""".split()
 )
@@ -323,9 +325,11 @@ def read(text: str) -> Reading:
             st.infinitive = False
         if st.waiting:
             st.heads.add(concept)
-            st.cue_end(text, t.end, more=w in _TRANSPARENT)
-            # the negation reaches on through "attempt to X" and "X or Y"
-            st.waiting = w in _TRANSPARENT
+            st.cue_end(text, t.end, more=w in _TRANSPARENT or st.in_phrase)
+            # the negation reaches on through "attempt to X" and "X or Y", and past a phrase
+            # between it and its verb ("do not by this License give"): it governs both
+            st.waiting = w in _TRANSPARENT or st.in_phrase
+            st.in_phrase = False
         elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
             st.heads.add(concept)
         st.last_head_follow = concept in st.heads
@@ -384,6 +388,8 @@ def read(text: str) -> Reading:
                 i += n
                 continue
         ceasing = _phrase_at(toks, i, _CEASING_PHRASES) if t.text in _CEASING_FIRST else None
+        if ceasing and ceasing[0] == "used to" and st.last_word in _BE:
+            ceasing = None  # "may be used to endorse": the passive of "use", not "no longer"
         if ceasing:
             st.ceased = True
             st.cue_at(text, t.start, toks[i + ceasing[1] - 1].end)
@@ -430,6 +436,8 @@ def read(text: str) -> Reading:
                 st.first = False
             if w in _PREPOSITIONS or w in ("and", "or"):
                 st.word_negation = None
+            if st.waiting and st.negations and w in _PREPOSITIONS and w != "to" and (prev in _NEGATORS or prev.endswith("n't")):
+                st.in_phrase = True  # "not by this License give": a phrase right after the negation
             i += 1
             continue
         content(t, w, prev, i)
@@ -441,7 +449,7 @@ def read(text: str) -> Reading:
 class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate",
                  "word_negation", "heads", "negative", "waiting", "last_word", "last_head_follow", "show_head",
-                 "unasserted", "infinitive")
+                 "unasserted", "infinitive", "in_phrase")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -462,6 +470,7 @@ class _State:
         self.unasserted: set[str] = set()
         self.infinitive = False
         self.waiting = False  # a negation waiting for the word it governs
+        self.in_phrase = False  # a prepositional phrase right after the negation: its verb comes after it
         self.last_head_follow = False
         self.show_head = True
 

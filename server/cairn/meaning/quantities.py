@@ -358,9 +358,15 @@ def _reference_and_start(text: str, start: int) -> tuple[str, int] | None:
     if word[0].isupper() and word.lower() not in _NOT_NAMES and len(word) > 1:
         return "name:" + word.lower(), at
     if len(word) > 1 and word.isalpha() and word.lower() not in _NOT_NAMES and word.lower() not in _QUANTITY_VERBS \
-            and not word.lower().endswith(("ed", "ing")):
+            and not _inflected(word.lower()):
         return "word:" + word.lower(), at  # "grep 3.8": a decimal right after a noun names a release
     return None
+
+
+def _inflected(word: str) -> bool:
+    """A verb's past or -ing form ("increased 4.5", "reaching 3.5"): a stem of two
+    letters or more before the ending, so that "sed" or "king" stay nouns."""
+    return (word.endswith("ed") and len(word) >= 4) or (word.endswith("ing") and len(word) >= 5)
 
 
 # verbs after which a number is an amount ("costs 3.5", "weighs 2.5")
