@@ -142,6 +142,15 @@ async def test_placeholder_resolves_to_the_best_passage_and_a_failing_claim_is_o
     change_all(client, u, new.replace(UNCITED, "Something else entirely."), 3)
     stale = await client.code_action_resolve_async(placeholder)
     assert stale.edit is None
+    # a claim nothing backs: no action once searched, and the placeholder says so instead of inserting
+    roof = "The warehouse roof is painted bright orange every spring."
+    text = f"# Evidence\n\n{roof}\n"
+    change_all(client, u, text, 4)
+    nothing = types.CodeAction(title="Cite a source for this claim", kind=CITE_KIND,
+                               data={"cairn": "cite", "uri": u, "line": 2, "claim": roof, "index": 0})
+    assert (await client.code_action_resolve_async(nothing)).edit is None
+    await until(lambda: any("nothing in the sources supports" in m.message for m in client.messages), what="the message")
+    assert cites(await actions(client, u, 2, invoked=True)) == []
 
 
 async def test_find_evidence_command_lists_passages_with_their_text_and_edit(client: LanguageClient, demo):
@@ -163,6 +172,18 @@ async def test_find_evidence_command_lists_passages_with_their_text_and_edit(cli
     assert new == f"{text}\n\n{first['block']}"
     change_all(client, u, new, 2)
     claim = await report_claim(client, "drafts/evidence.md", UNCITED)
+    assert claim["supported"] is True
+    # in a block quote: the block goes inside the quote, and binds to the quoted paragraph
+    quoted = "Store credit is offered instead when the payment method has expired."
+    text = f"{new}\n> {quoted}\n"
+    change_all(client, u, text, 3)
+    got = plain(await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="cairn.evidence", arguments=[u, {"line": line_of(text, quoted), "character": 4}])))
+    assert got["claim"] == quoted and got["passages"][0]["supports"]
+    new = apply_edits(text, edits_for(get_converter().structure(got["passages"][0]["edit"], types.WorkspaceEdit), u))
+    assert f"> {quoted}\n>\n> ```cite\n> chunk_id: " in new
+    change_all(client, u, new, 4)
+    claim = await report_claim(client, "drafts/evidence.md", quoted)
     assert claim["supported"] is True
     # on a heading: no claim, and a message saying where to put the cursor
     none = plain(await client.workspace_execute_command_async(types.ExecuteCommandParams(

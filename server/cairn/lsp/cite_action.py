@@ -198,7 +198,7 @@ class CiteAction:
         offers = await self.offers(folder, claim, RESOLVE_WAIT) or []
         supporting = [o for o in offers if o.passage.supports]
         if index >= len(supporting):
-            self.session.tell("warning", "nothing in the sources supports this claim")
+            self.session.tell("warning", f"nothing in the sources supports \u201c{claim_field(claim)}\u2026\u201d")
             return action
         action.edit = self._edit(state, target, supporting[index])
         return action
