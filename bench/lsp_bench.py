@@ -207,7 +207,8 @@ CAPABILITIES = {
     "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]},
                      "publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
                      "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "source"]}},
-                                    "isPreferredSupport": True}},
+                                    "isPreferredSupport": True, "dataSupport": True,
+                                    "resolveSupport": {"properties": ["edit"]}}},
 }
 
 
@@ -333,6 +334,29 @@ async def latencies(b: Bench, root: Path, text: str, rounds: int) -> dict[str, l
         "textDocument": doc, "position": {"line": rng.choice(quote_lines), "character": 2}})
     await timed("completion (quote words)", "textDocument/completion", lambda: {
         "textDocument": doc, "position": {"line": (ql := rng.choice(quote_lines)), "character": len(lines[ql][:14])}})
+    # "Cite a source for this claim": a new uncited paragraph at the top each round (so its
+    # evidence is not cached), the light bulb's list at once, again once the search is done,
+    # and resolve (which waits for the search, then makes the edit)
+    for i in range(rounds):
+        words = " ".join(rng.choice(WORDS) for _ in range(10))
+        checked = b.checked
+        await edit("warm-up", rng_(1, 0, 1, 0), f"The {words} {rng.choice(NUMBERS)} days.\n\n")
+        await b.wait(lambda: b.checked > checked)  # the check cycle's metrics are sent: the server is idle
+        params = {"textDocument": doc, "range": rng_(1, 2, 1, 2), "context": {"diagnostics": [], "triggerKind": 2}}
+        t = time.perf_counter()
+        got = await c.request("textDocument/codeAction", params) or []
+        out.setdefault("code action list, uncited paragraph (search starts)", []).append((time.perf_counter() - t) * 1000)
+        cite = [a for a in got if a.get("kind") == "quickfix.cite.cairn"]
+        if cite:
+            t = time.perf_counter()
+            await c.request("codeAction/resolve", cite[0])
+            out.setdefault("code action resolve (evidence + edit)", []).append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            await c.request("textDocument/codeAction", params)
+            out.setdefault("code action list, uncited paragraph (evidence found)", []).append(
+                (time.perf_counter() - t) * 1000)
+        await edit("warm-up", rng_(1, 0, 3, 0), "")
+    out.pop("warm-up", None)
     c.notify("textDocument/didClose", {"textDocument": doc})
     return out
 

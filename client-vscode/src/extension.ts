@@ -3,6 +3,7 @@
 // server's; see README.md for what a writer sees.
 import * as vscode from 'vscode';
 import { CITED_SOURCE_SCHEME } from './core/citedSource';
+import { EVIDENCE_COMMAND, parseEvidence, pickRows, pickTitle } from './core/evidence';
 import { reportPageOf } from './core/reportPage';
 import { ReportView } from './reportView';
 import { CairnServer } from './server';
@@ -47,6 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('cairn.askSources', (question?: unknown) =>
       showErrors(output, () => askSources(cairn, typeof question === 'string' ? question : undefined)),
     ),
+    vscode.commands.registerCommand('cairn.findEvidence', () => showErrors(output, () => findEvidence(cairn))),
   );
 
   await cairn.start();
@@ -158,5 +160,56 @@ async function askSources(cairn: CairnServer, question?: string): Promise<void> 
   await editor.edit((edit) => edit.insert(editor.selection.active, text));
   if (typeof result.label === 'string') {
     void vscode.window.showInformationMessage(`Cairn: inserted an ${result.label}.`);
+  }
+}
+
+/**
+ * "Find evidence": asks the server (`cairn.evidence`) for the passages of the
+ * sources that best support the paragraph at the cursor, shows them with their
+ * text in a quick pick, and inserts the chosen one's cite block after the
+ * paragraph (the same block the light bulb's "Cite …" actions insert).
+ */
+async function findEvidence(cairn: CairnServer): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.document.languageId !== 'markdown') {
+    void vscode.window.showWarningMessage('Cairn: put the cursor in a paragraph of a Markdown draft first.');
+    return;
+  }
+  const document = editor.document;
+  const evidence = parseEvidence(
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Cairn: finding evidence' },
+      () =>
+        cairn.executeCommand<unknown>(EVIDENCE_COMMAND, [
+          document.uri.toString(),
+          cairn.protocolPosition(editor.selection.active),
+        ]),
+    ),
+  );
+  if (evidence.claim === null) {
+    void vscode.window.showInformationMessage(`Cairn: ${evidence.message ?? 'no claim at the cursor.'}`);
+    return;
+  }
+  if (evidence.passages.length === 0) {
+    void vscode.window.showInformationMessage('Cairn: nothing in the sources is close to this claim.');
+    return;
+  }
+  const supported = evidence.passages.some((p) => p.supports);
+  const chosen = await vscode.window.showQuickPick(pickRows(evidence), {
+    title: pickTitle(evidence.claim),
+    placeHolder: supported
+      ? 'Choose a passage to cite: its cite block goes after the paragraph'
+      : 'Nothing in the sources supports this claim; these passages come closest',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  if (chosen === undefined) {
+    return;
+  }
+  if (chosen.passage.edit === null) {
+    throw new Error('this passage cannot be inserted after the paragraph; copy its block from "cairn cite --for" instead.');
+  }
+  if (!(await cairn.applyProtocolEdit(chosen.passage.edit))) {
+    throw new Error('the draft changed while the passages were shown; run "Find evidence" again.');
   }
 }

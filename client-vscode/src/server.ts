@@ -126,6 +126,21 @@ export class CairnServer implements vscode.Disposable {
     return this.client?.code2ProtocolConverter.asRange(range) ?? range;
   }
 
+  /** Converts an editor position to the protocol's. */
+  protocolPosition(position: vscode.Position): unknown {
+    return this.client?.code2ProtocolConverter.asPosition(position) ?? position;
+  }
+
+  /** Applies a WorkspaceEdit the server made (protocol positions); false when the editor refused it. */
+  async applyProtocolEdit(edit: unknown): Promise<boolean> {
+    const client = this.client;
+    if (client === undefined || client.state !== State.Running) {
+      throw new Error('The Cairn server is not running. Run "Cairn: Restart server" or see the Cairn output.');
+    }
+    const converted = await client.protocol2CodeConverter.asWorkspaceEdit(edit as Parameters<typeof client.protocol2CodeConverter.asWorkspaceEdit>[0]);
+    return converted !== undefined && vscode.workspace.applyEdit(converted);
+  }
+
   dispose(): void {
     void this.stop();
     this.disposables.forEach((d) => void d.dispose());

@@ -21,7 +21,7 @@ from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..terminal import safe
-from . import actions, cited_text, commands, completion, definition, hover, lens
+from . import actions, cite_action, cited_text, commands, completion, definition, hover, lens
 from . import log as log_mod
 from .framing import FramedStdin
 from .session import Session
@@ -99,6 +99,7 @@ def create_server() -> CairnServer:
     server = CairnServer()
     session = server.session
     handler = log_mod.setup(server)
+    cite = cite_action.CiteAction(session)
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -191,7 +192,8 @@ def create_server() -> CairnServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL],
+                                resolve_provider=True),
     )
     @guarded(default=[])
     async def on_code_action(params: types.CodeActionParams):
@@ -200,7 +202,16 @@ def create_server() -> CairnServer:
             return []
         doc_changes = bool(session.capability("workspace.workspace_edit.document_changes", False))
         store = folder.ws.store if folder is not None else None
-        return actions.code_actions(state, session.codec, params, doc_changes, store)
+        found = actions.code_actions(state, session.codec, params, doc_changes, store)
+        return found + await cite.code_actions(folder, state, params)
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def on_code_action_resolve(params: types.CodeAction):
+        try:
+            return await cite.resolve(params)
+        except Exception:  # noqa: BLE001 - a failed resolve leaves the action without an edit
+            log.exception("codeAction/resolve failed")
+            return params
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
@@ -237,6 +248,10 @@ def create_server() -> CairnServer:
     @server.command(commands.ASK)
     async def ask_command(*args):
         return await commands.ask(session, list(args))
+
+    @server.command(cite_action.EVIDENCE)
+    async def evidence_command(*args):
+        return await cite.command(list(args))
 
     return server
 
