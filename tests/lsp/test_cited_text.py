@@ -194,3 +194,37 @@ async def test_no_hover_link_without_the_capability(plain_client: LanguageClient
         text_document=types.TextDocumentIdentifier(uri=u),
         position=types.Position(line=line_of(text, 'quote: "A customer has 30 days to request'), character=2)))
     assert "30 days" in h.contents.value and "cairn-source:" not in h.contents.value
+
+
+@pytest.fixture(scope="module")
+def ws_edited(tmp_path_factory):
+    return build_demo(tmp_path_factory.mktemp("cited-edited") / "demo")
+
+
+@pytest_lsp.fixture(scope="module", config=SERVER)
+async def edited_client(lsp_client: LanguageClient, ws_edited):
+    await start(lsp_client, ws_edited, experimental={"cairnSourceDocuments": True})
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_superseded_citation_still_opens_after_its_source_is_edited(edited_client: LanguageClient,
+                                                                            ws_edited: Path):
+    # today's policy is edited and saved (re-indexed) while the review notes cite the 2024 edition
+    client, demo = edited_client, ws_edited
+    draft = demo / "drafts/review-notes.md"
+    (before,) = await definition(client, draft, 'quote: "A customer has 30 days to request')
+    policy = demo / "sources/policy.md"
+    policy.write_text(policy.read_text(encoding="utf-8").replace("A customer has 14", "In short: A customer has 14"),
+                      encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=uri(policy), type=types.FileChangeType.Changed)]))
+    answer = uri(demo / "drafts/credits-answer.md")
+    await until(lambda: "span-shifted" in [d.code for d in client.diagnostics.get(answer, [])],
+                what="the re-index of the edited policy")
+    (after,) = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri(draft)),
+        position=types.Position(line=line_of(draft.read_text(encoding="utf-8"),
+                                             'quote: "A customer has 30 days to request'), character=2)))
+    assert after.uri == before.uri and after.range == before.range
+    assert span(await source_text(client, after.uri), after.range).startswith("A customer has 30 days")

@@ -1,6 +1,7 @@
 """Claims and their blocks in the editor: where a moved block's claim is now,
-the quick-fix moving it back, and the source action binding every block of a
-draft to its claim (`claim` field). The engine side is cairn.binding.
+the quick-fix moving it back, the source action binding every block of a
+draft to its claim (`claim` field), and the same field for a block about to be
+pasted (`cairn.bindPasted`). The engine side is cairn.binding.
 
 A draft is checked piece by piece (segments.py) and a moved block's claim may
 sit in another piece, so what needs the whole draft is made here, from the

@@ -26,6 +26,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,7 @@ SCHEME = "cairn-source"
 REQUEST = "cairn/sourceText"
 CAPABILITY = "cairnSourceDocuments"
 PAGED = (".pdf",)
+log = logging.getLogger(__name__)
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -157,7 +159,8 @@ def virtual_location(folder, r: CitationResult, root_uri: str) -> types.Location
     target = Target(root_uri, ch.source, ch.version, page)
     try:
         text, base = served_text(folder, target)
-    except CitedTextError:
+    except CitedTextError as exc:
+        log.info("no cited-text document for %s: %s", ch.chunk_id, exc)
         return None
     start, end = _span_in_version(r)
     start, end = max(0, start - base), max(0, min(end - base, len(text)))
