@@ -2,6 +2,7 @@
 // bar, the report and the commands around it. The checking itself is the
 // server's; see README.md for what a writer sees.
 import * as vscode from 'vscode';
+import { registerCitationPaste } from './citationPaste';
 import { CITED_SOURCE_SCHEME } from './core/citedSource';
 import { EVIDENCE_COMMAND, parseEvidence, pickRows, pickTitle } from './core/evidence';
 import { reportPageOf } from './core/reportPage';
@@ -38,6 +39,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.registerTextDocumentContentProvider(CITED_SOURCE_SCHEME, {
       provideTextDocumentContent: (uri) => cairn.sourceText(uri.toString()),
     }),
+    // a cite block pasted into a draft gets the claim it is pasted under (`claim` field)
+    registerCitationPaste(cairn, output),
     vscode.commands.registerCommand('cairn.restartServer', () => cairn.restart()),
     vscode.commands.registerCommand('cairn.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('cairn.showReport', () => showErrors(output, () => report.show())),
@@ -85,7 +88,11 @@ async function showProblems(): Promise<void> {
   }
 }
 
-/** Selection in a .md or .txt source → the server's `cite` block, on the clipboard. */
+/**
+ * Selection in a .md or .txt source → the server's `cite` block, on the
+ * clipboard. The claim is not known yet: pasting the block under it in a draft
+ * adds the `claim` field (citationPaste.ts).
+ */
 async function copySelectionAsCitation(cairn: CairnServer): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (editor === undefined || editor.selection.isEmpty) {
@@ -119,7 +126,7 @@ async function copySelectionAsCitation(cairn: CairnServer): Promise<void> {
   await vscode.env.clipboard.writeText(result.text);
   const count = Array.isArray(result.citations) ? result.citations.length : 1;
   void vscode.window.showInformationMessage(
-    `Cairn: copied a cite block with ${count} citation${count === 1 ? '' : 's'}. Paste it after the claim in your draft.`,
+    `Cairn: copied a cite block with ${count} citation${count === 1 ? '' : 's'}. Paste it under the claim in your draft.`,
   );
 }
 

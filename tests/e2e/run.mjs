@@ -134,9 +134,19 @@ async function failed(error) {
   await cleanup();
 }
 
-/** What `cairn check --format json` says about the workspace's files on disk. */
+/**
+ * What `cairn check --format json` says about the workspace's files on disk.
+ * Run with code-server's environment, as the editor's server is: both then
+ * keep Cairn's machine key in the same data folder, as on a writer's machine
+ * (each would otherwise distrust the versions the other stored).
+ */
 function cliReport() {
-  const result = spawnSync(cairn, ['check', '--format', 'json'], { cwd: demo, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(cairn, ['check', '--format', 'json'], {
+    cwd: demo,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: codeServer.env(),
+  });
   if (result.status !== 0 && result.status !== 1) {
     throw new Error(`cairn check failed (${result.status}): ${result.stderr}`);
   }
@@ -609,6 +619,89 @@ try {
     }
     await shot('copy-citation');
     await wb.clearNotifications();
+    // pasted under a claim in a draft, the block gets the claim's `claim` field and verifies
+    const PASTED = 'drafts/pasted.md';
+    const claim = 'Return shipping is free when the goods arrive damaged.';
+    const bound = 'claim: "Return shipping is free when the goods arrive"';
+    writeFileSync(path.join(demo, PASTED), `# Pasted\n\n${claim}\n\n`);
+    await wb.openFile(PASTED);
+    await wb.gotoLine(4, 1);
+    await page.keyboard.press('Control+V');
+    await waitFor('the pasted cite block with its claim field', async () => {
+      for (let line = 4; line <= 14; line++) {
+        if ((await wb.lineText(line))?.trim() === bound) {
+          return true;
+        }
+      }
+      return false;
+    }, { timeout: 30_000 });
+    await wb.save();
+    const pasted = readFileSync(path.join(demo, PASTED), 'utf8');
+    const block = pasted.slice(pasted.indexOf('```cite'));
+    if (!pasted.startsWith(`# Pasted\n\n${claim}\n\`\`\`cite\n`) || !block.includes(`\n${bound}\n\`\`\`\n`) ||
+        block.replace(`${bound}\n`, '').trimEnd() !== clipboard.trimEnd()) {
+      throw new Error(`the pasted block should be the clipboard's with the claim field added:\n${pasted}`);
+    }
+    const claims = cliReport().drafts.find((d) => d.path === PASTED)?.claims ?? [];
+    if (claims.length !== 1 || claims[0].text !== claim || !claims[0].supported || claims[0].diagnostics.length > 0) {
+      throw new Error(`the pasted block should verify its claim: ${JSON.stringify(claims)}`);
+    }
+    await shot('pasted-citation', { editorOnly: true });
+    await page.keyboard.press('Control+W'); // saved: closes without asking
+    rmSync(path.join(demo, PASTED)); // the rest of the run counts the demo's own drafts
+  }, { retries: 2 });
+
+  await step('Go to definition on a citation of a superseded version opens the cited text, read-only, at the span', async () => {
+    // drafts/review-notes.md cites the 2024 edition of the policy (fixtures/demo-history), since superseded
+    const quote = 'A customer has 30 days to request a credit for a damaged delivery';
+    const old = readFileSync(path.join(repo, 'fixtures', 'demo-history', POLICY), 'utf8').split('\n');
+    const oldLine = old.findIndex((l) => l.includes(quote));
+    const expected = `Ln ${oldLine + 1}, Col ${old[oldLine].indexOf(quote) + 1}`;
+    const citation = lineOf(DRAFT, `quote: "${quote}"`);
+    const fence = fenceFrom(DRAFT, lineOf(DRAFT, 'A customer has 30 days'));
+    await wb.openFile(DRAFT);
+    await wb.gotoLine(fence);
+    // the lens over the block: the server has checked the draft and can answer for its citations
+    await waitFor(`a code lens over the cite block on line ${fence}`, async () => (await wb.codeLensAbove(fence)) !== null, {
+      timeout: 60_000,
+    });
+    await wb.gotoLine(citation, 12);
+    await page.keyboard.press('F12');
+    const editor = '.editor-group-container.active .editor-instance .monaco-editor';
+    const uri = await waitFor('an editor of a cairn-source: document', () =>
+      page.evaluate((selector) => {
+        const found = document.querySelector(selector)?.getAttribute('data-uri') ?? '';
+        return found.startsWith('cairn-source:') ? found : false;
+      }, editor),
+    { timeout: 30_000 });
+    const tab = await page.locator('.editor-group-container.active .tab.active').getAttribute('aria-label');
+    if (!tab?.startsWith('policy.md @977ec965')) {
+      throw new Error(`the tab should name the source and the cited version: ${tab} (${uri})`);
+    }
+    // the cursor at the start of the span, on the cited version's line holding the quote
+    await waitFor(`the cursor at ${expected}`, async () =>
+      (await page.locator('[id="status.editor.selection"]').textContent())?.trim() === expected,
+    );
+    const line = await wb.lineText(oldLine + 1);
+    if (!line?.includes(quote)) {
+      throw new Error(`line ${oldLine + 1} of the cited text should hold the quote: ${line}`);
+    }
+    await shot('cited-text', { editorOnly: true });
+    // read-only: a key typed there changes nothing and says so
+    await page.keyboard.press('x');
+    await waitFor('the "Cannot edit in read-only editor" message', async () =>
+      (await page.locator('.monaco-editor-overlaymessage, .monaco-hover:not(.hidden)').allTextContents()).some((t) =>
+        /read-only/.test(t),
+      ),
+    );
+    if ((await wb.lineText(oldLine + 1)) !== line) {
+      throw new Error('the cited text changed under a key press');
+    }
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+W');
+    await waitFor('the cited-text tab to close', () =>
+      page.evaluate((selector) => !document.querySelector(selector)?.getAttribute('data-uri')?.startsWith('cairn-source:'), editor),
+    );
   }, { retries: 2 });
 
   await step('Ask the sources inserts an answer whose claims are checked', async () => {

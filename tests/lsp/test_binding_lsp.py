@@ -1,17 +1,20 @@
 """Issue 20 in the editor, through the real `cairn serve`: a paragraph typed
 between a claim and its bound block gives `claim-moved`, whose quick-fix moves
 the block back; the source action binding every block; a claim of three
-sentences with one unbacked (its range and the hover's per-sentence support)."""
+sentences with one unbacked (its range and the hover's per-sentence support);
+a block copied from a source (`cairn.citeSelection`) and pasted under a claim,
+bound to it by `cairn.bindPasted`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from binding_ws import door_block, frozen_block, make
-from lsp_util import apply_edits, change_all, cli_report, edits_for, line_of, open_doc, start, until
+from lsp_util import apply_edits, change_all, cli_report, edits_for, line_of, open_doc, plain, start, until, uri
 
 CLAIM = "Frozen goods are held at or below -18 °C until dispatch."
 INSERTED = "The warehouse is staffed around the clock by a team of forty."
@@ -140,3 +143,66 @@ async def test_two_drafts_citing_one_span(client: LanguageClient, tmp_path: Path
     change_all(client, ub, f"# B\n\nThe loading door opens at 06:00.\n\n{door_block()}", 3)
     await until(lambda: not [d for d in client.diagnostics.get(ua, []) if d.code == "citation-reuse"],
                 what="a.md's citation-reuse to go")
+
+
+def _at(line: int, character: int = 0) -> dict:
+    return {"line": line, "character": character}
+
+
+async def _command(client, name: str, *args):
+    return plain(await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=name, arguments=list(args))))
+
+
+async def test_a_block_copied_from_a_source_is_bound_where_it_is_pasted(client: LanguageClient, tmp_path: Path):
+    ws = make(tmp_path / "ws")
+    source = ws / "sources" / "warehouse.md"
+    lines = source.read_text(encoding="utf-8").splitlines()
+    door = "The loading door on the north side opens at 06:00 every weekday."
+    path = ws / "drafts" / "a.md"
+    # the writer's draft: two claims, a placeholder line under the second
+    text = f"# Notes\n\n{CLAIM}\n\n{door}\nPASTE\n"
+    path.write_text(text, encoding="utf-8")
+    await start(client, ws)
+    u = open_doc(client, path)
+    await until(lambda: u in client.diagnostics, what="the first diagnostics")
+
+    # Copy selection as citation: the frozen-goods sentence, and then both paragraphs
+    frozen = line_of("\n".join(lines), "Frozen goods")
+    one = await _command(client, "cairn.citeSelection", uri(source),
+                         {"start": _at(frozen), "end": _at(frozen, lines[frozen].index(" Chilled"))})
+    both = await _command(client, "cairn.citeSelection", uri(source),
+                          {"start": _at(frozen), "end": _at(line_of("\n".join(lines), "loading door") + 1)})
+    assert "claim" not in one["text"] and len(both["citations"]) == 2
+
+    # pasted on the blank line under the first claim: bound to it, nothing else changed
+    got = await _command(client, "cairn.bindPasted", u, {"start": _at(3), "end": _at(3)}, one["text"])
+    assert got["bound"] == 1
+    assert got["text"] == one["text"].replace("\n```\n", '\nclaim: "Frozen goods are held at or below -18"\n```\n')
+    # pasted over the placeholder under the second claim (a selection): every citation of the list
+    place = line_of(text, "PASTE")
+    got2 = await _command(client, "cairn.bindPasted", u, {"start": _at(place), "end": _at(place, 5)}, both["text"])
+    assert got2["bound"] == 2
+    assert got2["text"].count('claim: "The loading door on the north side opens"') == 2
+    assert got2["text"].replace('  claim: "The loading door on the north side opens"\n', "") == both["text"]
+
+    # the draft as the writer now has it verifies; a paragraph later typed under a claim is caught
+    pasted = text.replace(f"{CLAIM}\n\n", f"{CLAIM}\n{got['text']}\n").replace("PASTE\n", got2["text"])
+    path.write_text(pasted, encoding="utf-8")
+    claims = cli_report(ws)["drafts"][0]["claims"]
+    assert [(c["text"], c["supported"], c["diagnostics"]) for c in claims] == [(CLAIM, True, []), (door, True, [])]
+    path.write_text(pasted.replace(f"{CLAIM}\n", f"{CLAIM}\n\n{INSERTED}\n\n", 1), encoding="utf-8")
+    report = cli_report(ws)
+    codes = [d["code"] for c in report["drafts"][0]["claims"] for d in c["diagnostics"]]
+    assert codes.count("claim-moved") == 1
+
+    # already bound, pasted inside a paragraph's line, or into a source: the text as it was
+    again = await _command(client, "cairn.bindPasted", u, {"start": _at(3), "end": _at(3)}, got["text"])
+    assert again == {"text": got["text"], "bound": 0}
+    inline = await _command(client, "cairn.bindPasted", u, {"start": _at(2, 6), "end": _at(2, 6)}, one["text"])
+    assert inline == {"text": one["text"], "bound": 0}
+    us = open_doc(client, source)
+    into_source = await _command(client, "cairn.bindPasted", us, {"start": _at(4), "end": _at(4)}, one["text"])
+    assert into_source == {"text": one["text"], "bound": 0}
+    with pytest.raises(Exception, match="expected the arguments"):
+        await _command(client, "cairn.bindPasted", u, {"start": _at(3), "end": _at(3)})

@@ -3,14 +3,16 @@ a `cairn-source:` document served by `cairn/sourceText`, through the real server
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import quote, unquote, urlencode, urlsplit
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from cairn.lsp.cited_text import make_uri, parse_uri
 from lsp_util import SERVER, build_demo, line_of, open_doc, plain, start, until, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -42,6 +44,14 @@ async def definition(client: LanguageClient, path: Path, needle: str):
 async def source_text(client: LanguageClient, u: str) -> str:
     got = plain(await client.protocol.send_request_async("cairn/sourceText", {"uri": u}))
     return got["text"]
+
+
+def as_vscode_writes_it(u: str) -> str:
+    """A URI as VS Code hands it back to a content provider (`vscode.Uri.parse(u).toString()`):
+    its path and query decoded, then every character but the unreserved ones (and `/` in the
+    path) percent-encoded, `=` and `&` included."""
+    parts = urlsplit(u)
+    return f"{parts.scheme}:{quote(unquote(parts.path), safe='/~')}?{quote(unquote(parts.query), safe='~')}"
 
 
 def span(text: str, r: types.Range) -> str:
@@ -82,6 +92,17 @@ async def test_html_citation_opens_the_visible_text(server: LanguageClient, ws: 
     assert span(text, loc.range).startswith("Agents may approve credits")
 
 
+async def test_the_uri_as_vscode_writes_it_back_is_served(server: LanguageClient, ws: Path):
+    # VS Code parses the location's URI and gives the content provider its own spelling of it,
+    # which mangles a key=value query
+    assert as_vscode_writes_it("cairn-source:/a%20b?x=1&y=a%26b") == "cairn-source:/a%20b?x%3D1%26y%3Da%26b"
+    for path, needle in (("drafts/review-notes.md", 'quote: "A customer has 30 days to request'),
+                         ("drafts/credits-answer.md", "sources/shipping.pdf")):
+        (loc,) = await definition(server, ws / path, needle)
+        again = as_vscode_writes_it(loc.uri)
+        assert await source_text(server, again) == await source_text(server, loc.uri)
+
+
 async def test_current_plain_text_citation_still_opens_the_file(server: LanguageClient, ws: Path):
     (loc,) = await definition(server, ws / "drafts/credits-answer.md", 'quote: "Reports after 48 hours')
     assert loc.uri == uri(ws / "sources/policy.md")
@@ -90,11 +111,10 @@ async def test_current_plain_text_citation_still_opens_the_file(server: Language
 async def test_source_text_refuses_what_it_may_not_serve(server: LanguageClient, ws: Path, tmp_path: Path):
     (loc,) = await definition(server, ws / "drafts/review-notes.md", 'quote: "A customer has 30 days to request')
     good = loc.uri
-    base, query = good.split("?", 1)
-    fields = dict(parse_qsl(query))
+    target = parse_uri(good)
 
-    def with_(**changes: str) -> str:
-        return base + "?" + urlencode({**fields, **changes})
+    def with_(**changes) -> str:
+        return make_uri(replace(target, **changes))
 
     outside = tmp_path / "ws"
     outside.mkdir()
@@ -104,8 +124,10 @@ async def test_source_text_refuses_what_it_may_not_serve(server: LanguageClient,
         with_(source="../../etc/passwd"),  # leaves the source roots
         with_(source="drafts/review-notes.md"),  # not a source
         with_(version="0" * 64),  # a version the store does not hold
-        with_(page="9"),  # no such page
+        with_(page=9),  # no such page
         "cairn-source:/x?root=1",  # malformed
+        good.split("?")[0] + "?" + urlencode({"root": target.root, "source": target.source,
+                                              "version": target.version}),  # the old key=value query
         uri(ws / "sources/policy.md"),  # another scheme
     ]
     for u in bad:
@@ -172,3 +194,37 @@ async def test_no_hover_link_without_the_capability(plain_client: LanguageClient
         text_document=types.TextDocumentIdentifier(uri=u),
         position=types.Position(line=line_of(text, 'quote: "A customer has 30 days to request'), character=2)))
     assert "30 days" in h.contents.value and "cairn-source:" not in h.contents.value
+
+
+@pytest.fixture(scope="module")
+def ws_edited(tmp_path_factory):
+    return build_demo(tmp_path_factory.mktemp("cited-edited") / "demo")
+
+
+@pytest_lsp.fixture(scope="module", config=SERVER)
+async def edited_client(lsp_client: LanguageClient, ws_edited):
+    await start(lsp_client, ws_edited, experimental={"cairnSourceDocuments": True})
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_superseded_citation_still_opens_after_its_source_is_edited(edited_client: LanguageClient,
+                                                                            ws_edited: Path):
+    # today's policy is edited and saved (re-indexed) while the review notes cite the 2024 edition
+    client, demo = edited_client, ws_edited
+    draft = demo / "drafts/review-notes.md"
+    (before,) = await definition(client, draft, 'quote: "A customer has 30 days to request')
+    policy = demo / "sources/policy.md"
+    policy.write_text(policy.read_text(encoding="utf-8").replace("A customer has 14", "In short: A customer has 14"),
+                      encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=uri(policy), type=types.FileChangeType.Changed)]))
+    answer = uri(demo / "drafts/credits-answer.md")
+    await until(lambda: "span-shifted" in [d.code for d in client.diagnostics.get(answer, [])],
+                what="the re-index of the edited policy")
+    (after,) = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri(draft)),
+        position=types.Position(line=line_of(draft.read_text(encoding="utf-8"),
+                                             'quote: "A customer has 30 days to request'), character=2)))
+    assert after.uri == before.uri and after.range == before.range
+    assert span(await source_text(client, after.uri), after.range).startswith("A customer has 30 days")

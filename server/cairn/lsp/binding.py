@@ -1,6 +1,7 @@
 """Claims and their blocks in the editor: where a moved block's claim is now,
-the quick-fix moving it back, and the source action binding every block of a
-draft to its claim (`claim` field). The engine side is cairn.binding.
+the quick-fix moving it back, the source action binding every block of a
+draft to its claim (`claim` field), and the same field for a block about to be
+pasted (`cairn.bindPasted`). The engine side is cairn.binding.
 
 A draft is checked piece by piece (segments.py) and a moved block's claim may
 sit in another piece, so what needs the whole draft is made here, from the
@@ -13,7 +14,7 @@ from lsprotocol import types
 
 from .. import binding
 from .. import drafts as drafts_mod
-from ..model import Diagnostic
+from ..model import Diagnostic, TextEdit
 
 BIND_ALL = "source.bindClaims.cairn"
 
@@ -55,6 +56,25 @@ def binding_values(cr, cit) -> dict[str, str]:
     return {"claim": binding.claim_field(cr.claim.text)}
 
 
+def _unbound_edits(claim, lines: range | None = None) -> list[list[TextEdit]]:
+    """Per citation of `claim` that has no `claim` field (claim objects aside), the engine
+    edits adding it; only citations of blocks lying within `lines` when given."""
+    text = claim.text
+    if not text:
+        return []
+    out = []
+    for cit in claim.citations:
+        block = cit.block
+        if cit.claim or cit.problems or block is None or block.claim_text is not None:
+            continue
+        if lines is not None and not (block.open_line in lines and block.close_line in lines):
+            continue
+        edits = drafts_mod.field_edits(cit, {"claim": binding.claim_field(text)})
+        if edits:
+            out.append(edits)
+    return out
+
+
 def bind_all_edits(state, codec) -> list[types.TextEdit]:
     """A `claim` field for every citation of the draft that has none (claim objects aside)."""
     if state.encoding_problem:
@@ -62,12 +82,26 @@ def bind_all_edits(state, codec) -> list[types.TextEdit]:
     out: list[types.TextEdit] = []
     for shift, seg in state.placed:
         for cr in seg.claims:
-            text = cr.claim.text
-            if not text:
-                continue
-            for cit in cr.claim.citations:
-                if cit.claim or cit.problems or cit.block is None or cit.block.claim_text is not None:
-                    continue
-                for e in drafts_mod.field_edits(cit, {"claim": binding.claim_field(text)}):
-                    out.append(types.TextEdit(range=codec.range(seg.lines, e.range, shift), new_text=e.new_text))
+            for e in (e for edits in _unbound_edits(cr.claim) for e in edits):
+                out.append(types.TextEdit(range=codec.range(seg.lines, e.range, shift), new_text=e.new_text))
     return out
+
+
+def bind_pasted(text: str, start: int, end: int, pasted: str) -> tuple[str, int]:
+    """`pasted` as it would replace text[start:end], with a `claim` field added to each
+    citation of the cite blocks it holds whole that has none: the claim each would then
+    follow, by the same rule as every other block. Returns (the text to paste, how many
+    citations got the field); the text is `pasted` unchanged when none did."""
+    draft = text[:start] + pasted + text[end:]
+    first = len(drafts_mod.split_lines(draft[:start])) - 1
+    last = len(drafts_mod.split_lines(draft[: start + len(pasted)])) - 1
+    per_citation = [
+        edits for claim in drafts_mod.parse_draft(draft).claims for edits in _unbound_edits(claim, range(first, last + 1))
+    ]
+    if not per_citation:
+        return pasted, 0
+    done = drafts_mod.apply_edits(draft, [e for edits in per_citation for e in edits])
+    head, tail = text[:start], text[end:]
+    if not (done.startswith(head) and done.endswith(tail)):
+        return pasted, 0  # an edit outside the pasted text: never change the draft around it
+    return done[len(head): len(done) - len(tail)], len(per_citation)

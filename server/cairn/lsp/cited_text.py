@@ -9,7 +9,12 @@ document's text with the request `cairn/sourceText` ({"uri"} -> {"text"}).
 The URI's path is only for people (the editor shows its last segment as the
 tab's title: the file name, the version, the page); its query names what is
 served: the workspace folder's root URI, the source identity, the full
-version hash and, for a paged source, the page. Every request is checked
+version hash and, for a paged source, the page, as base64url-encoded JSON. A
+query of `key=value` pairs would not come back intact: VS Code decodes a
+URI's query when it parses it and percent-encodes every reserved character
+(`=` and `&` too) when it writes it out again, so the separators and the
+characters inside the values could no longer be told apart; base64url has
+only characters that no client encodes. Every request is checked
 again: the folder must be one the server was given, the source one the
 workspace may read, the version one the store holds. A client that does not
 declare `experimental.cairnSourceDocuments` gets the previous locations
@@ -18,9 +23,14 @@ declare `experimental.cairnSourceDocuments` gets the previous locations
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
+import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
+from urllib.parse import quote, urlsplit
 
 from lsprotocol import types
 
@@ -31,6 +41,8 @@ SCHEME = "cairn-source"
 REQUEST = "cairn/sourceText"
 CAPABILITY = "cairnSourceDocuments"
 PAGED = (".pdf",)
+log = logging.getLogger(__name__)
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 
 
 class CitedTextError(Exception):
@@ -54,25 +66,33 @@ def client_supports(experimental) -> bool:
 
 def make_uri(t: Target) -> str:
     name = t.source + f" @{t.version[:8]}" + (f" page {t.page}" if t.page else "")
-    query = {"root": t.root, "source": t.source, "version": t.version}
+    fields: dict[str, str | int] = {"root": t.root, "source": t.source, "version": t.version}
     if t.page:
-        query["page"] = str(t.page)
-    return f"{SCHEME}:/{quote(name)}?{urlencode(query)}"
+        fields["page"] = t.page
+    data = json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return f"{SCHEME}:/{quote(name)}?{base64.urlsafe_b64encode(data).rstrip(b'=').decode('ascii')}"
 
 
 def parse_uri(uri: str) -> Target:
     parts = urlsplit(uri)
     if parts.scheme != SCHEME:
         raise CitedTextError(f"not a {SCHEME}: URI")
-    q = parse_qs(parts.query, keep_blank_values=True)
+    query = parts.query
+    if not _BASE64URL.fullmatch(query):
+        raise CitedTextError(f"malformed {SCHEME}: URI (its query is not base64url)")
     try:
-        root, source, version = q["root"][0], q["source"][0], q["version"][0].lower()
-        page = int(q["page"][0]) if "page" in q else None
-    except (KeyError, IndexError, ValueError) as exc:
+        fields = json.loads(base64.urlsafe_b64decode(query + "=" * (-len(query) % 4)).decode("utf-8"))
+        root, source, version = fields["root"], fields["source"], fields["version"]
+        page = fields.get("page")
+        if not (isinstance(root, str) and isinstance(source, str) and isinstance(version, str)):
+            raise ValueError("root, source and version must be strings")
+    except (ValueError, TypeError, KeyError, UnicodeDecodeError, binascii.Error) as exc:
         raise CitedTextError(f"malformed {SCHEME}: URI ({exc})") from exc
-    if len(version) != 64 or any(c not in "0123456789abcdef" for c in version) or (page is not None and page < 1):
+    version = version.lower()
+    bad_page = page is not None and (not isinstance(page, int) or isinstance(page, bool) or page < 1)
+    if len(version) != 64 or any(c not in "0123456789abcdef" for c in version) or bad_page:
         raise CitedTextError(f"malformed {SCHEME}: URI (version or page)")
-    return Target(root, unquote(source), version, page)
+    return Target(root, source, version, page)
 
 
 def _version_text(folder, source: str, version: str) -> LineIndex | None:
@@ -139,7 +159,8 @@ def virtual_location(folder, r: CitationResult, root_uri: str) -> types.Location
     target = Target(root_uri, ch.source, ch.version, page)
     try:
         text, base = served_text(folder, target)
-    except CitedTextError:
+    except CitedTextError as exc:
+        log.info("no cited-text document for %s: %s", ch.chunk_id, exc)
         return None
     start, end = _span_in_version(r)
     start, end = max(0, start - base), max(0, min(end - base, len(text)))

@@ -1,4 +1,5 @@
-"""workspace/executeCommand: `cairn.report`, `cairn.reportHtml`, `cairn.reindex`, `cairn.citeSelection`, `cairn.ask`."""
+"""workspace/executeCommand: `cairn.report`, `cairn.reportHtml`, `cairn.reindex`, `cairn.citeSelection`,
+`cairn.bindPasted`, `cairn.ask`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import chunking, reuse
 from ..binding import claim_field
+from . import binding as lsp_binding
 from ..report import build_report
 from ..store import StoreError
 from .completion import VERSION_DIGITS, dq, yaml_value
@@ -162,6 +164,28 @@ def block_text(citations: list[dict]) -> str:
                 lines.append(f"{name}: {value}")
     lines.append("```")
     return "\n".join(lines) + "\n"
+
+
+BIND_PASTED = "cairn.bindPasted"
+
+
+async def bind_pasted(session, args) -> dict:
+    """[uri, range, text] -> {"text", "bound"}: `text` as it is to be pasted over `range` of an
+    open draft, each citation of the cite blocks it holds getting the `claim` field of the claim
+    it will follow when it has none (`bound` counts them). Outside a draft, `text` unchanged."""
+    if not isinstance(args, (list, tuple)) or len(args) < 3 or not isinstance(args[0], str) or not isinstance(args[2], str):
+        raise JsonRpcInvalidParams(message=f"{BIND_PASTED}: expected the arguments [uri, range, text]")
+    uri, raw_range, pasted = args[0], args[1], args[2]
+    try:
+        rng = raw_range if isinstance(raw_range, types.Range) else get_converter().structure(raw_range, types.Range)
+    except Exception as exc:  # noqa: BLE001 - any malformed range is the caller's error, reported as such
+        raise JsonRpcInvalidParams(message=f"{BIND_PASTED}: not a range: {exc}") from None
+    doc = session.documents.get(uri)
+    if doc is None or not session.is_draft(doc) or doc.encoding_problem:
+        return {"text": pasted, "bound": 0}
+    a, b = doc.index.from_lsp(session.codec, rng.start), doc.index.from_lsp(session.codec, rng.end)
+    text, bound = lsp_binding.bind_pasted(doc.text, min(a, b), max(a, b), pasted)
+    return {"text": text, "bound": bound}
 
 
 ASK = "cairn.ask"

@@ -245,6 +245,10 @@ def create_server() -> CairnServer:
     async def cite_selection_command(*args):
         return await commands.cite_selection(session, list(args))
 
+    @server.command(commands.BIND_PASTED)
+    async def bind_pasted_command(*args):
+        return await commands.bind_pasted(session, list(args))
+
     @server.command(commands.ASK)
     async def ask_command(*args):
         return await commands.ask(session, list(args))
