@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from .model import Chunk
 from .workspace import Workspace
 
+
 @dataclass(frozen=True, slots=True)
 class Place:
     """Where a quote sits: its chunk, its offsets in the chunk, and for a person

@@ -8,6 +8,7 @@ import logging
 import sqlite3
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,6 +16,13 @@ from . import __version__, notices
 from .config import ConfigError, find_root, load_settings
 from .store import StoreError
 from .terminal import safe
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from .engine import CheckedDraft, ProgressFn
+    from .verify import JudgeVerdict
+    from .workspace import IndexResult, Workspace
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_BASELINE = 0, 1, 2, 3  # 3: a --baseline regression (wins over 1)
 
@@ -53,7 +61,7 @@ class _Progress:
     """A tqdm bar on a terminal; nothing when stderr is piped."""
 
     def __init__(self, desc: str, unit: str):
-        self.bar = None
+        self.bar: Any = None  # a tqdm bar, made on the first report
         self.desc, self.unit = desc, unit
 
     def __call__(self, done: int, total: int, current: str) -> None:
@@ -75,7 +83,7 @@ class _Progress:
             self.bar.close()
 
 
-def _workspace(judge_url: str | None = None, principal: str | None = None):
+def _workspace(judge_url: str | None = None, principal: str | None = None) -> Workspace:
     from .workspace import Workspace
 
     root = find_root(Path.cwd())
@@ -91,7 +99,7 @@ def _workspace(judge_url: str | None = None, principal: str | None = None):
     return Workspace(root, settings)
 
 
-def _report_index(res, quiet: bool = False) -> None:
+def _report_index(res: IndexResult, quiet: bool = False) -> None:
     """What indexing did, on stderr. `cairn index` names every file it skipped and
     why; the other commands name the files that failed and count the others."""
     for src, msg in sorted(res.errors.items()):
@@ -116,14 +124,14 @@ def _report_index(res, quiet: bool = False) -> None:
         )
 
 
-def _guard(fn):
+def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Turn every error into exit 2 with one line saying what failed: no traceback
     reaches a user (configuration, the index, a file that cannot be read or written,
     and, as a last resort, a bug)."""
     import functools
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         _log_to_stderr()
         try:
             return fn(*args, **kwargs)
@@ -351,7 +359,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
 
     threshold = ws.settings.config.threshold
 
-    def run_check(progress=None):
+    def run_check(progress: ProgressFn | None = None) -> list[CheckedDraft]:
         # two phases: the lexical verification of every draft (the judge hook
         # only looks cached verdicts up), then the judge asked about every
         # claim at once, in parallel
@@ -431,7 +439,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
 
 
-def _check_output(ws, output: Path) -> None:
+def _check_output(ws: Workspace, output: Path) -> None:
     """`--output` never overwrites a source or an answer, and its folder must exist
     (exit 2, before any work is done)."""
     if not output.resolve().parent.is_dir():
@@ -520,7 +528,7 @@ def calibrate_cmd(data: Path, fmt: str, judge_url: str | None) -> None:
             asked = [(r.claim, tuple(r.quotes)) for r in rows if r.quotes]
             verdicts = dict(zip(asked, provider.judge_many(asked, progress=_Progress("judging", "row"))))
 
-            def judge(claim, quotes):
+            def judge(claim: str, quotes: Sequence[str]) -> JudgeVerdict | None:
                 return verdicts[(claim, tuple(quotes))]
 
             judge_name = provider.name
@@ -599,6 +607,3 @@ def serve_cmd() -> None:
 
 
 from . import cli_answers  # noqa: E402,F401 - registers `cite` and `ask` on the group above
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

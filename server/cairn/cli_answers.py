@@ -7,14 +7,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _err, _guard, _Progress, _report_index, _workspace, main
 from .terminal import safe
 
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
-def _source_names(ws, sources: tuple[str, ...]) -> list[str] | None:
+
+def _source_names(ws: Workspace, sources: tuple[str, ...]) -> list[str] | None:
     names = []
     for s in sources:
         ident = ws.identity(Path(s)) if Path(s).exists() else s.replace("\\", "/")
@@ -25,7 +29,7 @@ def _source_names(ws, sources: tuple[str, ...]) -> list[str] | None:
     return names or None
 
 
-def _where(place) -> str:
+def _where(place: Any) -> str:  # an evidence.Place
     page = f" p.{place.chunk.page}" if place.chunk.page else ""
     return f"{place.chunk.source}:{place.line}{page}"
 
@@ -160,7 +164,7 @@ def ask_cmd(question: str, fmt: str, k: int | None, ask_url: str | None) -> None
     sys.exit(EXIT_OK if d.faithful and all(c.supported for c in d.claims) else EXIT_FAIL)
 
 
-def _evidence_for(ws, claim: str, k: int, sources: tuple[str, ...], as_json: bool) -> None:
+def _evidence_for(ws: Workspace, claim: str, k: int, sources: tuple[str, ...], as_json: bool) -> None:
     """`cairn cite --for CLAIM`: the passages of the sources that best support the claim."""
     from fnmatch import fnmatchcase
 

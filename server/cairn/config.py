@@ -12,7 +12,15 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .policy import AuthorityConfig, Policy, PolicyEntry, PolicyError, RetentionConfig, current_principal, principals_table
+from .policy import (
+    AuthorityConfig,
+    Policy,
+    PolicyEntry,
+    PolicyError,
+    RetentionConfig,
+    current_principal,
+    principals_table,
+)
 
 CONFIG_FILE = "cairn.toml"
 

@@ -27,7 +27,9 @@ import json
 import re
 from array import array
 from bisect import bisect_right
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, Literal
 
 import yaml
 from markdown_it import MarkdownIt
@@ -57,7 +59,7 @@ MAX_BODY_CHARS = 256 * 1024
 _MAX_DEPTH = 32  # YAML nesting; citations need 4
 _MAX_INT = 2**63 - 1  # what SQLite can store
 
-_YAML_LOADER = getattr(yaml, "CBaseLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
+_YAML_LOADER: Any = getattr(yaml, "CBaseLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
 if _YAML_LOADER is None:  # pragma: no cover - depends on the PyYAML build
     _YAML_LOADER = yaml.BaseLoader
 
@@ -186,7 +188,7 @@ class _N:
         self.ci = ci
 
 
-def _attach(parent: "_N", pending: list, node: "_N") -> None:
+def _attach(parent: _N, pending: list, node: _N) -> None:
     """Add a finished node to its open parent: an item of a sequence, or a
     mapping's key (kept pending) or the value that completes the pair."""
     if parent.kind == "seq":
@@ -333,7 +335,7 @@ def _json_node(v, yn: _N | None, depth: int) -> _N:
         pairs = []
         for i, (k, val) in enumerate(v):
             yk = yv = None
-            if ok:
+            if ok and yn is not None:
                 yk, yv = yn.value[i]
                 if yk.kind != "str" or yk.value != k:
                     yk = yv = None
@@ -342,7 +344,7 @@ def _json_node(v, yn: _N | None, depth: int) -> _N:
         return _N("map", pairs, si, ei, style, True, ci)
     if depth < 5 and type(v) is list:
         ok = yn is not None and yn.kind == "seq" and len(yn.value) == len(v)
-        items = [_json_node(x, yn.value[i] if ok else None, depth + 1) for i, x in enumerate(v)]
+        items = [_json_node(x, yn.value[i] if ok and yn is not None else None, depth + 1) for i, x in enumerate(v)]
         return _N("seq", items, si, ei, style, True, ci)
     return _N("json", v, si, ei, style)
 
@@ -507,7 +509,7 @@ def _parse_block(node: _B, lines: list[str], eol: str) -> tuple[CiteBlock, bool,
     return block, False, False
 
 
-def _kind_of(body: str) -> tuple[str, str]:
+def _kind_of(body: str) -> tuple[Literal["json", "yaml"], str]:
     """("json" or "yaml", the body without its BOM and leading white space)."""
     stripped = body[_bom(body):].lstrip()
     return ("json" if stripped[:1] in ("{", "[") else "yaml"), stripped
@@ -575,7 +577,7 @@ def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, 
             _shift(marks, lead)
         except Exception:  # noqa: BLE001 - positions are a nicety; the values come from json
             marks = None
-        root = _json_node(value, marks, 0)
+        root: _N | None = _json_node(value, marks, 0)
     else:
         try:
             root = _compose(body)
@@ -595,6 +597,7 @@ def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, 
         if root is None:
             block.problems.append(ctx.problem("empty cite block"))
             return block, False, False
+    assert root is not None  # a JSON value always makes a node
     return _fill_root(block, ctx, root)
 
 
@@ -604,7 +607,8 @@ def _fill_root(block: CiteBlock, ctx: _Ctx, root: _N) -> tuple[CiteBlock, bool, 
     empty_claim = False
     if root.kind == "map" and any(_text(k) == "citations" for k, _ in root.value):
         is_claim = True
-        text_node = cits_node = None
+        text_node: tuple[_N, _N] | None = None
+        cits_node: tuple[_N, _N] | None = None
         for k, v in root.value:
             name = _text(k)
             if name == "text":
@@ -621,6 +625,7 @@ def _fill_root(block: CiteBlock, ctx: _Ctx, root: _N) -> tuple[CiteBlock, bool, 
             block.claim_text = ""
         else:
             block.claim_text = " ".join(text.split())
+        assert cits_node is not None  # the block was taken for a claim object because it has one
         ck, cv = cits_node
         if cv.kind != "seq":
             block.problems.append(
@@ -826,7 +831,7 @@ class _Sink(list):
 
     def __init__(self, consume):
         super().__init__()
-        self.count = 0
+        self.pushed = 0
         self.pending = None
         self.consume = consume
 
@@ -834,7 +839,7 @@ class _Sink(list):
         if self.pending is not None:
             self.consume(self.pending)
         self.pending = token
-        self.count += 1
+        self.pushed += 1
 
     def flush(self) -> None:
         if self.pending is not None:
@@ -842,7 +847,7 @@ class _Sink(list):
             self.pending = None
 
     def __len__(self) -> int:
-        return self.count
+        return self.pushed
 
     def __bool__(self) -> bool:
         return True
@@ -864,8 +869,10 @@ class _LeanState(StateBlock):
     def __init__(self, src: str, md, env, tokens) -> None:
         super().__init__("", md, env, tokens)  # every other field, with no lines
         self.src = src
-        b_marks, e_marks = array("q"), array("q")
-        t_shift, s_count = array("i"), array("i")
+        b_marks: Any = array("q")  # arrays where StateBlock has lists: the same reads, a quarter of the memory
+        e_marks: Any = array("q")
+        t_shift: Any = array("i")
+        s_count: Any = array("i")
         start, length, find = 0, len(src), src.find
         while start < length:
             end = find("\n", start)
@@ -895,11 +902,12 @@ class _LeanState(StateBlock):
         t_shift.append(0)
         s_count.append(0)
         self.bMarks, self.eMarks, self.tShift, self.sCount = b_marks, e_marks, t_shift, s_count
-        self.bsCount = array("i", bytes(4 * len(b_marks)))
+        bs_count: Any = array("i", bytes(4 * len(b_marks)))
+        self.bsCount = bs_count
         self.lineMax = len(b_marks) - 1
 
 
-def _tokenize(text: str, env: dict, sink: "_Sink", lean: bool = True) -> None:
+def _tokenize(text: str, env: dict, sink: _Sink, lean: bool = True) -> None:
     """What _MD.parse does for this parser, writing into `sink`: normalize, then the
     block rules (inline parsing is off, and text_join only joins inline tokens)."""
     core = StateCore(text, _MD, env)
@@ -1344,7 +1352,7 @@ def field_edits(citation: Citation, values: dict[str, str | int]) -> list[TextEd
     return fix_edits(citation, values)[0]
 
 
-def fix_edits(citation: Citation, values: dict[str, str | int]) -> tuple[list[TextEdit], str | None]:
+def fix_edits(citation: Citation, values: Mapping[str, str | int | None]) -> tuple[list[TextEdit], str | None]:
     """(edits, None), or ([], why no edit is given).
 
     The edited body is parsed again before any edit is given: the citation must read
@@ -1387,7 +1395,7 @@ def _wanted(name: str, value):
     return value.lower() if name in ("chunk_id", "version") and isinstance(value, str) else value
 
 
-def _reads_back(citation: Citation, values: dict, new_body: str) -> str | None:
+def _reads_back(citation: Citation, values: Mapping, new_body: str) -> str | None:
     """None when `new_body`, parsed as a cite body, holds the citation with `values` set
     and nothing else changed; else what went wrong."""
     old_block = citation.block
@@ -1401,7 +1409,7 @@ def _reads_back(citation: Citation, values: dict, new_body: str) -> str | None:
         block, is_claim, _ = _fill_block(block, ctx, stripped)
     except _BodyError as e:
         return f"the edited block would not parse ({e.message})"
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - any failure to parse the edit refuses the edit
         return f"the edited block would not parse ({type(e).__name__})"
     if block.problems:
         return f"the edited block would not parse ({block.problems[0].message})"
@@ -1442,7 +1450,7 @@ def _describe_value(v) -> str:
     return _short(v) if isinstance(v, str) else str(v)
 
 
-def _body_edits(lay: _Layout, values: dict) -> list[_BodyEdit]:
+def _body_edits(lay: _Layout, values: Mapping) -> list[_BodyEdit]:
     ctx, node = lay.ctx, lay.node
     json_kind = ctx.kind == "json"
     flow = node.flow

@@ -47,7 +47,7 @@ import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -55,6 +55,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .config import ConfigError, JudgeConfig, Settings, is_loopback_url
 from .model import ClaimResult, DraftResult
 from .verify import JudgeVerdict, apply_verdict, judge_quotes
+
+if TYPE_CHECKING:
+    from .store import IndexStore
+    from .workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +253,7 @@ class _Failure(Exception):
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     """Never follow a redirect: it could lead the request (and the key) off the allowed URL."""
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D401
+    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> None:
         return None
 
 
@@ -267,9 +271,9 @@ class OpenAIJudge:
         config: JudgeConfig,
         *,
         trusted: bool,
-        store=None,
+        store: IndexStore | None = None,
         environ: Mapping[str, str] | None = None,
-    ):
+    ) -> None:
         _check_url(config.url)
         environ = os.environ if environ is None else environ
         self.config_url = config.url.strip()
@@ -355,7 +359,7 @@ class OpenAIJudge:
         if self.store is not None:
             try:
                 self.store.cache_put(key, answer.model_dump_json())
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001 - a cache that cannot be written is no cache
                 log.debug("judge cache: cannot write: %s", exc)
         return verdict
 
@@ -399,7 +403,7 @@ class OpenAIJudge:
             answer = self._ask(claim, list(quotes))
         except _Failure as exc:
             verdict = self._fallback(self._scrub(exc.reason))
-        except Exception as exc:  # noqa: BLE001 - nothing about a judge may stop a check
+        except Exception as exc:  # nothing about a judge may stop a check
             log.debug("judge: unexpected error", exc_info=True)
             verdict = self._fallback(self._scrub(f"unexpected error: {type(exc).__name__}: {exc}"))
         else:
@@ -436,7 +440,7 @@ class OpenAIJudge:
             workers = min(self.concurrency, len(todo))
             with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cairn-judge") as pool:
                 futures = {}
-                for key, idx in todo.items():
+                for idx in todo.values():
                     claim, quotes = items[idx[0]]
                     futures[pool.submit(self._judge_unless, cancel, claim, quotes)] = (idx, claim)
                 for fut in as_completed(futures):
@@ -563,7 +567,7 @@ class OpenAIJudge:
             if isinstance(exc.reason, (TimeoutError, socket.timeout)):
                 raise _Failure(f"no answer within {self.timeout:g}s", retry=True) from None
             raise _Failure(f"cannot reach {self.url}: {exc.reason}", retry=True) from None
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             raise _Failure(f"no answer within {self.timeout:g}s", retry=True) from None
         except (http.client.HTTPException, OSError) as exc:
             raise _Failure(f"connection to {self.url} failed: {type(exc).__name__}: {exc}", retry=True) from None
@@ -572,7 +576,7 @@ class OpenAIJudge:
         status = exc.code
         try:
             text = exc.read(2048).decode("utf-8", "replace")
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - the error body is only a hint in the message
             text = ""
         finally:
             exc.close()
@@ -676,7 +680,7 @@ def judge_results(
 # Factories
 
 
-def make_judge(ws) -> OpenAIJudge | None:
+def make_judge(ws: Workspace) -> OpenAIJudge | None:
     """The configured judge of a workspace, or None for the lexical check (``stub``).
 
     Raises ConfigError on a judge configuration the user must fix. A judge
@@ -697,7 +701,7 @@ def make_calibration_judge(root: Path, settings: Settings) -> OpenAIJudge | None
     return _make(settings, store)
 
 
-def _make(settings: Settings, store) -> OpenAIJudge | None:
+def _make(settings: Settings, store: IndexStore | None) -> OpenAIJudge | None:
     cfg = settings.config.judge
     if cfg.provider == "stub":
         return None

@@ -11,7 +11,17 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from lsp_util import (
-    SERVER, apply_edits, build_demo, change_all, cli, cli_report, line_of, open_doc, start, until, uri,
+    SERVER,
+    apply_edits,
+    build_demo,
+    change_all,
+    cli,
+    cli_report,
+    line_of,
+    open_doc,
+    start,
+    until,
+    uri,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

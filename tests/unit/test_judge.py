@@ -8,14 +8,16 @@ import time
 from pathlib import Path
 
 import pytest
-from judge_server import JudgeServer, Reply
 
-from cairn import engine, judge as judge_mod
+from cairn import engine
+from cairn import judge as judge_mod
 from cairn.config import ConfigError, JudgeConfig, load_settings
 from cairn.judge import JudgeAnswer, OpenAIJudge, endpoint_url, first_json_object, judge_results, make_judge
 from cairn.store import Store
 from cairn.verify import JudgeVerdict, Verifier, apply_verdict
 from cairn.workspace import Workspace
+
+from judge_server import JudgeServer, Reply
 
 CLAIM = "Agents may approve credits of up to $200 without a supervisor."
 QUOTES = ["Agents can approve credits up to $200 on their own.", "Larger credits need a supervisor."]

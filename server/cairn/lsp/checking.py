@@ -279,7 +279,7 @@ class Folder:
             res = self.ws.index(only=identities)
         except sqlite3.DatabaseError as exc:
             if engine.is_locked(exc):
-                raise StoreError(f"the index {store.path} is locked by another process: {exc}") from exc
+                raise StoreError(f"the index {getattr(store, 'path', self.root)} is locked by another process: {exc}") from exc
             log.warning("the index of %s is damaged (%s); rebuilding it", self.root, exc)
             store.recover(exc)
             res = self.ws.index()
@@ -339,8 +339,8 @@ class Folder:
         placed_text = segments.pieces(text)
         old: dict[str, Segment] = {}
         if previous is not None:
-            for _, seg in previous.placed:
-                old.setdefault(seg.text, seg)
+            for _, prev in previous.placed:
+                old.setdefault(prev.text, prev)
         wanted = {t for _, t in placed_text}
         # verdicts of claims in pieces that changed, for a claim that merely moved
         claim_cache: dict[tuple, ClaimResult] | None = None

@@ -83,7 +83,7 @@ async def cite_selection(session, args) -> dict:
     claim = args[2] if len(args) > 2 and isinstance(args[2], str) and args[2].strip() else None
     try:
         rng = raw_range if isinstance(raw_range, types.Range) else get_converter().structure(raw_range, types.Range)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - cattrs raises many kinds; each is a bad argument
         raise _bad(f"not a range: {exc}") from None
     path = uri_to_path(uri)
     folder = session.folder_for(path)

@@ -75,8 +75,8 @@ def passage(text: str, words: list[str]) -> tuple[int, int] | None:
     start = 0
     for m in _SENTENCE_END.finditer(text, 0, pos):
         start = m.end()
-    m = _SENTENCE_END.search(text, pos)
-    end = m.end() if m else len(text)
+    after = _SENTENCE_END.search(text, pos)
+    end = after.end() if after else len(text)
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
@@ -129,7 +129,7 @@ def _spot_in(lines: list[str], rel: int, col: int, block, first: int) -> Spot | 
     before = line[:col]
     if block.kind == "json":
         m = None
-        for m in _JSON_KEY.finditer(before):
+        for m in _JSON_KEY.finditer(before):  # noqa: B007 - the loop only finds the last match
             pass
         if m is None:
             return None
@@ -159,7 +159,8 @@ def _spot_in(lines: list[str], rel: int, col: int, block, first: int) -> Spot | 
 # Edits
 
 
-def _key_col(m: re.Match) -> int:
+def _key_col(m: re.Match | None) -> int:
+    assert m is not None  # the key pattern matches every line it is given
     return len(m.group("indent")) + len(m.group("dash") or "")
 
 
@@ -296,7 +297,7 @@ def _to_lsp_edit(lines, codec, e) -> types.TextEdit:
 
 def quote_items(lines, codec, spot: Spot, chunks: list[Chunk], eol: str) -> list[types.CompletionItem]:
     words = _WORD.findall(spot.typed)
-    items = []
+    items: list[types.CompletionItem] = []
     seen = set()
     for ch in chunks:
         span = passage(ch.text, words)

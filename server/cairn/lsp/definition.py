@@ -67,7 +67,7 @@ def definition(folder, state, line: int, *, virtual: bool = False) -> list[types
     if cr.claim.range.start.line <= rel <= cr.claim.range.end.line and not any(
         b.open_line <= rel <= b.close_line for b in cr.claim.blocks
     ):
-        picks = range(len(cr.citations))
+        picks: list[int] | range = range(len(cr.citations))
     else:
         i = citation_index_at(cr, rel)
         picks = [] if i is None else [i]

@@ -101,7 +101,7 @@ def hover_markdown(folder, cr: ClaimResult, only: int | None = None, *, virtual:
     failing = [d for d in cr.diagnostics if d.citation is None and d.code not in ("block-syntax",)]
     for d in failing:
         parts.append(f"`{d.code}`{' (ignored)' if d.ignored else ''}: {escape(d.message)}")
-    for i, r in enumerate(cr.citations):
+    for i in range(len(cr.citations)):
         if only is not None and i != only:
             continue
         parts.append("---")

@@ -76,7 +76,7 @@ def guarded(default=None):
             async def run_async(params):
                 try:
                     return await fn(params)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.exception("%s failed", fn.__name__)
                     return default
 
@@ -86,7 +86,7 @@ def guarded(default=None):
         def run(params):
             try:
                 return fn(params)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("%s failed", fn.__name__)
                 return default
 

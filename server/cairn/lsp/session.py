@@ -22,6 +22,7 @@ import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -29,10 +30,10 @@ from pygls.uris import from_fs_path
 
 from ..config import ConfigError, find_root
 from ..report import metrics_of
-from . import reuse as lsp_reuse
 from ..store import StoreError
 from ..verify import resolved_quotes
 from ..workspace import IndexResult
+from . import reuse as lsp_reuse
 from .checking import DraftState, Folder
 from .config import ServerOptions, editor_section, folder_settings, make_judge_safely, plain, server_options
 from .documents import Document, Documents, uri_to_path
@@ -102,7 +103,7 @@ class Session:
     def capability(self, dotted: str, default=None):
         try:
             return get_capability(self.ls.client_capabilities, dotted, default)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a malformed capability is an absent one
             return default
 
     def tell(self, level: str, message: str) -> None:
@@ -160,7 +161,7 @@ class Session:
             await self._register()
             for folder in list(self.folders):
                 await self._index_folder(folder)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("starting failed; drafts are checked without a fresh index")
         finally:
             ready.set()
@@ -187,7 +188,7 @@ class Session:
             self.tell(level, f"{root.name}: {msg}")
         # the index is kept unless the settings now name another one
         keep = replacing is not None and replacing.settings.config.store == settings.config.store
-        folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep else None, uri=uri)
+        folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep and replacing is not None else None, uri=uri)
         judge, problem = make_judge_safely(folder.ws)
         if problem:
             self.tell("warning", problem)
@@ -215,7 +216,7 @@ class Session:
             got = await asyncio.wait_for(
                 self.ls.workspace_configuration_async(types.ConfigurationParams(items=items)), 10
             )
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - any failure of the client falls back to its initializationOptions
             log.warning("workspace/configuration failed (%s); using initializationOptions", exc)
             got = None
         got = list(got) if isinstance(got, (list, tuple)) else []
@@ -248,7 +249,7 @@ class Session:
             await asyncio.wait_for(
                 self.ls.client_register_capability_async(types.RegistrationParams(registrations=regs)), 10
             )
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - a client without watchers still gets cairn.reindex
             log.warning("the client did not accept the file watchers (%s); sources are re-read on cairn.reindex", exc)
 
     async def _index_folder(self, folder: Folder):
@@ -269,7 +270,7 @@ class Session:
                  len(res.indexed), res.unchanged, len(res.removed), len(res.errors))
         try:
             folder.answers = await self.run(folder.answers_now)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("finding the drafts of %s failed", folder.root)
         return res
 
@@ -290,7 +291,7 @@ class Session:
         token = f"cairn-{kind}-{self._progress}"
         try:
             await asyncio.wait_for(self.ls.work_done_progress.create_async(token), 10)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - progress is a nicety; any refusal means none
             log.info("no progress shown (%s)", exc)
             return None
         return token
@@ -407,7 +408,7 @@ class Session:
                 self._again.discard(path)
                 try:
                     await self._check(path)
-                except Exception:  # noqa: BLE001 - one draft's failure never stops the others
+                except Exception:  # one draft's failure never stops the others
                     log.exception("checking %s failed", path)
                 if path not in self._again:
                     break
@@ -475,16 +476,16 @@ class Session:
             return
         folder = self.folder_for(path)
         state = folder.drafts.get(path) if folder is not None else None
-        if not self._fits(state, doc):
+        if folder is None or state is None or not self._fits(state, doc):
             return  # not checked yet (still starting)
         doc.judge_wanted = False
         try:
             self._start_judging(folder, state)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("judging %s failed", path)
 
     def _start_judging(self, folder: Folder, state: DraftState) -> None:
-        judge = folder.verifier.judge
+        judge: Any = folder.verifier.judge  # one that can be asked in bulk has judge_many and name (cairn.judge)
         if judge is None or getattr(judge, "problem", None) or not hasattr(judge, "judge_many"):
             return  # no judge, or one that cannot be asked (its fallbacks are shown already)
         todo, seen = [], set()
@@ -519,7 +520,7 @@ class Session:
                     progress=self._reporter(token) if token is not None else None, cancel=cancel,
                 ),
             )
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("judging %s failed", path)
         finally:
             if self._judge_runs.get(path) is cancel:
@@ -596,7 +597,7 @@ class Session:
             types.PublishDiagnosticsParams(uri=state.uri, diagnostics=diags,
                                            version=state.version if state.is_open else None)
         )
-        if affected:
+        if affected and folder is not None:
             self._republish(folder, affected)
 
     def _republish(self, folder: Folder, rels: set[str]) -> None:
@@ -620,14 +621,14 @@ class Session:
             return  # the last check of the cycle will notify
         try:
             self.ls.protocol.notify(CHECKED, {"metrics": self.metrics().model_dump()})
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("sending %s failed", CHECKED)
         if self._refresh_lenses and self.capability("workspace.code_lens.refresh_support", False):
             # verdicts changed without an edit (a source changed): lenses shown are stale
             self._refresh_lenses = False
             try:
                 self.ls.workspace_code_lens_refresh(None)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("workspace/codeLens/refresh failed")
 
     def metrics(self):
@@ -665,7 +666,7 @@ class Session:
             return True
         try:
             await asyncio.wait_for(asyncio.shield(task), patience)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True
 
@@ -676,7 +677,7 @@ class Session:
         doc = self.documents.get(uri)
         path = doc.path if doc is not None else uri_to_path(uri)
         folder = self.folder_for(path)
-        if folder is None or (doc is not None and not self.is_draft(doc)):
+        if folder is None or path is None or (doc is not None and not self.is_draft(doc)):
             return folder, None
         return folder, await self.current_path(path)
 
@@ -757,7 +758,7 @@ class Session:
         old = set(folder.answers)
         try:
             folder.answers = await self.run(folder.answers_now)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("finding the drafts of %s failed", folder.root)
             return
         for p in folder.answers - old:
@@ -835,9 +836,9 @@ class Session:
         for a in params.event.added or []:
             self.folder_uris.append(a.uri)
             await self._fetch_settings()
-            f = self._add_folder(a.uri)
-            if f is not None:
-                added.append(f)
+            new = self._add_folder(a.uri)
+            if new is not None:
+                added.append(new)
         if added:
             await self._register()
         for f in added:
