@@ -292,7 +292,7 @@ def label(asked: Asked) -> str:
 def to_markdown(asked: Asked, report_entry: DraftOut) -> str:
     """A draft ready to paste: the question as a heading, each claim a paragraph with its cite block."""
     from .binding import claim_field
-    from .lsp.commands import block_text
+    from .cite_fields import block_text
 
     out = [f"# {' '.join(asked.question.split())}", "", f"<!-- cairn ask: {label(asked)} -->", ""]
     for c in report_entry.claims:

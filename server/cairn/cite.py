@@ -33,7 +33,7 @@ class Place:
 
     def citation(self) -> dict:
         """The citation's fields, as the editor's quick-fixes and completion write them."""
-        from .lsp.completion import citation_values
+        from .cite_fields import citation_values
 
         return citation_values(self.chunk, self.start, self.end)
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _err, _guard, _Progress, _report_index, _workspace, main
+from .cli_common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _err, _guard, _Progress, _report_index, _workspace
 from .terminal import safe
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def _where(place: Any) -> str:  # an evidence.Place
     return f"{place.chunk.source}:{place.line}{page}"
 
 
-@main.command("cite")
+@click.command("cite")
 @click.argument("quote", required=False)
 @click.option("--for", "claim", metavar="CLAIM",
               help="Find evidence for this claim instead: the passages that best support it.")
@@ -55,7 +55,7 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
     supports the claim, 1 when none does (the closest are still shown)."""
     from . import engine
     from .cite import closest, find_places
-    from .lsp.commands import block_text
+    from .cite_fields import block_text
 
     if (quote is None) == (claim is None):
         _err("give either a QUOTE to cite or --for CLAIM to find evidence for, not both" if quote is not None
@@ -111,7 +111,7 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
     sys.exit(EXIT_FAIL)
 
 
-@main.command("ask")
+@click.command("ask")
 @click.argument("question")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @click.option("-k", "k", type=click.IntRange(1, 100), help="Passages to retrieve (default: [ask] k, 8).")
@@ -171,8 +171,8 @@ def _evidence_for(ws: Workspace, claim: str, k: int, sources: tuple[str, ...], a
     from . import engine
     from .binding import claim_field
     from .cite import _place
+    from .cite_fields import block_text
     from .evidence import find_evidence, retrieve
-    from .lsp.commands import block_text
 
     if not claim.split():
         _err("the claim is empty: give the sentence to find evidence for")

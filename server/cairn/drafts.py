@@ -37,6 +37,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_core.normalize import normalize as _normalize
 
+from .cite_fields import PLAIN_FIELDS, SAFE_PLAIN, YAML_UNSAFE, dq
 from .model import CODES, Citation, CiteBlock, Claim, DraftDoc, Pos, Problem, Range, TextEdit
 
 __all__ = [
@@ -71,9 +72,6 @@ _ALNUM = re.compile(r"[^\W_]")  # a character for which str.isalnum() is true
 _HEX16 = re.compile(r"[0-9a-fA-F]{16}")
 _HEX8 = re.compile(r"[0-9a-fA-F]{8,}")
 _INT = re.compile(r"[+-]?[0-9]+")
-_SAFE_PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./-]*")
-# characters YAML does not allow raw (or reads as line breaks) inside a double-quoted scalar
-_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 # JSON's \uXXXX escapes can spell a lone surrogate, which is no character (YAML refuses it)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(
@@ -81,7 +79,6 @@ _SURROGATE_ESCAPE = re.compile(
 )
 
 _FIELDS = ("chunk_id", "start", "end", "quote", "source", "version", "ignore", "claim")
-_PLAIN_FIELDS = frozenset({"chunk_id", "version", "source"})
 _CONTAINERS = frozenset({"root", "blockquote", "bullet_list", "ordered_list", "list_item"})
 
 NO_CLAIM = (
@@ -1296,32 +1293,26 @@ def _parse_draft(text: str) -> DraftDoc:
 # Field edits
 
 
-def _dq(s: str) -> str:
-    """A double-quoted string, valid JSON and valid YAML."""
-    out = json.dumps(s, ensure_ascii=False)
-    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", out)
-
-
 def _format(name: str, value, json_kind: bool, old: _N | None, flow: bool) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, int):
         return str(value)
     if json_kind or flow:
-        return _dq(value)
+        return dq(value)
     plain_ok = old is None or (old.kind == "str" and old.style == "")
-    if plain_ok and name in _PLAIN_FIELDS and _SAFE_PLAIN.fullmatch(value):
+    if plain_ok and name in PLAIN_FIELDS and SAFE_PLAIN.fullmatch(value):
         return value
     if (
         old is not None
         and old.style == "'"
         and "\n" not in value
         and "\r" not in value
-        and not _YAML_UNSAFE.search(value)
+        and not YAML_UNSAFE.search(value)
         and all(ch >= " " or ch == "\t" for ch in value)
     ):
         return "'" + value.replace("'", "''") + "'"
-    return _dq(value)
+    return dq(value)
 
 
 def _value_end(ctx: _Ctx, n: _N) -> tuple[int, int]:
@@ -1485,7 +1476,7 @@ def _body_edits(lay: _Layout, values: Mapping) -> list[_BodyEdit]:
 def _insert(ctx: _Ctx, node: _N, missing, json_kind: bool, flow: bool) -> _BodyEdit | None:
     pairs = [(k, v) for k, v in node.value if k.si is not None and v.si is not None]
     if flow:
-        entries = [f"{_dq(name)}: {_format(name, value, True, None, True)}" for name, value in missing]
+        entries = [f"{dq(name)}: {_format(name, value, True, None, True)}" for name, value in missing]
         if not pairs:
             if node.ci is None:
                 return None

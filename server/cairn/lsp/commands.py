@@ -10,9 +10,9 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import chunking, reuse
 from ..binding import claim_field
+from ..cite_fields import VERSION_DIGITS, block_text
 from ..report import build_report
 from ..store import StoreError
-from .completion import VERSION_DIGITS, dq, yaml_value
 from .documents import uri_to_path
 
 log = logging.getLogger(__name__)
@@ -147,21 +147,6 @@ def _cite(folder, ident: str, rng: types.Range, codec, claim: str | None = None)
         for c in citations:
             c["claim"] = claim_field(claim)
     return {"text": block_text(citations), "citations": citations}
-
-
-def block_text(citations: list[dict]) -> str:
-    """A YAML cite block of `citations` (each with `claim` when it has one)."""
-    lines = ["```cite"]
-    for c in citations:
-        fields = ("chunk_id", "start", "end", "quote", "source", "version") + (("claim",) if c.get("claim") else ())
-        for i, name in enumerate(fields):
-            value = dq(c[name]) if name in ("quote", "claim") else yaml_value(name, c[name])
-            if len(citations) > 1:
-                lines.append(("- " if i == 0 else "  ") + f"{name}: {value}")
-            else:
-                lines.append(f"{name}: {value}")
-    lines.append("```")
-    return "\n".join(lines) + "\n"
 
 
 ASK = "cairn.ask"

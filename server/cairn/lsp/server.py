@@ -163,7 +163,7 @@ def create_server() -> CairnServer:
     @guarded()
     async def on_hover(params: types.HoverParams):
         folder, state = await session.current(params.text_document.uri)
-        if state is None:
+        if folder is None or state is None:
             return None
         virtual = cited_text.client_supports(session.capability("experimental"))
         return hover.hover(folder, state, session.codec, params.position.line, virtual=virtual)
@@ -172,7 +172,7 @@ def create_server() -> CairnServer:
     @guarded()
     async def on_definition(params: types.DefinitionParams):
         folder, state = await session.current(params.text_document.uri)
-        if state is None:
+        if folder is None or state is None:
             return None
         virtual = cited_text.client_supports(session.capability("experimental"))
         return await session.read(definition.definition, folder, state, params.position.line, virtual=virtual)
@@ -185,7 +185,7 @@ def create_server() -> CairnServer:
     @guarded(default=[])
     async def on_code_lens(params: types.CodeLensParams):
         folder, state = await session.current(params.text_document.uri)
-        if state is None:
+        if folder is None or state is None:
             return []
         return lens.code_lenses(state)
 
@@ -196,7 +196,7 @@ def create_server() -> CairnServer:
     @guarded(default=[])
     async def on_code_action(params: types.CodeActionParams):
         folder, state = await session.current(params.text_document.uri)
-        if state is None:
+        if folder is None or state is None:
             return []
         doc_changes = bool(session.capability("workspace.workspace_edit.document_changes", False))
         store = folder.ws.store if folder is not None else None

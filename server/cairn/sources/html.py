@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..model import ParsedDocument
-from . import SourceError
+from .base import SourceError
 
 PARSER = "html-lxml"
 VERSION = "1"

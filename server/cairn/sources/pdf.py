@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 from ..model import ParsedDocument
-from . import SourceError
+from .base import SourceError
 
 PARSER = "pdf-pypdf"
 VERSION = "2"  # 2: running headers, footers and page numbers left out

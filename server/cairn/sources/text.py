@@ -4,7 +4,7 @@ nothing else changed."""
 from __future__ import annotations
 
 from ..model import ParsedDocument
-from . import SourceError
+from .base import SourceError
 
 PARSER = "text"
 VERSION = "1"
