@@ -29,7 +29,8 @@ from pydantic import ValidationError
 
 from .answers import JsonAnswer, answer_from_object
 from .config import AskConfig, ConfigError
-from .judge import OpenAIJudge, _ChatResponse, _content_text, _Failure, _snippet, _summary, first_json_object
+from .judge import OpenAIJudge
+from .judge_client import _ChatResponse, _content_text, _Failure, _snippet, _summary, first_json_object
 from .model import Chunk, Diagnostic, DraftResult, Pos, Problem, Range
 from .workspace import Workspace
 

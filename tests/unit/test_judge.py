@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cairn import engine
+from cairn import engine, judge_client
 from cairn import judge as judge_mod
 from cairn.config import ConfigError, JudgeConfig, load_settings
 from cairn.judge import JudgeAnswer, OpenAIJudge, endpoint_url, first_json_object, judge_results, make_judge
@@ -31,7 +31,7 @@ def srv():
 
 @pytest.fixture(autouse=True)
 def fast_backoff(monkeypatch):
-    monkeypatch.setattr(judge_mod, "BACKOFF_BASE", 0.01)
+    monkeypatch.setattr(judge_client, "BACKOFF_BASE", 0.01)
 
 
 def make(srv_or_url, *, store=None, trusted=True, environ=None, **cfg) -> OpenAIJudge:
@@ -176,7 +176,7 @@ def test_a_failing_endpoint_is_left_alone_after_some_failures(srv):
     j = make(srv, retries=0, concurrency=1)
     verdicts = j.judge_many([(f"claim {i}", QUOTES) for i in range(6)])
     assert all(v.judge == "fallback" for v in verdicts)
-    assert srv.count == judge_mod.BREAK_AFTER
+    assert srv.count == judge_client.BREAK_AFTER
     assert "in a row" in verdicts[-1].note
 
 
