@@ -19,10 +19,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -31,13 +29,14 @@ from pygls.uris import from_fs_path
 from ..config import ConfigError, find_root
 from ..report import metrics_of
 from ..store import StoreError
-from ..verify import resolved_quotes
 from ..workspace import IndexResult
 from . import reuse as lsp_reuse
 from .checking import DraftState, Folder
 from .config import ServerOptions, editor_section, folder_settings, make_judge_safely, plain, server_options
 from .documents import Document, Documents, uri_to_path
+from .judging import Judging
 from .positions import Codec
+from .progress import Progress
 from .watch import classify, watchers
 
 log = logging.getLogger(__name__)
@@ -55,11 +54,7 @@ class Session:
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-engine")
         # store reads for requests (completion, definition) while the engine thread is busy
         self.readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cairn-read")
-        # judge runs (network; each asks `concurrency` claims at a time), never on the engine thread
-        self.judging = ThreadPoolExecutor(max_workers=4, thread_name_prefix="cairn-judging")
-        self._judge_runs: dict[Path, threading.Event] = {}  # the cancel event of each draft's run
-        self._judging_now = 0  # runs on the `judging` threads (written there, under _judging_lock)
-        self._judging_lock = threading.Lock()
+        self.judging = Judging(self)  # the judge asked in the background (lsp/judging.py)
         self.folder_uris: list[str] = []
         self.ready: asyncio.Event | None = None
         self._timers: dict[Path, asyncio.TimerHandle] = {}
@@ -67,7 +62,7 @@ class Session:
         self._again: set[Path] = set()
         self._published: dict[Path, str] = {}
         self._shown: set[str] = set()
-        self._progress = 0
+        self.progress = Progress(ls, lambda: bool(self.capability("window.work_done_progress", False)))
         self._notify_pending = False
         self._refresh_lenses = False
         self._indexing = 0  # full index runs under way (the engine thread is busy for a while)
@@ -276,56 +271,12 @@ class Session:
 
     async def with_progress(self, title: str, work):
         """Run `work(progress)` on the engine thread, reporting $/progress when the client can show it."""
-        token = await self._progress_token("index")
+        token = await self.progress.token("index")
         self._indexing += 1
         try:
-            return await self._with_progress(token, title, work)
+            return await self.progress.around(token, title, work, self.run)
         finally:
             self._indexing -= 1
-
-    async def _progress_token(self, kind: str) -> str | None:
-        """A new $/progress token, or None when the client cannot show progress."""
-        if not self.capability("window.work_done_progress", False):
-            return None
-        self._progress += 1
-        token = f"cairn-{kind}-{self._progress}"
-        try:
-            await asyncio.wait_for(self.ls.work_done_progress.create_async(token), 10)
-        except Exception as exc:  # noqa: BLE001 - progress is a nicety; any refusal means none
-            log.info("no progress shown (%s)", exc)
-            return None
-        return token
-
-    def _reporter(self, token: str):
-        """progress(done, total, name) for a worker thread: $/progress reports of `token`."""
-        wp = self.ls.work_done_progress
-        loop = self.loop
-        last = [-1]
-
-        def progress(done: int, total: int, name: str) -> None:  # a worker thread
-            pct = int(done * 100 / total) if total else 100
-            if pct == last[0]:
-                return
-            last[0] = pct
-            msg = f"{done}/{total}" + (f" {name}" if name else "")
-            loop.call_soon_threadsafe(
-                wp.report, token, types.WorkDoneProgressReport(message=msg, percentage=pct, cancellable=False)
-            )
-
-        return progress
-
-    async def _with_progress(self, token, title: str, work):
-        wp = self.ls.work_done_progress
-        if token is None:
-            return await self.run(work, None)
-        wp.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
-        res = None
-        try:
-            res = await self.run(work, self._reporter(token))
-            return res
-        finally:
-            end = f"{res.total} source(s)" if res is not None and hasattr(res, "total") else "stopped"
-            wp.end(token, types.WorkDoneProgressEnd(message=end))
 
     async def check_everything(self) -> None:
         await self._ready().wait()
@@ -469,116 +420,11 @@ class Session:
         return path in self._timers or (path in self._tasks and not self._tasks[path].done())
 
     def judge_soon(self, path: Path) -> None:
-        """Judge an open draft that asked for it (opened, saved) once its check is done;
-        while a check is pending, the check's end calls this again."""
-        doc = self.documents.by_path(path)
-        if doc is None or not doc.judge_wanted or self._pending(path):
-            return
-        folder = self.folder_for(path)
-        state = folder.drafts.get(path) if folder is not None else None
-        if folder is None or state is None or not self._fits(state, doc):
-            return  # not checked yet (still starting)
-        doc.judge_wanted = False
-        try:
-            self._start_judging(folder, state)
-        except Exception:
-            log.exception("judging %s failed", path)
-
-    def _start_judging(self, folder: Folder, state: DraftState) -> None:
-        judge: Any = folder.verifier.judge  # one that can be asked in bulk has judge_many and name (cairn.judge)
-        if judge is None or getattr(judge, "problem", None) or not hasattr(judge, "judge_many"):
-            return  # no judge, or one that cannot be asked (its fallbacks are shown already)
-        todo, seen = [], set()
-        for _, cr, _ in state.claims():
-            if id(cr) not in seen and cr.judge != judge.name and resolved_quotes(cr):
-                seen.add(id(cr))
-                todo.append(cr)
-        if not todo:
-            return  # every claim is decided by a verdict already known
-        previous = self._judge_runs.pop(state.path, None)
-        if previous is not None:
-            previous.set()  # a newer save: the older run stops asking
-        cancel = threading.Event()
-        self._judge_runs[state.path] = cancel
-        asyncio.ensure_future(self._judge(folder, state, todo, cancel))
-
-    async def _judge(self, folder: Folder, state: DraftState, todo: list, cancel: threading.Event) -> None:
-        path = state.path
-        n = len(todo)
-        title = f"Cairn: judging {n} claim{'s' if n != 1 else ''}"
-        token = await self._progress_token("judge")
-        wp = self.ls.work_done_progress
-        if token is not None:
-            wp.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
-        judged = None
-        try:
-            log.info("%s: judging %d claim(s)", state.rel, n)
-            judged = await self.loop.run_in_executor(
-                self.judging,
-                functools.partial(
-                    self._judge_claims, todo, folder.verifier.judge, folder.settings.config.threshold,
-                    progress=self._reporter(token) if token is not None else None, cancel=cancel,
-                ),
-            )
-        except Exception:
-            log.exception("judging %s failed", path)
-        finally:
-            if self._judge_runs.get(path) is cancel:
-                del self._judge_runs[path]
-            if token is not None:
-                wp.end(token, types.WorkDoneProgressEnd(message="stopped" if judged is None or cancel.is_set()
-                                                        else f"{n} judged"))
-        if judged is None or cancel.is_set():
-            return  # a newer run (or shutdown): the answers are cached for it
-        await self._apply_judged(folder, state, {id(a): b for a, b in zip(todo, judged) if a is not b})
-
-    def _judge_claims(self, *args, **kwargs):  # a `judging` thread
-        from ..judge import judge_claims
-
-        with self._judging_lock:
-            self._judging_now += 1
-        try:
-            return judge_claims(*args, **kwargs)
-        finally:
-            with self._judging_lock:
-                self._judging_now -= 1
+        self.judging.soon(path)
 
     @property
     def judging_now(self) -> bool:
-        """Is the judge being asked (requests in flight finish only within its timeout)?"""
-        with self._judging_lock:
-            return self._judging_now > 0
-
-    async def _apply_judged(self, folder: Folder, state: DraftState, judged: dict) -> None:
-        """The judge's verdicts replace the lexical ones, when the draft's text is still the one judged."""
-        current = self._judged_target(folder, state)
-        if current is None or not judged:
-            return
-        new = await self.run(folder.with_verdicts, current, judged)
-        if self._judged_target(folder, state, current) is None or new is current:
-            return
-        folder.drafts[state.path] = new
-        self._publish(new)
-        self._refresh_lenses = True  # the lenses shown are the lexical ones
-        self._notify_soon()
-
-    def _judged_target(self, folder: Folder, state: DraftState, expected: DraftState | None = None):
-        """The draft's verdicts now, when its text is still the one judged (else None)."""
-        path = state.path
-        doc = self.documents.by_path(path)
-        if doc is None or self.folder_for(path) is not folder:
-            return None
-        if doc.version != state.version or doc.text != state.text:
-            # edited meanwhile: the verdicts are cached; the checks of the pieces edited apply them
-            log.info("%s: edited while it was judged; its verdicts wait for the next check", state.rel)
-            return None
-        current = folder.drafts.get(path)
-        if self._pending(path) or not self._fits(current, doc) or (expected is not None and current is not expected):
-            # checked again meanwhile, same text: judge after that check (the answers are cached)
-            doc.judge_wanted = True
-            self.judge_soon(path)
-            return None
-        return current
+        return self.judging.now
 
     def _publish(self, state: DraftState, *, update: bool = True) -> None:
         old = self._published.get(state.path)
@@ -849,10 +695,7 @@ class Session:
         for t in self._timers.values():
             t.cancel()
         self._timers.clear()
-        for cancel in self._judge_runs.values():
-            cancel.set()
-        self._judge_runs.clear()
-        self.judging.shutdown(wait=False, cancel_futures=True)
+        self.judging.shutdown()
         self.engine.shutdown(wait=False, cancel_futures=True)
         self.readers.shutdown(wait=False, cancel_futures=True)
 
