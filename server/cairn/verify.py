@@ -673,6 +673,16 @@ class Verifier:
                 claims.append(hit)
             else:
                 claims.append(self.verify_claim(claim))
+        diags = self.draft_diagnostics(claims, encoding_problem=encoding_problem)
+        result = DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
+                             encoding_problem=encoding_problem)
+        if cache is None and doc.text:
+            binding.complete(doc.text, result)  # where a moved block's claim is now (the whole draft is known)
+        return result
+
+    def draft_diagnostics(self, claims: Iterable[ClaimResult], *, encoding_problem: bool = False) -> list[Diagnostic]:
+        """The draft's own diagnostics: its encoding, then the encoding warnings of each source its
+        verified claims cite (once a source, in the order the claims cite them)."""
         diags = []
         if encoding_problem:
             diags.append(
@@ -692,11 +702,7 @@ class Verifier:
                     diags.append(
                         Diagnostic("encoding", f"source {r.chunk.source}: {w}", 0, Range(Pos(0, 0), Pos(0, 0)))
                     )
-        result = DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
-                             encoding_problem=encoding_problem)
-        if cache is None and doc.text:
-            binding.complete(doc.text, result)  # where a moved block's claim is now (the whole draft is known)
-        return result
+        return diags
 
 
 def _verbatim(claim: Claim, results: list[CitationResult]) -> bool:

@@ -22,7 +22,7 @@ from pathlib import Path
 from .. import drafts as drafts_mod
 from .. import engine
 from ..config import Settings
-from ..model import Claim, ClaimResult, Diagnostic, DraftDoc, Pos, Range
+from ..model import Claim, ClaimResult, Diagnostic, Pos, Range
 from ..reuse import SpanIndex
 from ..sources import is_source_name
 from ..store import StoreError
@@ -225,7 +225,7 @@ class Folder:
         state = DraftState(
             path=path, rel=rel, uri=uri, version=version, text=text, is_open=is_open,
             encoding_problem=encoding_problem, placed=placed,
-            draft_diagnostics=self._draft_diagnostics(rel, placed, encoding_problem),
+            draft_diagnostics=self._draft_diagnostics(placed, encoding_problem),
             uncited_paragraphs=uncited, stamp=self.stamp,
         )
         ids: set[str] = set()
@@ -321,19 +321,15 @@ class Folder:
             return state
         return replace(state, placed=placed)
 
-    def _draft_diagnostics(self, rel: str, placed, encoding_problem: bool) -> list[Diagnostic]:
-        """The draft's own diagnostics (encoding of the draft and of the sources it cites),
-        made by the engine: verify_draft over one already-verified claim per new source."""
+    def _draft_diagnostics(self, placed: list[tuple[int, Segment]], encoding_problem: bool) -> list[Diagnostic]:
+        """The draft's own diagnostics (encoding of the draft and of the sources it cites), made
+        by the engine from the verified claims: one claim per new source is enough, since a
+        source's warnings are the same whichever claim cites it."""
         seen: set[str] = set()
-        reps: list[Claim] = []
-        cache: dict = {}
+        reps: list[ClaimResult] = []
         for _, seg in placed:
             for cr, srcs in seg.cited_sources:
                 if any(s not in seen for s in srcs):
                     seen.update(srcs)
-                    reps.append(cr.claim)
-                    cache.setdefault(cr.claim.key, cr)
-        if not reps and not encoding_problem:
-            return []
-        doc = DraftDoc(text="", claims=reps, uncited_paragraphs=0, line_count=0)
-        return self.verifier.verify_draft(rel, doc, encoding_problem=encoding_problem, cache=cache).diagnostics
+                    reps.append(cr)
+        return self.verifier.draft_diagnostics(reps, encoding_problem=encoding_problem)
