@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-python test-vscode venv bench clean package dist
+.PHONY: demo test test-python test-vscode lint venv bench clean package dist
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,9 +21,14 @@ demo: $(STAMP)
 	  echo "== cairn check exited $$status (1 = some claims failed, as the demo intends) =="; \
 	  test $$status -le 1
 
-test: test-python test-vscode
+test: lint test-python test-vscode
 
-test-python: $(STAMP)
+# ruff (rules in pyproject.toml) and mypy (its config there too); both must pass before the tests run.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test-python: $(STAMP) lint
 	$(BIN)/python -m pytest -q
 
 # The VS Code extension: unit tests, lint and the real-VS-Code end-to-end test.

@@ -26,8 +26,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from chromium_util import ensure_chromium, launch  # noqa: E402 - after the path set-up above
 from engine_bench import generate  # noqa: E402 - after the path set-up above
+
+from chromium_util import ensure_chromium, launch  # noqa: E402 - after the path set-up above
 
 
 def write_report(root: Path, out: Path) -> float:

@@ -20,15 +20,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import random
+import re
 import shutil
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-
 
 from cairn.chunking import chunk_document
 
@@ -104,7 +103,7 @@ def make_draft(root: Path, n_claims: int, seed: int = 2, sample_sources: int = 2
         chunks += [(ident, c) for c in chunk_document(ident, f.read_text(encoding="utf-8")) if len(c.text) > 60]
     out = ["# Generated answer\n"]
     sentence_re = re.compile(r"[A-Z][^.]{30,}\.")
-    for i in range(n_claims):
+    for _ in range(n_claims):
         ident, ch = rng.choice(chunks)
         found = list(sentence_re.finditer(ch.text))
         if not found:
@@ -251,7 +250,7 @@ class Bench:
                 raise TimeoutError
             try:
                 await asyncio.wait_for(self.event.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise TimeoutError from None
 
     def memory(self) -> tuple[float, float]:
@@ -269,7 +268,7 @@ class Bench:
             await asyncio.wait_for(self.client.request("shutdown", None), 30)
             self.client.notify("exit", None)
             await asyncio.wait_for(self.client.proc.wait(), 30)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a server that will not stop is killed
             self.client.proc.kill()
 
 
@@ -337,7 +336,7 @@ async def latencies(b: Bench, root: Path, text: str, rounds: int) -> dict[str, l
     # "Cite a source for this claim": a new uncited paragraph at the top each round (so its
     # evidence is not cached), the light bulb's list at once, again once the search is done,
     # and resolve (which waits for the search, then makes the edit)
-    for i in range(rounds):
+    for _ in range(rounds):
         words = " ".join(rng.choice(WORDS) for _ in range(10))
         checked = b.checked
         await edit("warm-up", rng_(1, 0, 1, 0), f"The {words} {rng.choice(NUMBERS)} days.\n\n")

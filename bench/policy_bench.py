@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine_bench import generate  # noqa: E402 - the bench folder is put on the path just above
+from engine_bench import generate  # the bench folder is put on the path just above
 
 POLICY = """
 [authority]

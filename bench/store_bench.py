@@ -163,8 +163,9 @@ def main() -> None:
         index_speedup("sqlite", root, sqlite_env, lambda: None, mb, args.runs)
     server = None
     if not args.no_postgres:
-        import pg_server
         import psycopg
+
+        import pg_server
 
         try:
             server = pg_server.PostgresServer()

@@ -73,9 +73,9 @@ def main(argv: list[str]) -> None:
     seed_scores = scores(rows, [])
     full = measure(rows, adopted)
     if md:
-        row = lambda *c: "| " + " | ".join(c) + " |"  # noqa: E731
+        row = lambda *c: "| " + " | ".join(c) + " |"  # noqa: E731 - a one-line row format
     else:
-        row = lambda *c: "".join(f"{x:<26}" for x in c).rstrip()  # noqa: E731
+        row = lambda *c: "".join(f"{x:<26}" for x in c).rstrip()  # noqa: E731 - a one-line row format
     lines = [row("rule", "seed + this rule", "rows rescored", "cumulative (this order)", "calibrated without it")]
     if md:
         lines.append("| --- | ---: | ---: | ---: | ---: |")

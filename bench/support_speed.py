@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from cairn import meaning, support  # noqa: E402
+from cairn import meaning, support
 
 WORDS = (
     "customer credit delivery damaged request policy order refund store member payment approval warehouse "

@@ -11,8 +11,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "fixtures"))
 sys.path.insert(0, str(REPO / "tests"))
 
-import make_demo  # noqa: E402
-from cairn_testing import run_cairn  # noqa: E402
+import make_demo  # noqa: E402 - found through the paths set above
+from cairn_testing import run_cairn  # noqa: E402 - found through the paths set above
 
 SHARED_DATA = REPO.parent / "shared" / "data"
 

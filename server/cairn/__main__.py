@@ -1,3 +1,5 @@
+"""`python -m cairn`: the `cairn` command line."""
+
 from .cli import main
 
 main()

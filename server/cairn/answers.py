@@ -167,7 +167,7 @@ def answer_from_claims(claims: list[Any], answer_id: str | int, question: str | 
         if not isinstance(c, dict):
             claim = _bad_claim(f"{where}expected a claim {{\"text\", \"citations\"}}, got {_kind(c)}", line, rng)
         elif "citations" not in c:
-            text = c.get("text") if isinstance(c.get("text"), str) else ""
+            text = c["text"] if isinstance(c.get("text"), str) else ""
             claim = _bad_claim(f"{where}citations: missing; a claim needs its citations", line, rng, text)
         else:
             # `supported`, `support_score` and the like are not read

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .report import ClaimOut, CitationOut, DiagnosticOut, DraftOut, Metrics, Report
+from .report import CitationOut, ClaimOut, DiagnosticOut, DraftOut, Metrics, Report
 
 __all__ = [
     "Answer",

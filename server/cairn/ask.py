@@ -19,17 +19,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
 
 from .answers import JsonAnswer, answer_from_object
 from .config import AskConfig, ConfigError
-from .judge import OpenAIJudge, _content_text, _ChatResponse, _Failure, _snippet, _summary, first_json_object
+from .judge import OpenAIJudge
+from .judge_client import _ChatResponse, _content_text, _Failure, _snippet, _summary, first_json_object
 from .model import Chunk, Diagnostic, DraftResult, Pos, Problem, Range
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .report import DraftOut, Report
+    from .verify import Verifier
 
 EXTRACTIVE_CLAIMS = 3  # sentences in an extractive answer
 _WORDS = re.compile(r"[^\W_]+")
@@ -130,7 +137,7 @@ class AskModel(OpenAIJudge):
     """The `[ask]` model: the judge's client (retries, timeouts, key, URL trust,
     no redirect) with the answering prompt, returning the reply's text."""
 
-    def __init__(self, config: AskConfig, *, trusted: bool, environ=None):
+    def __init__(self, config: AskConfig, *, trusted: bool, environ: Mapping[str, str] | None = None) -> None:
         if not config.url.strip():
             raise ConfigError('ask.url is empty: provider "openai" needs the URL of an OpenAI-compatible endpoint'
                               " (for example http://127.0.0.1:11434/v1)")
@@ -156,7 +163,7 @@ class AskModel(OpenAIJudge):
             data = json.loads(raw.decode("utf-8", "replace"))
             resp = _ChatResponse.model_validate(data)
         except ValueError as exc:
-            why = _summary(exc) if hasattr(exc, "errors") else "the response is not JSON"
+            why = _summary(exc) if isinstance(exc, ValidationError) else "the response is not JSON"
             raise _Failure(f"malformed reply: not a chat completion ({why})", retry=False, transport=False) from None
         return _content_text(resp.choices[0].message.content)
 
@@ -232,7 +239,8 @@ def write_answer(question: str, passages: Sequence[Chunk], model: AskModel | Non
 
 
 def verify_answer(ws: Workspace, question: str, passages: list[Chunk], answer: JsonAnswer, *,
-                  model: AskModel | None, problem: str | None = None, verifier=None, judge=None) -> Asked:
+                  model: AskModel | None, problem: str | None = None, verifier: Verifier | None = None,
+                  judge: OpenAIJudge | None = None) -> Asked:
     """Verify an answer written for these passages, like any other answer."""
     from .verify import Verifier
 
@@ -248,8 +256,8 @@ def verify_answer(ws: Workspace, question: str, passages: list[Chunk], answer: J
     return Asked(question, provider, model.model if model is not None else "", list(passages), result, problem)
 
 
-def ask(ws: Workspace, question: str, *, k: int | None = None, verifier=None, model: AskModel | None = None,
-        judge=None) -> Asked:
+def ask(ws: Workspace, question: str, *, k: int | None = None, verifier: Verifier | None = None,
+        model: AskModel | None = None, judge: OpenAIJudge | None = None) -> Asked:
     """Retrieve, answer, verify. The index must be up to date (engine.index)."""
     passages = retrieve(ws, question, k or ws.settings.config.ask.k)
     answer, problem = write_answer(question, passages, model)
@@ -282,10 +290,10 @@ def label(asked: Asked) -> str:
     return f"answer written by the model {asked.model or '(default)'} ({asked.provider}), verified by Cairn"
 
 
-def to_markdown(asked: Asked, report_entry) -> str:
+def to_markdown(asked: Asked, report_entry: DraftOut) -> str:
     """A draft ready to paste: the question as a heading, each claim a paragraph with its cite block."""
     from .binding import claim_field
-    from .lsp.commands import block_text
+    from .cite_fields import block_text
 
     out = [f"# {' '.join(asked.question.split())}", "", f"<!-- cairn ask: {label(asked)} -->", ""]
     for c in report_entry.claims:
@@ -303,7 +311,7 @@ def to_markdown(asked: Asked, report_entry) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def to_json(asked: Asked, report) -> dict[str, Any]:
+def to_json(asked: Asked, report: Report) -> dict[str, Any]:
     data = json.loads(report.model_dump_json())
     data["ask"] = {
         "question": asked.question,

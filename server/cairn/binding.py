@@ -138,10 +138,11 @@ def complete(text: str, result: DraftResult) -> None:
 def located(text: str, d: Diagnostic, shift: int = 0) -> Diagnostic:
     """A copy of a `claim-moved` diagnostic naming where its claim is in `text`
     (the block's lines are `shift` lines down), with the fix moving the block."""
-    b = d.citation.block if d.citation is not None else None
-    if b is None:
+    cit = d.citation
+    b = cit.block if cit is not None else None
+    if cit is None or b is None:
         return d
-    moved = move_edits(text, b.open_line + shift, b.close_line + shift, d.citation.claim or "")
+    moved = move_edits(text, b.open_line + shift, b.close_line + shift, cit.claim or "")
     if moved is None:
         return d.copy(message=d.message + "; no paragraph of the draft begins with it now")
     edits, line = moved

@@ -20,8 +20,9 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -151,7 +152,8 @@ def _row(obj: dict[str, Any], n: int, path: Path, skipped: Counter[str]) -> Row 
             raise CalibrationDataError(
                 f"{where}: WiCE label must be supported, partially_supported or not_supported, not {label!r}"
             )
-        if _WICE_LABELS[label] is None:
+        supported = _WICE_LABELS[label]
+        if supported is None:
             skipped["not_supported"] += 1
             return None
         evidence, sets = obj.get("evidence"), obj.get("supporting_sentences")
@@ -168,7 +170,7 @@ def _row(obj: dict[str, Any], n: int, path: Path, skipped: Counter[str]) -> Row 
         if any(not 0 <= i < len(evidence) for i in gold):
             raise CalibrationDataError(f"{where}: a supporting sentence index is outside 'evidence'")
         quote = " ".join(evidence[i] for i in gold if i != 0)
-        return Row(claim=claim, quotes=[quote], supported=_WICE_LABELS[label], line=n, format="wice")
+        return Row(claim=claim, quotes=[quote], supported=supported, line=n, format="wice")
     if "quote" not in obj:
         raise CalibrationDataError(f"{where}: expected {{claim, quote, label}} or a WiCE claim row")
     quote = obj["quote"]
@@ -261,15 +263,15 @@ def calibrate(
     elapsed = time.perf_counter() - start
 
     confusion = _confusion(labels, verdicts)
-    sweep = []  # the word-overlap score alone at each threshold
+    sweep: list[ThresholdPoint] = []  # the word-overlap score alone at each threshold
     for t in THRESHOLDS:
         at_t = [check_support(r.claim, r.quotes, threshold=t, mode=mode).passed for r in rows]
         sweep.append(ThresholdPoint(threshold=t, balanced_accuracy=_balanced_accuracy(_confusion(labels, at_t))))
-    scored = [p for p in sweep if p.balanced_accuracy is not None]
+    points = [p for p in sweep if p.balanced_accuracy is not None]
     # Of equal figures, the configured threshold if it is one of them (nothing to
     # gain by changing it), else the lowest.
     best = max(
-        scored,
+        points,
         key=lambda p: (p.balanced_accuracy, abs(p.threshold - threshold) < 1e-9, -p.threshold),
         default=None,
     )

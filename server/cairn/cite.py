@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from .model import Chunk
 from .workspace import Workspace
 
+
 @dataclass(frozen=True, slots=True)
 class Place:
     """Where a quote sits: its chunk, its offsets in the chunk, and for a person
@@ -32,7 +33,7 @@ class Place:
 
     def citation(self) -> dict:
         """The citation's fields, as the editor's quick-fixes and completion write them."""
-        from .lsp.completion import citation_values
+        from .cite_fields import citation_values
 
         return citation_values(self.chunk, self.start, self.end)
 

@@ -7,14 +7,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _err, _guard, _Progress, _report_index, _workspace, main
+from .cli_common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _err, _guard, _Progress, _report_index, _workspace
 from .terminal import safe
 
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
-def _source_names(ws, sources: tuple[str, ...]) -> list[str] | None:
+
+def _source_names(ws: Workspace, sources: tuple[str, ...]) -> list[str] | None:
     names = []
     for s in sources:
         ident = ws.identity(Path(s)) if Path(s).exists() else s.replace("\\", "/")
@@ -25,12 +29,12 @@ def _source_names(ws, sources: tuple[str, ...]) -> list[str] | None:
     return names or None
 
 
-def _where(place) -> str:
+def _where(place: Any) -> str:  # an evidence.Place
     page = f" p.{place.chunk.page}" if place.chunk.page else ""
     return f"{place.chunk.source}:{place.line}{page}"
 
 
-@main.command("cite")
+@click.command("cite")
 @click.argument("quote", required=False)
 @click.option("--for", "claim", metavar="CLAIM",
               help="Find evidence for this claim instead: the passages that best support it.")
@@ -51,7 +55,7 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
     supports the claim, 1 when none does (the closest are still shown)."""
     from . import engine
     from .cite import closest, find_places
-    from .lsp.commands import block_text
+    from .cite_fields import block_text
 
     if (quote is None) == (claim is None):
         _err("give either a QUOTE to cite or --for CLAIM to find evidence for, not both" if quote is not None
@@ -107,7 +111,7 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
     sys.exit(EXIT_FAIL)
 
 
-@main.command("ask")
+@click.command("ask")
 @click.argument("question")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @click.option("-k", "k", type=click.IntRange(1, 100), help="Passages to retrieve (default: [ask] k, 8).")
@@ -160,15 +164,15 @@ def ask_cmd(question: str, fmt: str, k: int | None, ask_url: str | None) -> None
     sys.exit(EXIT_OK if d.faithful and all(c.supported for c in d.claims) else EXIT_FAIL)
 
 
-def _evidence_for(ws, claim: str, k: int, sources: tuple[str, ...], as_json: bool) -> None:
+def _evidence_for(ws: Workspace, claim: str, k: int, sources: tuple[str, ...], as_json: bool) -> None:
     """`cairn cite --for CLAIM`: the passages of the sources that best support the claim."""
     from fnmatch import fnmatchcase
 
     from . import engine
     from .binding import claim_field
     from .cite import _place
+    from .cite_fields import block_text
     from .evidence import find_evidence, retrieve
-    from .lsp.commands import block_text
 
     if not claim.split():
         _err("the claim is empty: give the sentence to find evidence for")

@@ -12,7 +12,15 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .policy import AuthorityConfig, Policy, PolicyEntry, PolicyError, RetentionConfig, current_principal, principals_table
+from .policy import (
+    AuthorityConfig,
+    Policy,
+    PolicyEntry,
+    PolicyError,
+    RetentionConfig,
+    current_principal,
+    principals_table,
+)
 
 CONFIG_FILE = "cairn.toml"
 
@@ -111,8 +119,9 @@ class Settings:
 
     def __init__(self, root: Path, config: Config, *, judge_url_trusted: bool, warnings: list[str],
                  ask_url_trusted: bool = False, store_url_trusted: bool = True, policy: Policy | None = None,
-                 principal_origin: str = "default"):
+                 principal_origin: str = "default", source_roots: list[str] | None = None):
         self.root = root
+        self._source_roots = source_roots  # normalised once (load_settings does it while checking them)
         self.policy = policy or Policy()
         self.principal_origin = principal_origin  # where the current principal came from
         self.config = config
@@ -137,12 +146,11 @@ class Settings:
             )
         return url
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.config, name)
-
     def source_roots(self) -> list[str]:
         """The source roots as normalised relative paths with `/`."""
-        return [normalise_root(r) for r in self.config.sources]
+        if self._source_roots is None:
+            self._source_roots = [normalise_root(r) for r in self.config.sources]
+        return list(self._source_roots)
 
 
 def find_root(start: Path) -> Path:
@@ -321,15 +329,14 @@ def load_settings(
         # try the file alone to tell which side is wrong
         msg = _describe(exc, CONFIG_FILE if _file_is_bad(file_cfg) else "editor settings")
         raise ConfigError(msg) from exc
-    for r in config.sources:
-        normalise_root(r)
+    roots = [normalise_root(r) for r in config.sources]
     for pattern in config.drafts:
         check_drafts_glob(pattern)
     if root.exists():
         real_root = root.resolve()
-        for r in config.sources:
+        for r, normal in zip(config.sources, roots):
             try:
-                target = (root / normalise_root(r)).resolve()
+                target = (root / normal).resolve()
             except (OSError, RuntimeError) as exc:  # a loop of links
                 raise ConfigError(f"sources: {r!r} cannot be resolved ({exc})") from None
             if target != real_root and real_root not in target.parents:
@@ -340,7 +347,7 @@ def load_settings(
     policy, origin = _policy(config, principal_override,
                              editor_principal if isinstance(editor_principal, str) else None)
     return Settings(root, config, judge_url_trusted=trusted, warnings=[], store_url_trusted=store_trusted,
-                    ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin)
+                    ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin, source_roots=roots)
 
 
 def _policy(config: Config, flag: str | None, editor_principal: str | None) -> tuple[Policy, str]:

@@ -12,8 +12,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .model import CitationResult, Claim, Diagnostic
+
+if TYPE_CHECKING:
+    from .store import IndexStore
+    from .verify import Verifier
+    from .workspace import Workspace
 
 CODE = "mixed-dates"
 
@@ -30,7 +36,7 @@ def _no_policy(source: str) -> str | None:
 class DateBook:
     """The dates of (source, version) pairs, read once from the store (versions are immutable)."""
 
-    def __init__(self, store, policy_date: PolicyDate = _no_policy):
+    def __init__(self, store: IndexStore, policy_date: PolicyDate = _no_policy) -> None:
         self.store = store
         self.policy_date = policy_date
         self._dates: dict[tuple[str, str], str | None] = {}
@@ -49,7 +55,7 @@ class DateBook:
         return self._dates[key]
 
 
-def _policy_dates(ws) -> PolicyDate:
+def _policy_dates(ws: Workspace) -> PolicyDate:
     """A source's date from the workspace's `[[policy]]` entries (their `date` wins
     over the source's own metadata), as YYYY-MM-DD."""
     from .policy import policy_date
@@ -61,7 +67,7 @@ def _policy_dates(ws) -> PolicyDate:
     return date_of
 
 
-def book_for(verifier) -> DateBook:
+def book_for(verifier: Verifier) -> DateBook:
     """The verifier's date book (made on first use)."""
     book = getattr(verifier, "_datebook", None)
     if book is None or book.store is not verifier.store:

@@ -9,11 +9,16 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import drafts as drafts_mod
 from .model import Citation, DraftResult
 from .verify import Verifier
 from .workspace import IndexResult, ProgressFn, Workspace
+
+if TYPE_CHECKING:
+    from .report import DraftOut, Report
+    from .store import IndexStore
 
 log = logging.getLogger(__name__)
 
@@ -122,14 +127,14 @@ class PlannedFix:
         return out
 
 
-def fix_plan(result: DraftResult, store=None) -> list[PlannedFix]:
+def fix_plan(result: DraftResult, store: IndexStore | None = None) -> list[PlannedFix]:
     """The fixes `--fix` may apply: single-target ones, merged per citation. With the
     store, versions are written short (short_version) among the versions of the chunk."""
     merged: dict[int, PlannedFix] = {}
     for i, cr in enumerate(result.claims):
         for d in cr.diagnostics:
             fix = d.auto_fix
-            if fix is None:
+            if fix is None or d.citation is None:  # (auto_fix is None without a citation)
                 continue
             plan = merged.setdefault(id(d.citation), PlannedFix(d.citation, i, [], [], {}))
             plan.titles.append(fix.title)
@@ -147,7 +152,7 @@ def fix_plan(result: DraftResult, store=None) -> list[PlannedFix]:
     return plans
 
 
-def workspace_report(ws: Workspace, results: list[DraftResult]):
+def workspace_report(ws: Workspace, results: list[DraftResult]) -> Report:
     """The JSON report (SPEC section 6) of these results as `cairn check` makes it:
     citation-reuse across them, source_quality by the workspace's tiers, coverage
     under its strict_sentences."""
@@ -159,12 +164,12 @@ def workspace_report(ws: Workspace, results: list[DraftResult]):
     return build_report(results, cfg.authority.tiers, strict_sentences=cfg.strict_sentences)
 
 
-def safe_fix_values(result: DraftResult, store=None) -> list[tuple[Citation, dict]]:
+def safe_fix_values(result: DraftResult, store: IndexStore | None = None) -> list[tuple[Citation, dict]]:
     """The fixes `--fix` may apply: single-target ones, merged per citation."""
     return [(p.citation, p.values) for p in fix_plan(result, store)]
 
 
-def fixed_text(checked: CheckedDraft, store=None, plans: list[PlannedFix] | None = None) -> str | None:
+def fixed_text(checked: CheckedDraft, store: IndexStore | None = None, plans: list[PlannedFix] | None = None) -> str | None:
     """The draft's text after the safe fixes, or None when nothing applies."""
     if checked.encoding_problem or not checked.result.editable:
         return None
@@ -267,7 +272,7 @@ def fingerprint(ws: Workspace) -> str:
 
 
 def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = None,
-                  progress: ProgressFn | None = None, *, use_cache: bool = True):
+                  progress: ProgressFn | None = None, *, use_cache: bool = True) -> tuple[list[DraftOut], int]:
     """The JSON-report view of each answer, reusing cached verdicts where the
     inputs are unchanged. Returns (list of report.DraftOut, how many were cached)."""
     import hashlib

@@ -22,10 +22,14 @@ import os
 import sqlite3
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .gitsafe import run_git
 from .sources import is_source_name
 from .store import StoreError
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +72,7 @@ def own_repository(root: Path) -> tuple[Path | None, str | None]:
 
 
 class History:
-    def __init__(self, workspace):
+    def __init__(self, workspace: Workspace) -> None:
         self.ws = workspace
         self._toplevel: Path | None | bool = False  # False: not looked up yet
         self.unused_reason: str | None = None  # why history is not used, when it is not
@@ -104,7 +108,7 @@ class History:
             return self._find(chunk_id, source_hint)
         except (sqlite3.Error, StoreError):
             raise  # the index's own trouble: the caller's to handle (rebuild, or exit 2)
-        except Exception as exc:  # noqa: BLE001 - a failed lookup is "not found", never no diagnostics
+        except Exception as exc:  # a failed lookup is "not found", never no diagnostics
             self._missing.add(chunk_id)
             if self.unused_reason is None:
                 self.unused_reason = f"looking {chunk_id} up failed ({type(exc).__name__}: {exc})"

@@ -51,7 +51,7 @@ def annotate(verifier: Any, results: list[CitationResult]) -> None:
             r.source_line, r.source_column = line + 1, start - starts[line] + 1
 
 
-def _version(verifier: Any, cache: dict, source: str, version: str):
+def _version(verifier: Any, cache: dict, source: str, version: str) -> Any:
     key = (source, version)
     got = cache.get(key)
     if got is None:

@@ -12,7 +12,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ class Range:
     end: Pos
 
     @staticmethod
-    def lines(first: int, last: int, last_len: int, first_col: int = 0) -> "Range":
+    def lines(first: int, last: int, last_len: int, first_col: int = 0) -> Range:
         return Range(Pos(first, first_col), Pos(last, last_len))
 
 
@@ -127,7 +127,7 @@ class Citation:
     # field name -> range of its line in the draft ("key: value"), for diagnostics
     field_ranges: dict[str, Range] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)  # block-syntax for this citation
-    block: "CiteBlock | None" = field(default=None, compare=False, repr=False)
+    block: CiteBlock | None = field(default=None, compare=False, repr=False)
     index: int = 0  # position inside its block
     # private layout data used by drafts.field_edits to rewrite fields in place
     layout: object = field(default=None, compare=False, repr=False)
@@ -201,7 +201,7 @@ class Fix:
     """New values for a citation's fields; `safe` fixes are applied by --fix."""
 
     title: str
-    values: dict[str, str | int]
+    values: dict[str, str | int | None]
     safe: bool = False
     # edits of the whole draft instead of field values (moving a block: editor only, never safe)
     edits: list[TextEdit] | None = None
@@ -288,7 +288,7 @@ class Diagnostic:
         self._complete()
         self._fixes = value
 
-    def copy(self, **changes) -> Diagnostic:
+    def copy(self, **changes: Any) -> Diagnostic:
         """A completed copy with some fields changed (dataclasses.replace for this class)."""
         self._complete()
         fields = {name: getattr(self, name) for name in _DIAGNOSTIC_FIELDS}

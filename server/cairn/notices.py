@@ -9,8 +9,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import CONFIG_FILE
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
 
 
 def missing_roots(root: Path, roots: list[str]) -> str | None:
@@ -36,7 +40,7 @@ def holds_a_file(folder: Path) -> bool:
     return False
 
 
-def unusable_setup(ws, paths_given: bool) -> str | None:
+def unusable_setup(ws: Workspace, paths_given: bool) -> str | None:
     """A `drafts` glob that matches no answer, or drafts to check while a source root
     holds no file (every citation would fail for a reason the output does not show)."""
     empty = [r for r in ws.roots if not holds_a_file(ws.root / r)]
@@ -55,7 +59,7 @@ def unusable_setup(ws, paths_given: bool) -> str | None:
     return None
 
 
-def empty_answer_file(p) -> bool:
+def empty_answer_file(p: Path) -> bool:
     """A .json/.jsonl file that holds no answer at all."""
     from .answers import is_answer_file, parse_answers
     from .drafts import read_draft
@@ -66,7 +70,7 @@ def empty_answer_file(p) -> bool:
     return not parse_answers(text, jsonl=p.name.lower().endswith(".jsonl"))
 
 
-def near_misses(ws) -> list[str]:
+def near_misses(ws: Workspace) -> list[str]:
     """A fence meant as a citation but not read as one (```Cite, ```citation), in the
     answers the last check read and in the Markdown files discovery passed over."""
     from .drafts import might_have_near_miss, near_miss_fences

@@ -11,9 +11,10 @@ from .model import CitationResult, Claim, Diagnostic
 
 if TYPE_CHECKING:
     from .verify import Verifier
+    from .workspace import Workspace
 
 
-def denied_message(ws, source: str, chunk_id: str | None = None) -> str:
+def denied_message(ws: Workspace, source: str, chunk_id: str | None = None) -> str:
     """Why a source is denied to the current principal; never any of its text."""
     policy = ws.settings.policy
     labels = ", ".join(policy.of(source).access)
@@ -22,7 +23,7 @@ def denied_message(ws, source: str, chunk_id: str | None = None) -> str:
     return f"{head} is not readable by {who} (access: {labels}): it is not read"
 
 
-def tier_of(ws, source: str | None) -> str | None:
+def tier_of(ws: Workspace, source: str | None) -> str | None:
     """The authority tier of a source, or None without `authority.tiers`."""
     if source is None:
         return None

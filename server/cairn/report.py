@@ -4,12 +4,13 @@ models, the text output, SARIF 2.1.0 and the baseline gate."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import __version__
-from .model import ClaimResult, Diagnostic, DraftResult
+from .model import CitationResult, ClaimResult, Diagnostic, DraftResult
 from .sentences_check import unsupported_count
 from .terminal import safe
 
@@ -104,6 +105,8 @@ def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
         ch = r.chunk
         denied = any(d.code == "source-denied" and d.citation is c for d in cr.diagnostics)
         span = r.current_span if r.resolved else None
+        span_start: int | None
+        span_end: int | None
         if span is None and ch is not None and c.start is not None and c.end is not None:
             span_start, span_end = ch.start + c.start, ch.start + c.end
         else:
@@ -166,14 +169,14 @@ def metrics_of(drafts: list[DraftResult], tiers: list[str] | None = None, *,
     )
 
 
-def support_rate(claims) -> float | None:
+def support_rate(claims: Sequence[ClaimResult] | Sequence[ClaimOut]) -> float | None:
     """Verified claims over the claims whose citations all resolved (at least one):
     semantic support, apart from mechanical resolution."""
     resolved = [c for c in claims if c.citations and all(r.resolved for r in c.citations)]
     return _ratio(sum(c.supported for c in resolved), len(resolved))
 
 
-def source_quality(claims, tiers: list[str] | None) -> dict[str, int] | None:
+def source_quality(claims: Sequence[ClaimResult] | Sequence[ClaimOut], tiers: list[str] | None) -> dict[str, int] | None:
     """Per tier, the verified claims whose weakest citation is in it (None without tiers)."""
     if not tiers:
         return None
@@ -189,7 +192,7 @@ def source_quality(claims, tiers: list[str] | None) -> dict[str, int] | None:
     return out
 
 
-def _authority(r) -> str | None:
+def _authority(r: CitationResult | CitationOut) -> str | None:
     return getattr(r, "authority", None)
 
 

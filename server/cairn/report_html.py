@@ -19,12 +19,20 @@ import re
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
 
 from . import __version__
-from .report import CitationOut, Report
+from .report import CitationOut, DiagnosticOut, Report
 from .report_svg import score_chart, validity_chart
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+    
+    from .workspace import Workspace
 
 # (chunk_id, version) -> the chunk's text, page and lineage, for the quote's context
 ChunkLookup = Callable[[str, str | None], "ChunkText | None"]
@@ -67,9 +75,9 @@ def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     for m in SENTENCE_END.finditer(text, 0, start):
         lo = m.end()
     hi = len(text)
-    m = SENTENCE_END.search(text, max(end - 1, 0))
-    if m is not None:
-        hi = m.end()
+    after = SENTENCE_END.search(text, max(end - 1, 0))
+    if after is not None:
+        hi = after.end()
     while lo < start and text[lo].isspace():
         lo += 1
     return lo, max(hi, end)
@@ -92,7 +100,7 @@ def quote_in_context(cit: CitationOut, chunk: ChunkText | None) -> QuoteView:
     return QuoteView(text[lo:s], text[s:e], text[e:hi], True, (s, e))
 
 
-def _field(model, name: str):
+def _field(model: BaseModel, name: str) -> Any:
     """A field the report's models may carry (a declared one, or an extra field),
     else None; pydantic's getattr for a missing name raises and is slow."""
     got = model.__dict__.get(name)
@@ -101,7 +109,7 @@ def _field(model, name: str):
     return got
 
 
-def _diag(x) -> dict:
+def _diag(x: DiagnosticOut) -> dict[str, Any]:
     return {"code": x.code, "severity": x.severity, "message": x.message, "line": x.line, "fix": x.fix}
 
 
@@ -182,7 +190,7 @@ def _csp_hash(text: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _env():
+def _env() -> Environment:
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
     env = Environment(loader=PackageLoader("cairn", "html"), autoescape=select_autoescape(["html", "j2"],
@@ -193,12 +201,12 @@ def _env():
     return env
 
 
-@lru_cache(maxsize=None)
+@cache
 def _asset(name: str) -> str:
     return resources.files("cairn").joinpath("html", name).read_text("utf-8")
 
 
-def _page(template: str, **ctx) -> str:
+def _page(template: str, **ctx: Any) -> str:
     """Render a page; its inline <style> and <script> are allowed by hash only."""
     css = _asset("report.css")
     js = _asset("lab.js") + "\n" + (_asset("report.js") if template == "report.html.j2" else "")
@@ -254,7 +262,7 @@ def render_lab(p: float = 0.8, n: int = 10) -> str:
                  data=Markup(_json_for_script({"answers": [], "chunks": {}, "lab": preset})))
 
 
-def store_lookup(ws, report: Report) -> ChunkLookup:
+def store_lookup(ws: Workspace, report: Report) -> ChunkLookup:
     """A ChunkLookup over the workspace's store: every cited chunk read in a few
     queries; a chunk of a source the workspace may not read is never shown."""
     ids: Iterable[str] = {c.chunk_id for d in report.drafts for cl in d.claims for c in cl.citations if c.chunk_id}

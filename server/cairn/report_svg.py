@@ -8,6 +8,7 @@ escaped here, since the result is inserted into the page as markup.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 W, H = 560, 180
@@ -29,7 +30,7 @@ def _frame(chart_id: str, title: str, desc: str, body: list[str], x_label: str) 
     )
 
 
-def _y_ticks(top: float, fmt) -> list[str]:
+def _y_ticks(top: float, fmt: Callable[[float], str]) -> list[str]:
     out = []
     for frac in (0.0, 0.5, 1.0):
         y = PAD_T + PLOT_H * (1 - frac)
@@ -66,11 +67,11 @@ def validity_chart(per_answer: list[tuple[str, float | None, bool]]) -> str:
     top = max(a + b for a, b in bins) or 1
     body = _y_ticks(top, lambda v: f"{v:.0f}")
     step = PLOT_W / len(bins)
-    for i, (ok, bad) in enumerate(bins):
+    for i, (good, bad) in enumerate(bins):
         x = PAD_L + i * step + step * 0.1
         name = "100%" if i == 10 else f"{i * 10}-{i * 10 + 9}%"
-        y = PAD_T + PLOT_H
-        for count, cls, what in ((bad, "bar bad", "not faithful"), (ok, "bar ok", "faithful")):
+        y: float = PAD_T + PLOT_H
+        for count, cls, what in ((bad, "bar bad", "not faithful"), (good, "bar ok", "faithful")):
             if not count:
                 continue
             h = PLOT_H * count / top
@@ -107,6 +108,6 @@ def score_chart(scores: list[float], threshold: float | None) -> str:
         x = PAD_L + PLOT_W * threshold
         body.append(f'<line class="threshold" x1="{x:.1f}" y1="{PAD_T}" x2="{x:.1f}" y2="{PAD_T + PLOT_H}"/>')
         body.append(f'<text class="label" x="{x + 4:.1f}" y="{PAD_T + 10}">threshold {threshold:.2f}</text>')
-        below = sum(s < threshold for s in scores)
-        desc += f" {below} score below the threshold {threshold:.2f}."
+        n_below = sum(s < threshold for s in scores)
+        desc += f" {n_below} score below the threshold {threshold:.2f}."
     return _frame("chart-scores", "Support scores against the threshold", desc, body, "support score")

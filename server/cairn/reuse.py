@@ -22,9 +22,13 @@ import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .model import ClaimResult, Diagnostic, DraftResult
+from .model import CitationResult, Claim, ClaimResult, Diagnostic, DraftResult
 from .support import STOPWORDS, stem
+
+if TYPE_CHECKING:
+    from .report import CitationOut, DraftOut
 
 CODE = "citation-reuse"
 SHARED_MIN = 0.5  # a claim sharing at least this share of the other's content words is related
@@ -58,9 +62,9 @@ def unrelated(mine: str, other: str) -> bool:
     return len(a & content_words(other)) / len(a) < SHARED_MIN
 
 
-def span_of(r) -> Span | None:
+def span_of(r: CitationResult | CitationOut) -> Span | None:
     """The span a resolved citation cites (a CitationResult or its report form)."""
-    c = getattr(r, "citation", r)
+    c: Any = getattr(r, "citation", r)  # a Citation or the report's CitationOut
     if not getattr(r, "resolved", False) or not c.chunk_id or c.start is None or c.end is None:
         return None
     return (c.chunk_id, c.start, c.end)
@@ -185,7 +189,7 @@ def annotate_results(results: list[DraftResult]) -> None:
                 d.claims[i] = replace(cr, diagnostics=[*cr.diagnostics, *found])
 
 
-def annotate_outs(outs, root: Path) -> None:
+def annotate_outs(outs: list[DraftOut], root: Path) -> None:
     """The same over report entries (cached verdicts): the `quote:` lines are read
     again from the drafts that have a warning."""
     from .report import DiagnosticOut
@@ -214,7 +218,7 @@ def annotate_outs(outs, root: Path) -> None:
                 c.diagnostics.sort(key=lambda x: x.line)  # in line order, as claim_out gives them
 
 
-def _parse(root: Path, path: str):
+def _parse(root: Path, path: str) -> list[Claim]:
     if not path.lower().endswith(".md"):
         return []
     from .drafts import parse_draft, read_draft
@@ -225,7 +229,7 @@ def _parse(root: Path, path: str):
         return []
 
 
-def _quote_line(claims, ci: int, ri: int, fallback: int) -> tuple[int, bool]:
+def _quote_line(claims: list[Claim], ci: int, ri: int, fallback: int) -> tuple[int, bool]:
     if ci < len(claims):
         cits = claims[ci].citations
         ignored = CODE in claims[ci].ignored

@@ -11,6 +11,8 @@ warning fails the claim.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .meaning import sentence_spans
 from .model import Claim, Diagnostic
 from .support import check_support
@@ -48,7 +50,7 @@ def check_sentences(claim: Claim, quotes: list[str], *, threshold: float, mode: 
     return out, scored
 
 
-def unsupported_count(diagnostics, strict: bool) -> int:
+def unsupported_count(diagnostics: Iterable[Diagnostic], strict: bool) -> int:
     """How many sentences count as uncited prose in the coverage metric: the
     unsupported ones not ignored, and only under `strict_sentences`. Reads
     engine diagnostics and their report form alike (code and severity)."""

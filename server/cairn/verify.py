@@ -9,12 +9,19 @@ the current version of its source (span-shifted or source-changed).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
-from . import anchor
+from . import anchor, binding, dates, sentences_check
 from .history import History
+from .lineage import annotate
+from .meaning import Evidence, sentence_around
+from .meaning import check as check_meaning
+from .meaning import plain as plain_text_of
+from .meaning.quantities import extract as extract_quantities
+from .meaning.quantities import without_identifiers
 from .model import (
     Chunk,
     Citation,
@@ -29,15 +36,13 @@ from .model import (
     Range,
     SpanRef,
 )
-from .meaning import Evidence, sentence_around
-from .meaning import plain as plain_text_of
-from .meaning import check as check_meaning
-from .meaning.quantities import extract as extract_quantities
-from .meaning.quantities import without_identifiers
-from .lineage import annotate
 from .policy_checks import denied_message, policy_diagnostics
 from .support import check_support
-from . import binding, dates, sentences_check
+
+if TYPE_CHECKING:
+    from .dates import DateBook
+    from .store import VersionInfo
+    from .workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +162,7 @@ def short(version: str) -> str:
 
 
 class Verifier:
-    def __init__(self, workspace, *, judge: Judge | None = None):
+    def __init__(self, workspace: Workspace, *, judge: Judge | None = None) -> None:
         self.ws = workspace
         self.store = workspace.store
         self.history = History(workspace)
@@ -165,7 +170,8 @@ class Verifier:
         self._lookups: dict[str, list[Chunk]] = {}
         self._searched: set[tuple[str, str | None]] = set()
         self._seen_generation = 0
-        self._current: dict[str, object] = {}
+        self._current: dict[str, VersionInfo] = {}
+        self._datebook: DateBook | None = None  # dates.book_for makes it on first use
         self._current_loaded = False
         self._quotes: dict[tuple, list] = {}
         self._terms: dict[str, int] = {}  # word -> in how many chunks, capped (store.find_quote)
@@ -207,12 +213,12 @@ class Verifier:
                 got = self._lookups[chunk_id] = self._lookup_store([chunk_id]).get(chunk_id, [])
         return got
 
-    def _lookup_store(self, ids) -> dict[str, list[Chunk]]:
+    def _lookup_store(self, ids: Iterable[str]) -> dict[str, list[Chunk]]:
         if self._current_ids is None:
             self._current_ids = self.store.current_version_ids()
         return self.store.lookup_many(ids, self._current_ids)
 
-    def prefetch(self, chunk_ids) -> None:
+    def prefetch(self, chunk_ids: Iterable[str | None]) -> None:
         """Load many chunk ids in a few queries (before verifying many drafts)."""
         wanted = [c for c in chunk_ids if c and c not in self._lookups]
         if not wanted:
@@ -230,7 +236,7 @@ class Verifier:
             hit = self._quotes[key] = self.store.find_quote(quote, sources=sources, terms=self._terms)
         return hit
 
-    def current_version(self, source: str):
+    def current_version(self, source: str) -> VersionInfo | None:
         if not self._current_loaded:
             # one query for every source beats one per source on a big corpus
             self._current.update(self.store.current_versions())
@@ -243,7 +249,7 @@ class Verifier:
         res = CitationResult(citation=cit)
         diags: list[Diagnostic] = []
 
-        def diag(code: str, message: str, line_range: Range | None, lsp_range: Range | None = None, **kw) -> Diagnostic:
+        def diag(code: str, message: str, line_range: Range | None, lsp_range: Range | None = None, **kw: Any) -> Diagnostic:
             line_range = line_range or _fence(cit)
             d = Diagnostic(code, message, line_range.start.line, lsp_range or line_range, citation=cit, **kw)
             diags.append(d)
@@ -388,7 +394,8 @@ class Verifier:
                 spans = self._find_rewrapped(quote, chunk.source)
         if spans:
             res.resolved = True
-            ch, s, e = min(spans, key=lambda h: (abs(h[0].start + h[1] - (chunk.start + cit.start)), h[0].start))
+            was = chunk.start + cit.start
+            ch, s, e = min(spans, key=lambda h: (abs(h[0].start + h[1] - was), h[0].start))
             now = ch.text[s:e]
             res.current_span = SpanRef(ch.source, ch.start + s, ch.start + e)
             res.evidence = (ch, s, e)
@@ -603,9 +610,9 @@ class Verifier:
             more = f" (and {len(found.numbers) - 1} more)" if len(found.numbers) > 1 else ""
             out.append(Diagnostic("number-mismatch", first.message + more, claim.line, claim.range))
         if found.contradictions:
-            first = found.contradictions[0]
+            opposed = found.contradictions[0]
             more = f" (and {len(found.contradictions) - 1} more)" if len(found.contradictions) > 1 else ""
-            out.append(Diagnostic("contradiction", first.message + more, claim.line, claim.range))
+            out.append(Diagnostic("contradiction", opposed.message + more, claim.line, claim.range))
         for i, neg in found.context:
             cit = cits[i]
             line = cit.line_of("quote") or _fence(cit)
@@ -666,6 +673,16 @@ class Verifier:
                 claims.append(hit)
             else:
                 claims.append(self.verify_claim(claim))
+        diags = self.draft_diagnostics(claims, encoding_problem=encoding_problem)
+        result = DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
+                             encoding_problem=encoding_problem)
+        if cache is None and doc.text:
+            binding.complete(doc.text, result)  # where a moved block's claim is now (the whole draft is known)
+        return result
+
+    def draft_diagnostics(self, claims: Iterable[ClaimResult], *, encoding_problem: bool = False) -> list[Diagnostic]:
+        """The draft's own diagnostics: its encoding, then the encoding warnings of each source its
+        verified claims cite (once a source, in the order the claims cite them)."""
         diags = []
         if encoding_problem:
             diags.append(
@@ -685,11 +702,7 @@ class Verifier:
                     diags.append(
                         Diagnostic("encoding", f"source {r.chunk.source}: {w}", 0, Range(Pos(0, 0), Pos(0, 0)))
                     )
-        result = DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
-                             encoding_problem=encoding_problem)
-        if cache is None and doc.text:
-            binding.complete(doc.text, result)  # where a moved block's claim is now (the whole draft is known)
-        return result
+        return diags
 
 
 def _verbatim(claim: Claim, results: list[CitationResult]) -> bool:

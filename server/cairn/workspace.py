@@ -10,7 +10,7 @@ import fnmatch
 import hashlib
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -59,9 +59,9 @@ def lineage_for(name: str) -> str:
         from .sources import html
 
         return f"{html.PARSER}/{html._lineage()}"
-    from .sources import pdf
-
     import pypdf
+
+    from .sources import pdf
 
     return f"{pdf.PARSER}/{pdf.VERSION}+pypdf{pypdf.__version__}"
 
@@ -227,12 +227,13 @@ class Workspace:
         pending_chars = 0
         parsers = Parsers(self.PARALLEL_BYTES)
 
-        def take(outcomes) -> None:
+        def take(outcomes: Iterable[tuple[Job, tuple[NewVersion, list[str]] | None, Exception | None]]) -> None:
             nonlocal pending, pending_chars
             for job, parsed, exc in outcomes:
                 if exc is not None:
                     self._parse_failed(job, exc, res)
                     continue
+                assert parsed is not None  # an outcome holds either the parse or its error
                 pending.append(parsed)
                 pending_chars += len(parsed[0].text)
                 if len(pending) >= self.BATCH_FILES or pending_chars >= self.BATCH_CHARS:
@@ -245,7 +246,7 @@ class Workspace:
                     progress(i, total, ident)
                 try:
                     job = self._prepare(ident, chunk_chars, res)
-                except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
+                except Exception as exc:  # one bad source never stops the run
                     if _is_store_failure(exc):
                         raise
                     self._failed(ident, exc, res)
@@ -312,7 +313,7 @@ class Workspace:
         try:
             self.store.add_versions([v for v, _ in parsed])
             stored = parsed
-        except Exception as exc:  # noqa: BLE001 - one bad source never stops the run
+        except Exception as exc:  # one bad source never stops the run
             if _is_store_failure(exc):
                 raise
             if len(parsed) == 1:
@@ -323,7 +324,7 @@ class Workspace:
                 try:
                     self.store.add_versions([item[0]])
                     stored.append(item)
-                except Exception as one:  # noqa: BLE001
+                except Exception as one:
                     if _is_store_failure(one):
                         raise
                     self._failed(item[0].source, one, res)
@@ -417,16 +418,17 @@ class Workspace:
                     candidates.append(p)
         from .drafts import has_cite_block, might_have_near_miss
 
-        found, self.near_misses = [], []
+        with_blocks: list[Path] = []
+        self.near_misses = []
         for p in candidates:
             text = _head(p)
             if text is None:
                 continue
             if b"cite" in text and has_cite_block(text.decode("utf-8", "replace")):
-                found.append(p)
+                with_blocks.append(p)
             elif might_have_near_miss(text.decode("utf-8", "replace")):
                 self.near_misses.append(p)
-        return found
+        return with_blocks
 
     def _draft_file(self, p: Path) -> bool:
         """A regular file whose real path is inside the workspace: a link to a pipe or a

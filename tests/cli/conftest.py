@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import make_demo
 import pytest
+
+import make_demo
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

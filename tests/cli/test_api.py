@@ -9,9 +9,9 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from cairn_testing import check_json
-
 from cairn.api import Answer, open_workspace
+
+from cairn_testing import check_json
 
 CHUNK = "691d71e4b46d8b0d"
 QUOTE = "A customer has 14 days to request a credit for a damaged delivery"

@@ -44,7 +44,7 @@ def _workspace(root: Path, toml: str = "") -> Path:
     (ws / "sources" / "register.md").write_text(REGISTER, encoding="utf-8")
     (ws / "sources" / "press.html").write_text(PRESS, encoding="utf-8")
     _pdf(ws / "sources" / "opening.pdf", "The Leeds depot opened on 12 May 2024 with forty loading bays.",
-         dt.datetime(2024, 5, 12, 9, 30, tzinfo=dt.timezone.utc))
+         dt.datetime(2024, 5, 12, 9, 30, tzinfo=dt.UTC))
     return ws
 
 

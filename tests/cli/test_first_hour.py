@@ -8,9 +8,9 @@ import re
 import tomllib
 from pathlib import Path
 
-from cairn_testing import run_cairn
-
 from cairn.config import Config
+
+from cairn_testing import run_cairn
 
 
 def test_init_writes_a_workspace_that_checks_clean(tmp_path: Path):

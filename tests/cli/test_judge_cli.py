@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from cairn_testing import run_cairn, run_in_pty
 from judge_server import JudgeServer, Reply
 

@@ -12,7 +12,7 @@ from cairn_testing import run_cairn
 from judge_server import JudgeServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "meaning"))
-from make_meaning import build  # noqa: E402  (the fixture builder lives beside its data)
+from make_meaning import build  # the fixture builder lives beside its data
 
 
 def test_judge_gets_the_sentence_and_the_quantity_rule_still_applies(tmp_path: Path):

@@ -13,7 +13,7 @@ import pytest
 from cairn_testing import check_json, run_cairn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "meaning"))
-from make_meaning import CASES, build  # noqa: E402  (the fixture builder lives beside its data)
+from make_meaning import CASES, build  # the fixture builder lives beside its data
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from cairn_testing import run_cairn
 
+from cairn_testing import run_cairn
 from policy_ws import SECRET, SECRET_WORDS, TOML, cite, make
 
 

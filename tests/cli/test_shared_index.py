@@ -12,10 +12,10 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import make_demo
 import psycopg
 import pytest
 
+import make_demo
 from cairn_testing import run_cairn
 
 REMOTE = "postgresql://cairn:secret@db.example.invalid:5432/cairn"
@@ -66,7 +66,7 @@ def test_the_consent_decision(tmp_path: Path, monkeypatch):
     settings = load_settings(tmp_path)
     assert settings.store_url_trusted is False
     with pytest.raises(ConfigError):
-        settings.store_url
+        _ = settings.store_url
     # the user's own environment or editor settings allow it
     monkeypatch.setenv("CAIRN_STORE_URL", REMOTE)
     assert load_settings(tmp_path).store_url == REMOTE

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from cairn_testing import run_cairn
 from chromium_util import ensure_chromium, launch
 

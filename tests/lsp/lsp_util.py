@@ -20,8 +20,8 @@ from cairn.lsp.positions import Codec, LineIndex
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "fixtures"))
 
-import make_demo  # noqa: E402
-from cairn_testing import open_doc, until, uri  # noqa: E402,F401  (re-exported)
+import make_demo  # noqa: E402 - found through the path set above
+from cairn_testing import open_doc, until, uri  # noqa: E402,F401 - after the path set-up; re-exported
 
 # a citation that verifies in the demo (sources/policy.md)
 CITE_OK = (

@@ -13,8 +13,7 @@ from pytest_lsp import LanguageClient
 
 from cairn.binding import claim_field
 
-from lsp_util import (CITE_OK, apply_edits, change_all, edits_for, line_of, open_doc, plain, start, until,
-                      watch_client)
+from lsp_util import CITE_OK, apply_edits, change_all, edits_for, line_of, open_doc, plain, start, until, watch_client
 from lsp_util import capabilities as client_caps
 from lsp_util import uri as uri_of
 from policy_ws import SECRET, TOML, make

@@ -13,6 +13,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from cairn.lsp.cited_text import make_uri, parse_uri
+
 from lsp_util import SERVER, build_demo, line_of, open_doc, plain, start, until, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -13,7 +13,7 @@ from pytest_lsp import LanguageClient
 from lsp_util import line_of, open_doc, start, until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "meaning"))
-from make_meaning import build  # noqa: E402  (the fixture builder lives beside its data)
+from make_meaning import build  # the fixture builder lives beside its data
 
 
 async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_path: Path):

@@ -10,6 +10,7 @@ import shutil
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from lsp_util import CITE_OK, change_range, open_doc, plain, start, until, uri
@@ -111,11 +112,11 @@ async def test_failing_requests_leave_the_server_running(client: LanguageClient,
         types.HoverParams(text_document=types.TextDocumentIdentifier(uri=nowhere), position=types.Position(line=0, character=0))
     ) is None
     for args in ([], ["not a uri"], [uri(demo / "sources/faq.txt"), "not a range"], [nowhere, {"start": {}}]):
-        with pytest.raises(Exception):
+        with pytest.raises(JsonRpcException):
             await client.workspace_execute_command_async(
                 types.ExecuteCommandParams(command="cairn.citeSelection", arguments=args)
             )
-    with pytest.raises(Exception):
+    with pytest.raises(JsonRpcException):
         await client.workspace_execute_command_async(types.ExecuteCommandParams(command="cairn.nope"))
     # a change for a document that was never opened, a close of one never opened
     client.text_document_did_change(

@@ -22,9 +22,9 @@ FIXTURES = REPO / "fixtures"
 if str(FIXTURES) not in sys.path:
     sys.path.insert(0, str(FIXTURES))
 
-import make_demo  # noqa: E402
-from cairn_testing import open_doc, uri  # noqa: E402,F401  (re-exported)
-from cairn_testing import until as _until  # noqa: E402
+import make_demo  # noqa: E402 - found through the path set above
+from cairn_testing import open_doc, uri  # noqa: E402,F401 - after the path set-up; re-exported
+from cairn_testing import until as _until  # noqa: E402 - after the path set-up
 
 LONG = os.environ.get("CAIRN_LONG_TESTS") == "1"
 

@@ -394,7 +394,7 @@ def test_drafts_are_regular_files_inside_the_workspace(demo: Path, tmp_path: Pat
             out, err = proc.communicate(timeout=60)  # stdin stays open: a read of it would never end
         except subprocess.TimeoutExpired:
             proc.kill()
-            raise AssertionError(f"cairn check hung on a draft that is not a regular file ({toml!r})")
+            raise AssertionError(f"cairn check hung on a draft that is not a regular file ({toml!r})") from None
         assert proc.returncode == 1, err
         paths = {d["path"] for d in json.loads(out)["drafts"]}
         assert "drafts/credits-answer.md" in paths

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_access import REMOTE, all_output, no_network  # noqa: F401 - no_network is a fixture used by name
 
 from cairn_testing import run_cairn
+from test_access import REMOTE, all_output, no_network  # noqa: F401 - no_network is a fixture used by name
 
 QUESTION = "How long does a customer have to request a credit?"
 

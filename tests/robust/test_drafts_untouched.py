@@ -274,7 +274,7 @@ def test_the_draft_is_replaced_by_a_rename_never_written_in_place(demo: Path, mo
 def test_a_draft_changed_while_checked_is_not_overwritten(demo: Path):
     """The user saves the draft between the check and the write: their text wins."""
     engine, path, cd, new = _prepared(demo)
-    saved = path.read_bytes() + "Une phrase ajoutée pendant la vérification.\r\n".encode("utf-8")
+    saved = path.read_bytes() + "Une phrase ajoutée pendant la vérification.\r\n".encode()
     path.write_bytes(saved)
     assert engine.write_atomic(cd.path, new, expected=cd.text) is False
     assert path.read_bytes() == saved

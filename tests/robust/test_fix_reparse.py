@@ -17,6 +17,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from cairn.drafts import apply_edits, fix_edits, parse_draft
+
 from robust_util import check_json, examples, lsp_start, open_doc, run_cairn, until
 
 settings.load_profile("cairn-robust")

@@ -18,7 +18,6 @@ from pathlib import Path
 from robust_util import check_json, make_demo, run_cairn
 
 
-
 def _marker_script(path: Path, marker: Path, then: str = "exit 1") -> Path:
     path.write_text(f"#!/bin/sh\ntouch {marker}\n{then}\n", encoding="utf-8")
     path.chmod(path.stat().st_mode | stat.S_IEXEC)

@@ -21,8 +21,9 @@ import pytest
 import pytest_lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from robust_util import check_json, copy_tree, lsp_start, popen_cairn, run_cairn, until, uri
 from cairn.store import SCHEMA_VERSION
+
+from robust_util import check_json, copy_tree, lsp_start, popen_cairn, run_cairn, until, uri
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "cairn", "serve"])
 
@@ -202,10 +203,10 @@ async def test_cli_and_server_index_one_workspace_at_once(client: LanguageClient
              popen_cairn(demo, "index"), popen_cairn(demo, "check", "--format", "json")]
     await lsp_start(client, demo, timeout=120)  # the server indexes meanwhile
     outs = [p.communicate(timeout=180) for p in procs]
-    for p, (out, err) in zip(procs, outs):
+    for p, (_, err) in zip(procs, outs):
         assert p.returncode in (0, 1), err
         assert "Traceback" not in err and "locked" not in err and "damaged" not in err, err
-    for p, (out, err) in zip(procs, outs):
+    for p, (out, _) in zip(procs, outs):
         if p.args[-1] == "json":
             assert verdicts(json.loads(out)) == clean
     notes = uri(demo / "drafts" / "review-notes.md")

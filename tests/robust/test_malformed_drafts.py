@@ -28,6 +28,7 @@ from cairn.model import CODES
 from cairn.report import build_report, render_sarif, render_text
 from cairn.verify import Verifier
 from cairn.workspace import Workspace
+
 from robust_util import build_demo, check_json, examples, run_cairn
 
 MAX_SECONDS = 10.0  # one example, parse + verify (a few ms typically; a megabyte line well under a second)

@@ -151,7 +151,7 @@ async def test_rapid_edits_requests_and_cancellations(client: LanguageClient, de
                 cancelled_ids.add(msg_id)
         pending.append((msg_id, fut))
 
-    for round_ in range(ROUNDS):
+    for _ in range(ROUNDS):
         for i in range(EDITS_PER_ROUND):
             version += 1
             client.text_document_did_change(types.DidChangeTextDocumentParams(

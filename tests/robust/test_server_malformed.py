@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+from test_malformed_drafts import BILLION_LAUGHS, CHUNK_ID, MEGA_LINE, QUOTE, draft
 
 from robust_util import examples, lsp_start, open_doc, until
-from test_malformed_drafts import BILLION_LAUGHS, CHUNK_ID, MEGA_LINE, QUOTE, draft
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "cairn", "serve"])
 

@@ -8,14 +8,16 @@ import time
 from pathlib import Path
 
 import pytest
-from judge_server import JudgeServer, Reply
 
-from cairn import engine, judge as judge_mod
+from cairn import engine, judge_client
+from cairn import judge as judge_mod
 from cairn.config import ConfigError, JudgeConfig, load_settings
 from cairn.judge import JudgeAnswer, OpenAIJudge, endpoint_url, first_json_object, judge_results, make_judge
 from cairn.store import Store
 from cairn.verify import JudgeVerdict, Verifier, apply_verdict
 from cairn.workspace import Workspace
+
+from judge_server import JudgeServer, Reply
 
 CLAIM = "Agents may approve credits of up to $200 without a supervisor."
 QUOTES = ["Agents can approve credits up to $200 on their own.", "Larger credits need a supervisor."]
@@ -29,7 +31,7 @@ def srv():
 
 @pytest.fixture(autouse=True)
 def fast_backoff(monkeypatch):
-    monkeypatch.setattr(judge_mod, "BACKOFF_BASE", 0.01)
+    monkeypatch.setattr(judge_client, "BACKOFF_BASE", 0.01)
 
 
 def make(srv_or_url, *, store=None, trusted=True, environ=None, **cfg) -> OpenAIJudge:
@@ -174,7 +176,7 @@ def test_a_failing_endpoint_is_left_alone_after_some_failures(srv):
     j = make(srv, retries=0, concurrency=1)
     verdicts = j.judge_many([(f"claim {i}", QUOTES) for i in range(6)])
     assert all(v.judge == "fallback" for v in verdicts)
-    assert srv.count == judge_mod.BREAK_AFTER
+    assert srv.count == judge_client.BREAK_AFTER
     assert "in a row" in verdicts[-1].note
 
 

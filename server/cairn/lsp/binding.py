@@ -42,7 +42,7 @@ def move_fix_edits(state, codec, d: Diagnostic, shift: int) -> tuple[str, list[t
     """The title and edits of the fix moving a `claim-moved` block back under its claim."""
     done = located(state, d, shift)
     fix = next((f for f in done.fixes if f.edits), None)
-    if fix is None:
+    if fix is None or fix.edits is None:
         return None
     lines = drafts_mod.split_lines(state.text)
     return fix.title, [types.TextEdit(range=codec.range(lines, e.range), new_text=e.new_text) for e in fix.edits]

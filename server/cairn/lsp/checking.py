@@ -16,167 +16,26 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from bisect import bisect_right
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-
-from lsprotocol import types
 
 from .. import drafts as drafts_mod
 from .. import engine
 from ..config import Settings
-from ..model import Claim, ClaimResult, Diagnostic, DraftDoc, DraftResult, Pos, Range
+from ..model import Claim, ClaimResult, Diagnostic, Pos, Range
 from ..reuse import SpanIndex
 from ..sources import is_source_name
 from ..store import StoreError
 from ..verify import Verifier
 from ..workspace import IndexResult, Workspace
 from . import segments
-from .binding import publishable as moved_messages
 from .definition import cited_location
-from .diagnostics import claim_diagnostics, to_lsp
+from .diagnostics import claim_diagnostics
 from .lens import segment_lenses
 from .positions import Codec, SourceTexts
+from .state import DraftState, Segment
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(eq=False)
-class Segment:
-    """One piece of a draft: parse, verdicts and diagnostics, lines relative to its start."""
-
-    text: str
-    doc: DraftDoc
-    lines: list[str]
-    claims: list[ClaimResult] = field(default_factory=list)
-    lsp: list[types.Diagnostic] = field(default_factory=list)
-    epoch: int = 0
-    generation: int = 0
-    chunk_ids: frozenset[str] = frozenset()
-    sources: frozenset[str] = frozenset()
-    unresolved: bool = False
-    lenses: list[tuple[int, int, str]] = field(default_factory=list)  # see lens.segment_lenses
-    # claims citing chunks, with their chunks' sources in order (for draft-level diagnostics)
-    cited_sources: list[tuple[ClaimResult, tuple[str, ...]]] = field(default_factory=list)
-
-    def touched_by(self, sources: frozenset[str], chunk_ids: frozenset[str]) -> bool:
-        return self.unresolved or bool(self.sources & sources) or bool(self.chunk_ids & chunk_ids)
-
-
-@dataclass(eq=False)
-class DraftState:
-    path: Path
-    rel: str
-    uri: str
-    version: int | None  # the editor's version; None when read from disk
-    text: str
-    is_open: bool
-    encoding_problem: bool
-    placed: list[tuple[int, Segment]]  # (first line, piece), in order
-    draft_diagnostics: list[Diagnostic]  # encoding problems of the draft and its sources
-    uncited_paragraphs: int = 0
-    stamp: tuple[int, int] = (0, 0)  # the folder's (epoch, generation) the verdicts were made at
-    _starts: list[int] = field(default_factory=list, repr=False)
-
-    def __post_init__(self) -> None:
-        self._starts = [line for line, _ in self.placed]
-
-    # -- reading ------------------------------------------------------------------
-
-    def lsp_diagnostics(self) -> list[types.Diagnostic]:
-        out = [to_lsp(d, [], Codec("utf-32")) for d in self.draft_diagnostics]
-        for line, seg in self.placed:
-            lsp = moved_messages(self, seg, line, seg.lsp)  # where a moved block's claim is now
-            if not line:
-                out.extend(lsp)
-                continue
-            for d in lsp:
-                out.append(_shifted(d, line))
-        return out
-
-    def claims(self):
-        """(first line of the piece, claim result, piece) for every claim, in order."""
-        for line, seg in self.placed:
-            for cr in seg.claims:
-                yield line, cr, seg
-
-    def piece_at(self, line: int) -> tuple[int, Segment] | None:
-        i = bisect_right(self._starts, line) - 1
-        return self.placed[i] if i >= 0 else None
-
-    def claim_at(self, line: int) -> tuple[int, ClaimResult, Segment] | None:
-        """The claim whose text or one of whose cite blocks holds `line`."""
-        found = self.piece_at(line)
-        if found is None:
-            return None
-        shift, seg = found
-        rel = line - shift
-        for cr in seg.claims:
-            c = cr.claim
-            if c.range.start.line <= rel <= c.range.end.line or any(
-                b.open_line <= rel <= b.close_line for b in c.blocks
-            ):
-                return shift, cr, seg
-        return None
-
-    def result(self) -> DraftResult:
-        """The verdicts, lines relative to each piece (for metrics, not for lines)."""
-        return DraftResult(
-            path=self.rel,
-            claims=[cr for _, cr, _ in self.claims()],
-            diagnostics=list(self.draft_diagnostics),
-            uncited_paragraphs=self.uncited_paragraphs,
-            encoding_problem=self.encoding_problem,
-        )
-
-    def absolute_result(self) -> DraftResult:
-        """The verdicts with the draft's own line numbers (for the JSON report)."""
-        claims = []
-        for shift, cr, _ in self.claims():
-            if shift:
-                cr = replace(
-                    cr,
-                    claim=replace(cr.claim, line=cr.claim.line + shift),
-                    diagnostics=[d.copy(line=d.line + shift) for d in cr.diagnostics],
-                )
-            claims.append(cr)
-        return DraftResult(
-            path=self.rel, claims=claims, diagnostics=list(self.draft_diagnostics),
-            uncited_paragraphs=self.uncited_paragraphs, encoding_problem=self.encoding_problem,
-        )
-
-
-def citation_index_at(cr: ClaimResult, rel_line: int) -> int | None:
-    """Which of a claim's citations a line of its cite blocks (or its text) stands for."""
-    cits = cr.claim.citations
-    if not cits:
-        return None
-    for i, c in enumerate(cits):
-        if c.field_ranges:
-            lo = min(r.start.line for r in c.field_ranges.values())
-            hi = max(r.end.line for r in c.field_ranges.values())
-            if lo <= rel_line <= hi:
-                return i
-    for i, c in enumerate(cits):
-        b = c.block
-        if b is not None and b.open_line <= rel_line <= b.close_line:
-            return i
-    return 0
-
-
-def _shifted(d: types.Diagnostic, shift: int) -> types.Diagnostic:
-    r = d.range
-    return types.Diagnostic(
-        range=types.Range(
-            start=types.Position(line=r.start.line + shift, character=r.start.character),
-            end=types.Position(line=r.end.line + shift, character=r.end.character),
-        ),
-        severity=d.severity,
-        code=d.code,
-        source=d.source,
-        message=d.message,
-        related_information=d.related_information,
-    )
 
 
 def _rel(r: Range, base: int) -> tuple:
@@ -279,7 +138,7 @@ class Folder:
             res = self.ws.index(only=identities)
         except sqlite3.DatabaseError as exc:
             if engine.is_locked(exc):
-                raise StoreError(f"the index {store.path} is locked by another process: {exc}") from exc
+                raise StoreError(f"the index {getattr(store, 'path', self.root)} is locked by another process: {exc}") from exc
             log.warning("the index of %s is damaged (%s); rebuilding it", self.root, exc)
             store.recover(exc)
             res = self.ws.index()
@@ -339,8 +198,8 @@ class Folder:
         placed_text = segments.pieces(text)
         old: dict[str, Segment] = {}
         if previous is not None:
-            for _, seg in previous.placed:
-                old.setdefault(seg.text, seg)
+            for _, prev in previous.placed:
+                old.setdefault(prev.text, prev)
         wanted = {t for _, t in placed_text}
         # verdicts of claims in pieces that changed, for a claim that merely moved
         claim_cache: dict[tuple, ClaimResult] | None = None
@@ -366,7 +225,7 @@ class Folder:
         state = DraftState(
             path=path, rel=rel, uri=uri, version=version, text=text, is_open=is_open,
             encoding_problem=encoding_problem, placed=placed,
-            draft_diagnostics=self._draft_diagnostics(rel, placed, encoding_problem),
+            draft_diagnostics=self._draft_diagnostics(placed, encoding_problem),
             uncited_paragraphs=uncited, stamp=self.stamp,
         )
         ids: set[str] = set()
@@ -462,19 +321,15 @@ class Folder:
             return state
         return replace(state, placed=placed)
 
-    def _draft_diagnostics(self, rel: str, placed, encoding_problem: bool) -> list[Diagnostic]:
-        """The draft's own diagnostics (encoding of the draft and of the sources it cites),
-        made by the engine: verify_draft over one already-verified claim per new source."""
+    def _draft_diagnostics(self, placed: list[tuple[int, Segment]], encoding_problem: bool) -> list[Diagnostic]:
+        """The draft's own diagnostics (encoding of the draft and of the sources it cites), made
+        by the engine from the verified claims: one claim per new source is enough, since a
+        source's warnings are the same whichever claim cites it."""
         seen: set[str] = set()
-        reps: list[Claim] = []
-        cache: dict = {}
+        reps: list[ClaimResult] = []
         for _, seg in placed:
             for cr, srcs in seg.cited_sources:
                 if any(s not in seen for s in srcs):
                     seen.update(srcs)
-                    reps.append(cr.claim)
-                    cache.setdefault(cr.claim.key, cr)
-        if not reps and not encoding_problem:
-            return []
-        doc = DraftDoc(text="", claims=reps, uncited_paragraphs=0, line_count=0)
-        return self.verifier.verify_draft(rel, doc, encoding_problem=encoding_problem, cache=cache).diagnostics
+                    reps.append(cr)
+        return self.verifier.draft_diagnostics(reps, encoding_problem=encoding_problem)

@@ -129,7 +129,7 @@ class CiteAction:
             return None
         try:
             await asyncio.wait_for(asyncio.shield(fut), patience)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
         except Exception:  # noqa: BLE001 - logged by the done callback; no evidence to offer
             return []

@@ -30,12 +30,18 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from lsprotocol import types
 
 from ..model import Chunk, CitationResult
 from .positions import LineIndex
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    
+    from .checking import Folder
 
 SCHEME = "cairn-source"
 REQUEST = "cairn/sourceText"
@@ -95,7 +101,7 @@ def parse_uri(uri: str) -> Target:
     return Target(root, source, version, page)
 
 
-def _version_text(folder, source: str, version: str) -> LineIndex | None:
+def _version_text(folder: Folder, source: str, version: str) -> LineIndex | None:
     from ..workspace import lineage_for
 
     store = folder.ws.store
@@ -115,7 +121,7 @@ def _page_bounds(text: str, page: int) -> tuple[int, int] | None:
     return start, (len(text) if end < 0 else end)
 
 
-def served_text(folder, t: Target) -> tuple[str, int]:
+def served_text(folder: Folder, t: Target) -> tuple[str, int]:
     """(the document's text, the offset in the version's parsed text where it starts)."""
     if not folder.ws.allowed(t.source):
         raise CitedTextError(f"{t.source}: not a source this workspace may read")
@@ -149,7 +155,7 @@ def _span_in_version(r: CitationResult) -> tuple[int, int]:
     return ch.start, ch.end
 
 
-def virtual_location(folder, r: CitationResult, root_uri: str) -> types.Location | None:
+def virtual_location(folder: Folder, r: CitationResult, root_uri: str) -> types.Location | None:
     """The cited version's text at the span, as a cairn-source: location (None when
     the version's text is not in the index)."""
     ch = r.chunk
@@ -167,7 +173,7 @@ def virtual_location(folder, r: CitationResult, root_uri: str) -> types.Location
     return types.Location(uri=make_uri(target), range=LineIndex(text).lsp_range(folder.codec, start, end))
 
 
-def folder_by_root(folders, root: str):
+def folder_by_root(folders: Iterable[Folder], root: str) -> Folder | None:
     """The session's folder whose root is this URI (None: not one the server was given)."""
     from pygls.uris import to_fs_path
 

@@ -11,10 +11,10 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import chunking, reuse
 from ..binding import claim_field
-from . import binding as lsp_binding
+from ..cite_fields import VERSION_DIGITS, block_text
 from ..report import build_report
 from ..store import StoreError
-from .completion import VERSION_DIGITS, dq, yaml_value
+from . import binding as lsp_binding
 from .documents import uri_to_path
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ async def cite_selection(session, args) -> dict:
     claim = args[2] if len(args) > 2 and isinstance(args[2], str) and args[2].strip() else None
     try:
         rng = raw_range if isinstance(raw_range, types.Range) else get_converter().structure(raw_range, types.Range)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - cattrs raises many kinds; each is a bad argument
         raise _bad(f"not a range: {exc}") from None
     path = uri_to_path(uri)
     folder = session.folder_for(path)
@@ -149,21 +149,6 @@ def _cite(folder, ident: str, rng: types.Range, codec, claim: str | None = None)
         for c in citations:
             c["claim"] = claim_field(claim)
     return {"text": block_text(citations), "citations": citations}
-
-
-def block_text(citations: list[dict]) -> str:
-    """A YAML cite block of `citations` (each with `claim` when it has one)."""
-    lines = ["```cite"]
-    for c in citations:
-        fields = ("chunk_id", "start", "end", "quote", "source", "version") + (("claim",) if c.get("claim") else ())
-        for i, name in enumerate(fields):
-            value = dq(c[name]) if name in ("quote", "claim") else yaml_value(name, c[name])
-            if len(citations) > 1:
-                lines.append(("- " if i == 0 else "  ") + f"{name}: {value}")
-            else:
-                lines.append(f"{name}: {value}")
-    lines.append("```")
-    return "\n".join(lines) + "\n"
 
 
 BIND_PASTED = "cairn.bindPasted"

@@ -22,43 +22,17 @@ from lsprotocol import types
 
 from .. import drafts as drafts_mod
 from ..binding import claim_field
+from ..cite_fields import VERSION_DIGITS, citation_values, dq, yaml_value
 from ..model import Chunk
 from . import segments
-from .hover import escape, in_context
+from .markdown import escape, in_context
 
 _WORD = re.compile(r"[^\W_]+")
 _YAML_KEY = re.compile(r"^(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t]*:(?=\s|$)")
 _JSON_KEY = re.compile(r'"(?P<key>quote|chunk_id)"\s*:\s*')
-_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
-_PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./-]*")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 FIELDS = ("chunk_id", "start", "end", "source", "version")
-VERSION_DIGITS = 12
 MAX_ITEMS = 20
-
-
-def dq(s: str) -> str:
-    """A double-quoted string, valid YAML and JSON."""
-    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", json.dumps(s, ensure_ascii=False))
-
-
-def yaml_value(name: str, value) -> str:
-    if isinstance(value, int):
-        return str(value)
-    if name in ("chunk_id", "version", "source") and _PLAIN.fullmatch(value):
-        return value
-    return dq(value)
-
-
-def citation_values(ch: Chunk, start: int, end: int) -> dict:
-    return {
-        "chunk_id": ch.chunk_id,
-        "start": start,
-        "end": end,
-        "quote": ch.text[start:end],
-        "source": ch.source,
-        "version": ch.version[:VERSION_DIGITS],
-    }
 
 
 def passage(text: str, words: list[str]) -> tuple[int, int] | None:
@@ -75,8 +49,8 @@ def passage(text: str, words: list[str]) -> tuple[int, int] | None:
     start = 0
     for m in _SENTENCE_END.finditer(text, 0, pos):
         start = m.end()
-    m = _SENTENCE_END.search(text, pos)
-    end = m.end() if m else len(text)
+    after = _SENTENCE_END.search(text, pos)
+    end = after.end() if after else len(text)
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
@@ -129,7 +103,7 @@ def _spot_in(lines: list[str], rel: int, col: int, block, first: int) -> Spot | 
     before = line[:col]
     if block.kind == "json":
         m = None
-        for m in _JSON_KEY.finditer(before):
+        for m in _JSON_KEY.finditer(before):  # noqa: B007 - the loop only finds the last match
             pass
         if m is None:
             return None
@@ -159,7 +133,8 @@ def _spot_in(lines: list[str], rel: int, col: int, block, first: int) -> Spot | 
 # Edits
 
 
-def _key_col(m: re.Match) -> int:
+def _key_col(m: re.Match | None) -> int:
+    assert m is not None  # the key pattern matches every line it is given
     return len(m.group("indent")) + len(m.group("dash") or "")
 
 
@@ -296,7 +271,7 @@ def _to_lsp_edit(lines, codec, e) -> types.TextEdit:
 
 def quote_items(lines, codec, spot: Spot, chunks: list[Chunk], eol: str) -> list[types.CompletionItem]:
     words = _WORD.findall(spot.typed)
-    items = []
+    items: list[types.CompletionItem] = []
     seen = set()
     for ch in chunks:
         span = passage(ch.text, words)

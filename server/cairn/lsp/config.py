@@ -11,9 +11,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config, ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from ..judge import OpenAIJudge
+    from ..workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +136,7 @@ def no_sources(root: Path) -> Settings:
     return Settings(root, Config(sources=[]), judge_url_trusted=False, warnings=[])
 
 
-def make_judge_safely(ws) -> tuple[object | None, str | None]:
+def make_judge_safely(ws: Workspace) -> tuple[OpenAIJudge | None, str | None]:
     try:
         from ..judge import make_judge
 

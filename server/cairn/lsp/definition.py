@@ -10,17 +10,23 @@ start.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from ..model import CitationResult
 from . import cited_text
+from .state import DraftState, citation_index_at
+
+if TYPE_CHECKING:
+    from .checking import Folder
 
 EXACT_SUFFIXES = (".md", ".txt")
 _START = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))
 
 
-def cited_location(folder, r: CitationResult, *, virtual: bool = False) -> types.Location | None:
+def cited_location(folder: Folder, r: CitationResult, *, virtual: bool = False) -> types.Location | None:
     """Where a citation points in its source: with `virtual`, the cited version's
     own text for a superseded or non-plain-text source; else the span of the
     quote when known, else the cited chunk while it is current, else the file's start."""
@@ -55,9 +61,7 @@ def cited_location(folder, r: CitationResult, *, virtual: bool = False) -> types
     return types.Location(uri=uri, range=index.lsp_range(folder.codec, start, end))
 
 
-def definition(folder, state, line: int, *, virtual: bool = False) -> list[types.Location] | None:
-    from .checking import citation_index_at
-
+def definition(folder: Folder, state: DraftState, line: int, *, virtual: bool = False) -> list[types.Location] | None:
     found = state.claim_at(line)
     if found is None:
         return None
@@ -67,7 +71,7 @@ def definition(folder, state, line: int, *, virtual: bool = False) -> list[types
     if cr.claim.range.start.line <= rel <= cr.claim.range.end.line and not any(
         b.open_line <= rel <= b.close_line for b in cr.claim.blocks
     ):
-        picks = range(len(cr.citations))
+        picks: list[int] | range = range(len(cr.citations))
     else:
         i = citation_index_at(cr, rel)
         picks = [] if i is None else [i]

@@ -62,7 +62,7 @@ def claim_diagnostics(cr: ClaimResult, lines: list[str], codec: Codec, locate) -
         if d.citation is not None:
             i = index.get(id(d.citation))
             loc = span_of(i) if i is not None else None
-            if loc is not None:
+            if i is not None and loc is not None:
                 related.append(types.DiagnosticRelatedInformation(location=loc, message=_what(cr, i)))
         elif d.code in ("unsupported-claim", "number-mismatch", "contradiction", "judge-fallback"):
             for i, r in enumerate(cr.citations):

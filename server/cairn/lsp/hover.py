@@ -4,46 +4,23 @@ source, page, version and the quote shown inside the source's text."""
 
 from __future__ import annotations
 
-import re
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from ..chunking import page_of
 from ..model import CitationResult, ClaimResult, Pos, Range
 from ..verify import short
-from .checking import citation_index_at
+from .markdown import escape, in_context
 from .reuse import hover_text as reuse_hover
+from .state import citation_index_at
 
-CONTEXT = 48  # characters of source text shown on each side of a quote
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
-_WS = re.compile(r"\s+")
+if TYPE_CHECKING:
+    from .checking import Folder
+    from .positions import Codec
+    from .state import DraftState
 
-
-def escape(text: str) -> str:
-    return _MD_SPECIAL.sub(r"\\\1", _WS.sub(" ", text))
-
-
-def in_context(text: str, start: int, end: int, width: int = CONTEXT) -> str:
-    """`…before **quote** after…` as Markdown, cut at word boundaries."""
-    start = max(0, min(start, len(text)))
-    end = max(start, min(end, len(text)))
-    a = max(0, start - width)
-    if a > 0:
-        sp = text.find(" ", a, start)
-        a = sp + 1 if sp >= 0 else a
-    b = min(len(text), end + width)
-    if b < len(text):
-        sp = text.rfind(" ", end, b)
-        b = sp if sp > end else b
-    before, quote, after = text[a:start], text[start:end], text[end:b]
-    out = ("…" if a > 0 else "") + escape(before)
-    q = escape(quote).strip()
-    out += f"**{q}**" if q else ""
-    out += escape(after) + ("…" if b < len(text) else "")
-    return out
-
-
-def _context(folder, r: CitationResult) -> tuple[str, str | None]:
+def _context(folder: Folder, r: CitationResult) -> tuple[str, str | None]:
     """(Markdown of the quote in its source, a note) for one citation."""
     ch = r.chunk
     cit = r.citation
@@ -67,7 +44,7 @@ def _context(folder, r: CitationResult) -> tuple[str, str | None]:
     return in_context(ch.text, s, e), note
 
 
-def _page(folder, r: CitationResult) -> int | None:
+def _page(folder: Folder, r: CitationResult) -> int | None:
     span, ch = r.current_span, r.chunk
     if span is not None and ch is not None and span.source == ch.source and ch.current:
         if ch.start <= span.start < ch.end:
@@ -88,7 +65,7 @@ def verdict_line(cr: ClaimResult, threshold: float) -> str:
     return f"{head} · {score} · {cr.judge}"
 
 
-def hover_markdown(folder, cr: ClaimResult, only: int | None = None, *, virtual: bool = False) -> str:
+def hover_markdown(folder: Folder, cr: ClaimResult, only: int | None = None, *, virtual: bool = False) -> str:
     threshold = folder.settings.config.threshold
     parts = [verdict_line(cr, threshold)]
     if cr.missing:
@@ -101,7 +78,7 @@ def hover_markdown(folder, cr: ClaimResult, only: int | None = None, *, virtual:
     failing = [d for d in cr.diagnostics if d.citation is None and d.code not in ("block-syntax",)]
     for d in failing:
         parts.append(f"`{d.code}`{' (ignored)' if d.ignored else ''}: {escape(d.message)}")
-    for i, r in enumerate(cr.citations):
+    for i in range(len(cr.citations)):
         if only is not None and i != only:
             continue
         parts.append("---")
@@ -112,7 +89,7 @@ def hover_markdown(folder, cr: ClaimResult, only: int | None = None, *, virtual:
     return "\n\n".join(parts)
 
 
-def citation_markdown(folder, cr: ClaimResult, i: int, *, virtual: bool = False) -> str:
+def citation_markdown(folder: Folder, cr: ClaimResult, i: int, *, virtual: bool = False) -> str:
     r = cr.citations[i]
     cit = r.citation
     ch = r.chunk
@@ -157,7 +134,7 @@ def citation_markdown(folder, cr: ClaimResult, i: int, *, virtual: bool = False)
     return "\n\n".join(lines)
 
 
-def cited_text_link(folder, r) -> str | None:
+def cited_text_link(folder: Folder, r: CitationResult) -> str | None:
     """A link to the exact cited text (a superseded version, a PDF page) as a
     cairn-source: document, at the span (`#L<line>,<column>`, 1-based)."""
     from pygls.uris import from_fs_path
@@ -176,7 +153,7 @@ def cited_text_link(folder, r) -> str | None:
     return f"[Open the cited text ({what}version {short(r.chunk.version)})]({loc.uri}#L{start.line + 1},{start.character + 1})"
 
 
-def hover(folder, state, codec, line: int, *, virtual: bool = False) -> types.Hover | None:
+def hover(folder: Folder, state: DraftState, codec: Codec, line: int, *, virtual: bool = False) -> types.Hover | None:
     found = state.claim_at(line)
     if found is None:
         return None

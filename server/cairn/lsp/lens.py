@@ -3,7 +3,14 @@ e.g. "supported 0.86 · sources/policy.md p.2" or "quote not found"."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..model import ClaimResult
+
+if TYPE_CHECKING:
+    from .checking import Folder
+    from .positions import Codec
+    from .state import DraftState, Segment
 
 # the words of a failing code, first failing diagnostic of the claim decides
 _WORDS = {
@@ -52,7 +59,7 @@ def lens_title(cr: ClaimResult, threshold: float, indexes: list[int]) -> str:
     return _WORDS.get(first.code, first.code.replace("-", " "))
 
 
-def segment_lenses(folder, seg, codec) -> list[tuple[int, int, str]]:
+def segment_lenses(folder: Folder, seg: Segment, codec: Codec) -> list[tuple[int, int, str]]:
     """(line in the piece, end column in client units, title) of each cite block's lens;
     made once per piece, with its verdicts."""
     threshold = folder.settings.config.threshold
@@ -66,7 +73,7 @@ def segment_lenses(folder, seg, codec) -> list[tuple[int, int, str]]:
     return out
 
 
-def code_lenses(state) -> list[dict]:
+def code_lenses(state: DraftState) -> list[dict]:
     """The lenses of a whole draft, as JSON-ready dicts: a draft of 1,000 claims has
     1,000 lenses, and building protocol objects for each costs more than the rest."""
     out = []

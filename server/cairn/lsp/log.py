@@ -54,7 +54,7 @@ class ClientLogHandler(logging.Handler):
         self._busy.on = True
         try:
             self.server.window_log_message(params)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - logging must never break the server
             pass
         finally:
             self._busy.on = False

@@ -76,7 +76,7 @@ def _failing(cr: ClaimResult, lines: list[str], shift: int) -> Target | None:
         return None  # verified, a claim object (its citations live in its own JSON), or no claim text
     last = c.blocks[-1]
     fence = lines[last.open_line] if last.open_line < len(lines) else ""
-    prefix = re.match(r"[ \t>]*", fence).group(0)
+    prefix = fence[: len(fence) - len(fence.lstrip(" \t>"))]
     return Target(c.text, c.range.start.line + shift, last.close_line + shift, last.close_line + 1 + shift,
                   prefix, True)
 

@@ -12,6 +12,7 @@ from lsprotocol import types
 from .. import reuse
 from ..model import ClaimResult
 from .diagnostics import SEVERITY, SOURCE
+from .markdown import escape
 
 
 def uses_of(state) -> list[tuple[reuse.Span, reuse.Use]]:
@@ -60,7 +61,5 @@ def hover_text(index: reuse.SpanIndex, state, cr: ClaimResult, shift: int, only:
 
 
 def _escape(text: str) -> str:
-    from .hover import escape
-
     flat = " ".join(text.split())
     return escape(flat if len(flat) <= 120 else flat[:119] + "\u2026")

@@ -21,6 +21,7 @@ whose end is ambiguous.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # Each pattern starts with a literal or a short character class, so the regex
 # engine skips ahead instead of trying every position (a draft of 1,000 claims
@@ -33,7 +34,7 @@ _LONE_CR = re.compile(r"\r(?!\n)")
 _OPEN_OR_CLOSE, _CUT, _HTML_LINE = 0, 1, 2
 
 
-def _events(text: str) -> list[tuple[int, int, object]]:
+def _events(text: str) -> list[tuple[int, int, Any]]:
     events: list[tuple[int, int, object]] = []
     for pattern in _FENCES:
         for m in pattern.finditer(text):

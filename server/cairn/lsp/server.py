@@ -76,7 +76,7 @@ def guarded(default=None):
             async def run_async(params):
                 try:
                     return await fn(params)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.exception("%s failed", fn.__name__)
                     return default
 
@@ -86,7 +86,7 @@ def guarded(default=None):
         def run(params):
             try:
                 return fn(params)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("%s failed", fn.__name__)
                 return default
 
@@ -164,7 +164,7 @@ def create_server() -> CairnServer:
     @guarded()
     async def on_hover(params: types.HoverParams):
         folder, state = await session.current(params.text_document.uri)
-        if state is None:
+        if folder is None or state is None:
             return None
         virtual = cited_text.client_supports(session.capability("experimental"))
         return hover.hover(folder, state, session.codec, params.position.line, virtual=virtual)
@@ -173,7 +173,7 @@ def create_server() -> CairnServer:
     @guarded()
     async def on_definition(params: types.DefinitionParams):
         folder, state = await session.current(params.text_document.uri)
-        if state is None:
+        if folder is None or state is None:
             return None
         virtual = cited_text.client_supports(session.capability("experimental"))
         return await session.read(definition.definition, folder, state, params.position.line, virtual=virtual)
@@ -186,7 +186,7 @@ def create_server() -> CairnServer:
     @guarded(default=[])
     async def on_code_lens(params: types.CodeLensParams):
         folder, state = await session.current(params.text_document.uri)
-        if state is None:
+        if folder is None or state is None:
             return []
         return lens.code_lenses(state)
 
@@ -198,7 +198,7 @@ def create_server() -> CairnServer:
     @guarded(default=[])
     async def on_code_action(params: types.CodeActionParams):
         folder, state = await session.current(params.text_document.uri)
-        if state is None:
+        if folder is None or state is None:
             return []
         doc_changes = bool(session.capability("workspace.workspace_edit.document_changes", False))
         store = folder.ws.store if folder is not None else None
@@ -209,7 +209,7 @@ def create_server() -> CairnServer:
     async def on_code_action_resolve(params: types.CodeAction):
         try:
             return await cite.resolve(params)
-        except Exception:  # noqa: BLE001 - a failed resolve leaves the action without an edit
+        except Exception:
             log.exception("codeAction/resolve failed")
             return params
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -29,14 +28,15 @@ from pygls.uris import from_fs_path
 
 from ..config import ConfigError, find_root
 from ..report import metrics_of
-from . import reuse as lsp_reuse
 from ..store import StoreError
-from ..verify import resolved_quotes
 from ..workspace import IndexResult
+from . import reuse as lsp_reuse
 from .checking import DraftState, Folder
 from .config import ServerOptions, editor_section, folder_settings, make_judge_safely, plain, server_options
 from .documents import Document, Documents, uri_to_path
+from .judging import Judging
 from .positions import Codec
+from .progress import Progress
 from .watch import classify, watchers
 
 log = logging.getLogger(__name__)
@@ -54,11 +54,7 @@ class Session:
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-engine")
         # store reads for requests (completion, definition) while the engine thread is busy
         self.readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cairn-read")
-        # judge runs (network; each asks `concurrency` claims at a time), never on the engine thread
-        self.judging = ThreadPoolExecutor(max_workers=4, thread_name_prefix="cairn-judging")
-        self._judge_runs: dict[Path, threading.Event] = {}  # the cancel event of each draft's run
-        self._judging_now = 0  # runs on the `judging` threads (written there, under _judging_lock)
-        self._judging_lock = threading.Lock()
+        self.judging = Judging(self)  # the judge asked in the background (lsp/judging.py)
         self.folder_uris: list[str] = []
         self.ready: asyncio.Event | None = None
         self._timers: dict[Path, asyncio.TimerHandle] = {}
@@ -66,7 +62,7 @@ class Session:
         self._again: set[Path] = set()
         self._published: dict[Path, str] = {}
         self._shown: set[str] = set()
-        self._progress = 0
+        self.progress = Progress(ls, lambda: bool(self.capability("window.work_done_progress", False)))
         self._notify_pending = False
         self._refresh_lenses = False
         self._indexing = 0  # full index runs under way (the engine thread is busy for a while)
@@ -102,7 +98,7 @@ class Session:
     def capability(self, dotted: str, default=None):
         try:
             return get_capability(self.ls.client_capabilities, dotted, default)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a malformed capability is an absent one
             return default
 
     def tell(self, level: str, message: str) -> None:
@@ -160,7 +156,7 @@ class Session:
             await self._register()
             for folder in list(self.folders):
                 await self._index_folder(folder)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("starting failed; drafts are checked without a fresh index")
         finally:
             ready.set()
@@ -187,7 +183,7 @@ class Session:
             self.tell(level, f"{root.name}: {msg}")
         # the index is kept unless the settings now name another one
         keep = replacing is not None and replacing.settings.config.store == settings.config.store
-        folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep else None, uri=uri)
+        folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep and replacing is not None else None, uri=uri)
         judge, problem = make_judge_safely(folder.ws)
         if problem:
             self.tell("warning", problem)
@@ -215,7 +211,7 @@ class Session:
             got = await asyncio.wait_for(
                 self.ls.workspace_configuration_async(types.ConfigurationParams(items=items)), 10
             )
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - any failure of the client falls back to its initializationOptions
             log.warning("workspace/configuration failed (%s); using initializationOptions", exc)
             got = None
         got = list(got) if isinstance(got, (list, tuple)) else []
@@ -248,7 +244,7 @@ class Session:
             await asyncio.wait_for(
                 self.ls.client_register_capability_async(types.RegistrationParams(registrations=regs)), 10
             )
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - a client without watchers still gets cairn.reindex
             log.warning("the client did not accept the file watchers (%s); sources are re-read on cairn.reindex", exc)
 
     async def _index_folder(self, folder: Folder):
@@ -269,62 +265,18 @@ class Session:
                  len(res.indexed), res.unchanged, len(res.removed), len(res.errors))
         try:
             folder.answers = await self.run(folder.answers_now)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("finding the drafts of %s failed", folder.root)
         return res
 
     async def with_progress(self, title: str, work):
         """Run `work(progress)` on the engine thread, reporting $/progress when the client can show it."""
-        token = await self._progress_token("index")
+        token = await self.progress.token("index")
         self._indexing += 1
         try:
-            return await self._with_progress(token, title, work)
+            return await self.progress.around(token, title, work, self.run)
         finally:
             self._indexing -= 1
-
-    async def _progress_token(self, kind: str) -> str | None:
-        """A new $/progress token, or None when the client cannot show progress."""
-        if not self.capability("window.work_done_progress", False):
-            return None
-        self._progress += 1
-        token = f"cairn-{kind}-{self._progress}"
-        try:
-            await asyncio.wait_for(self.ls.work_done_progress.create_async(token), 10)
-        except Exception as exc:  # noqa: BLE001
-            log.info("no progress shown (%s)", exc)
-            return None
-        return token
-
-    def _reporter(self, token: str):
-        """progress(done, total, name) for a worker thread: $/progress reports of `token`."""
-        wp = self.ls.work_done_progress
-        loop = self.loop
-        last = [-1]
-
-        def progress(done: int, total: int, name: str) -> None:  # a worker thread
-            pct = int(done * 100 / total) if total else 100
-            if pct == last[0]:
-                return
-            last[0] = pct
-            msg = f"{done}/{total}" + (f" {name}" if name else "")
-            loop.call_soon_threadsafe(
-                wp.report, token, types.WorkDoneProgressReport(message=msg, percentage=pct, cancellable=False)
-            )
-
-        return progress
-
-    async def _with_progress(self, token, title: str, work):
-        wp = self.ls.work_done_progress
-        if token is None:
-            return await self.run(work, None)
-        wp.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
-        res = None
-        try:
-            res = await self.run(work, self._reporter(token))
-            return res
-        finally:
-            end = f"{res.total} source(s)" if res is not None and hasattr(res, "total") else "stopped"
-            wp.end(token, types.WorkDoneProgressEnd(message=end))
 
     async def check_everything(self) -> None:
         await self._ready().wait()
@@ -407,7 +359,7 @@ class Session:
                 self._again.discard(path)
                 try:
                     await self._check(path)
-                except Exception:  # noqa: BLE001 - one draft's failure never stops the others
+                except Exception:  # one draft's failure never stops the others
                     log.exception("checking %s failed", path)
                 if path not in self._again:
                     break
@@ -468,116 +420,11 @@ class Session:
         return path in self._timers or (path in self._tasks and not self._tasks[path].done())
 
     def judge_soon(self, path: Path) -> None:
-        """Judge an open draft that asked for it (opened, saved) once its check is done;
-        while a check is pending, the check's end calls this again."""
-        doc = self.documents.by_path(path)
-        if doc is None or not doc.judge_wanted or self._pending(path):
-            return
-        folder = self.folder_for(path)
-        state = folder.drafts.get(path) if folder is not None else None
-        if not self._fits(state, doc):
-            return  # not checked yet (still starting)
-        doc.judge_wanted = False
-        try:
-            self._start_judging(folder, state)
-        except Exception:  # noqa: BLE001
-            log.exception("judging %s failed", path)
-
-    def _start_judging(self, folder: Folder, state: DraftState) -> None:
-        judge = folder.verifier.judge
-        if judge is None or getattr(judge, "problem", None) or not hasattr(judge, "judge_many"):
-            return  # no judge, or one that cannot be asked (its fallbacks are shown already)
-        todo, seen = [], set()
-        for _, cr, _ in state.claims():
-            if id(cr) not in seen and cr.judge != judge.name and resolved_quotes(cr):
-                seen.add(id(cr))
-                todo.append(cr)
-        if not todo:
-            return  # every claim is decided by a verdict already known
-        previous = self._judge_runs.pop(state.path, None)
-        if previous is not None:
-            previous.set()  # a newer save: the older run stops asking
-        cancel = threading.Event()
-        self._judge_runs[state.path] = cancel
-        asyncio.ensure_future(self._judge(folder, state, todo, cancel))
-
-    async def _judge(self, folder: Folder, state: DraftState, todo: list, cancel: threading.Event) -> None:
-        path = state.path
-        n = len(todo)
-        title = f"Cairn: judging {n} claim{'s' if n != 1 else ''}"
-        token = await self._progress_token("judge")
-        wp = self.ls.work_done_progress
-        if token is not None:
-            wp.begin(token, types.WorkDoneProgressBegin(title=title, percentage=0, cancellable=False))
-        judged = None
-        try:
-            log.info("%s: judging %d claim(s)", state.rel, n)
-            judged = await self.loop.run_in_executor(
-                self.judging,
-                functools.partial(
-                    self._judge_claims, todo, folder.verifier.judge, folder.settings.config.threshold,
-                    progress=self._reporter(token) if token is not None else None, cancel=cancel,
-                ),
-            )
-        except Exception:  # noqa: BLE001
-            log.exception("judging %s failed", path)
-        finally:
-            if self._judge_runs.get(path) is cancel:
-                del self._judge_runs[path]
-            if token is not None:
-                wp.end(token, types.WorkDoneProgressEnd(message="stopped" if judged is None or cancel.is_set()
-                                                        else f"{n} judged"))
-        if judged is None or cancel.is_set():
-            return  # a newer run (or shutdown): the answers are cached for it
-        await self._apply_judged(folder, state, {id(a): b for a, b in zip(todo, judged) if a is not b})
-
-    def _judge_claims(self, *args, **kwargs):  # a `judging` thread
-        from ..judge import judge_claims
-
-        with self._judging_lock:
-            self._judging_now += 1
-        try:
-            return judge_claims(*args, **kwargs)
-        finally:
-            with self._judging_lock:
-                self._judging_now -= 1
+        self.judging.soon(path)
 
     @property
     def judging_now(self) -> bool:
-        """Is the judge being asked (requests in flight finish only within its timeout)?"""
-        with self._judging_lock:
-            return self._judging_now > 0
-
-    async def _apply_judged(self, folder: Folder, state: DraftState, judged: dict) -> None:
-        """The judge's verdicts replace the lexical ones, when the draft's text is still the one judged."""
-        current = self._judged_target(folder, state)
-        if current is None or not judged:
-            return
-        new = await self.run(folder.with_verdicts, current, judged)
-        if self._judged_target(folder, state, current) is None or new is current:
-            return
-        folder.drafts[state.path] = new
-        self._publish(new)
-        self._refresh_lenses = True  # the lenses shown are the lexical ones
-        self._notify_soon()
-
-    def _judged_target(self, folder: Folder, state: DraftState, expected: DraftState | None = None):
-        """The draft's verdicts now, when its text is still the one judged (else None)."""
-        path = state.path
-        doc = self.documents.by_path(path)
-        if doc is None or self.folder_for(path) is not folder:
-            return None
-        if doc.version != state.version or doc.text != state.text:
-            # edited meanwhile: the verdicts are cached; the checks of the pieces edited apply them
-            log.info("%s: edited while it was judged; its verdicts wait for the next check", state.rel)
-            return None
-        current = folder.drafts.get(path)
-        if self._pending(path) or not self._fits(current, doc) or (expected is not None and current is not expected):
-            # checked again meanwhile, same text: judge after that check (the answers are cached)
-            doc.judge_wanted = True
-            self.judge_soon(path)
-            return None
-        return current
+        return self.judging.now
 
     def _publish(self, state: DraftState, *, update: bool = True) -> None:
         old = self._published.get(state.path)
@@ -596,7 +443,7 @@ class Session:
             types.PublishDiagnosticsParams(uri=state.uri, diagnostics=diags,
                                            version=state.version if state.is_open else None)
         )
-        if affected:
+        if affected and folder is not None:
             self._republish(folder, affected)
 
     def _republish(self, folder: Folder, rels: set[str]) -> None:
@@ -620,14 +467,14 @@ class Session:
             return  # the last check of the cycle will notify
         try:
             self.ls.protocol.notify(CHECKED, {"metrics": self.metrics().model_dump()})
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("sending %s failed", CHECKED)
         if self._refresh_lenses and self.capability("workspace.code_lens.refresh_support", False):
             # verdicts changed without an edit (a source changed): lenses shown are stale
             self._refresh_lenses = False
             try:
                 self.ls.workspace_code_lens_refresh(None)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("workspace/codeLens/refresh failed")
 
     def metrics(self):
@@ -665,7 +512,7 @@ class Session:
             return True
         try:
             await asyncio.wait_for(asyncio.shield(task), patience)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True
 
@@ -676,7 +523,7 @@ class Session:
         doc = self.documents.get(uri)
         path = doc.path if doc is not None else uri_to_path(uri)
         folder = self.folder_for(path)
-        if folder is None or (doc is not None and not self.is_draft(doc)):
+        if folder is None or path is None or (doc is not None and not self.is_draft(doc)):
             return folder, None
         return folder, await self.current_path(path)
 
@@ -757,7 +604,7 @@ class Session:
         old = set(folder.answers)
         try:
             folder.answers = await self.run(folder.answers_now)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("finding the drafts of %s failed", folder.root)
             return
         for p in folder.answers - old:
@@ -835,9 +682,9 @@ class Session:
         for a in params.event.added or []:
             self.folder_uris.append(a.uri)
             await self._fetch_settings()
-            f = self._add_folder(a.uri)
-            if f is not None:
-                added.append(f)
+            new = self._add_folder(a.uri)
+            if new is not None:
+                added.append(new)
         if added:
             await self._register()
         for f in added:
@@ -848,10 +695,7 @@ class Session:
         for t in self._timers.values():
             t.cancel()
         self._timers.clear()
-        for cancel in self._judge_runs.values():
-            cancel.set()
-        self._judge_runs.clear()
-        self.judging.shutdown(wait=False, cancel_futures=True)
+        self.judging.shutdown()
         self.engine.shutdown(wait=False, cancel_futures=True)
         self.readers.shutdown(wait=False, cancel_futures=True)
 

@@ -5,6 +5,7 @@ cairn.toml to reload)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lsprotocol import types
@@ -21,6 +22,7 @@ def watchers(folders, relative: bool) -> list[types.FileSystemWatcher]:
         base = f.uri or f.root.as_uri()
         patterns = [("**/*" if r == "." else f"{r}/**/*") for r in f.ws.roots] + ["**/*.md", f"**/{CONFIG_FILE}"]
         for pat in patterns:
+            glob: str | types.RelativePattern
             if relative:
                 glob = types.RelativePattern(base_uri=base, pattern=pat)
             else:
@@ -37,12 +39,12 @@ class Plan:
     drafts: dict = field(default_factory=lambda: defaultdict(list))  # folder -> [(path, change type)]
 
 
-def classify(session, changes: list[types.FileEvent]) -> Plan:
+def classify(session, changes: Sequence[types.FileEvent]) -> Plan:
     plan = Plan()
     for ch in changes:
         path = uri_to_path(ch.uri)
         folder = session.folder_for(path)
-        if folder is None:
+        if folder is None or path is None:
             continue
         if path.name == CONFIG_FILE and path.parent == folder.root:
             if folder not in plan.config:

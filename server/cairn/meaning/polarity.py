@@ -34,8 +34,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import NamedTuple
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..support import STOPWORDS, stem
 
@@ -627,10 +627,10 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     for d in c.directions:
         same = [(r, q) for r, q in qdirs if q.axis == d.axis and q.anchor == d.anchor]
         if same and all(q.sign == -d.sign for _, q in same):
-            cl = next((x for x in c.clauses if x.start <= d.start < x.end), None)
+            dcl = next((x for x in c.clauses if x.start <= d.start < x.end), None)
             r, q = same[0]
-            ql = next((x for x in r.clauses if x.start <= q.start < x.end), None)
-            if cl is not None and ql is not None and _conflict(cl.polarity, ql.polarity):
+            qcl = next((x for x in r.clauses if x.start <= q.start < x.end), None)
+            if dcl is not None and qcl is not None and _conflict(dcl.polarity, qcl.polarity):
                 continue  # "no refunds after 30 days" = "refunds within 30 days"
             out.append(Contradiction(d.shown, q.shown, "direction"))
     return _unique(out)

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import NamedTuple
-
 
 __all__ = ["Quantity", "extract", "NumberMismatch", "compare", "without_identifiers"]
 
@@ -594,7 +594,7 @@ def _shown(q: Quantity) -> str:
     return q.text
 
 
-def compare(claim: str, quotes: list[str], context: list[str] = ()) -> list[NumberMismatch]:
+def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[NumberMismatch]:
     """The claim's quantities, dates and identifiers that its quotes do not
     back. `context` holds the cited chunks' text and their sources' titles,
     against which identifiers are checked."""

@@ -126,9 +126,9 @@ def _cut_after(text: str, pos: int) -> int:
         if m.end() >= pos and _is_cut(text, m):
             best = m.end()
             break
-    m = _LIST_BREAK.search(text, pos)
-    if m is not None and m.start() < best:
-        best = m.start()
+    brk = _LIST_BREAK.search(text, pos)
+    if brk is not None and brk.start() < best:
+        best = brk.start()
     return best
 
 

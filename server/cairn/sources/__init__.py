@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..model import ParsedDocument
+from .base import SourceError
 
 SOURCE_SUFFIXES = (".md", ".txt", ".html", ".htm", ".pdf")
 
@@ -15,10 +16,6 @@ MAX_SOURCE_BYTES = 256 * 1024 * 1024
 # configurable: a workspace's cairn.toml must not be able to raise what Cairn holds in memory.
 MAX_PARSED_CHARS = 64 * 1024 * 1024
 _CONTINUATION = bytes(range(0x80, 0xC0))
-
-
-class SourceError(Exception):
-    """A source that cannot be read or parsed; the message says why."""
 
 
 def has_extension(name: str) -> bool:

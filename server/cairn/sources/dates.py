@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 
 _ISO = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\s*$")
 _PDF = re.compile(r"\s*(?:D:)?(\d{4})(\d{2})?(\d{2})?")
@@ -46,7 +47,7 @@ def markdown_date(text: str) -> str | None:
     return normalise(data.get("date")) if isinstance(data, dict) else None
 
 
-def html_date(root) -> str | None:
+def html_date(root: Any) -> str | None:  # an lxml element
     """A date `<meta>` (name or property among the usual ones), else the first `<time datetime>`."""
     for el in root.iter("meta"):
         key = (el.get("name") or el.get("property") or el.get("itemprop") or "").strip().lower()
@@ -61,7 +62,7 @@ def html_date(root) -> str | None:
     return None
 
 
-def pdf_date(reader) -> str | None:
+def pdf_date(reader: Any) -> str | None:  # a pypdf PdfReader
     """A PDF's creation date from its document information (`D:YYYYMMDD…`)."""
     try:
         info = reader.metadata

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..model import ParsedDocument
-from . import SourceError
+from .base import SourceError
 
 PARSER = "html-lxml"
 VERSION = "1"
@@ -23,9 +23,9 @@ _WS = re.compile(r"[ \t\n\r\f\v]+")
 
 
 def _lineage() -> str:
-    import lxml
+    from lxml import etree
 
-    return f"{VERSION}+lxml{lxml.__version__}"
+    return f"{VERSION}+lxml{etree.__version__}"
 
 
 def parse_html(data: bytes) -> ParsedDocument:

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 from ..model import ParsedDocument
-from . import SourceError
+from .base import SourceError
 
 PARSER = "pdf-pypdf"
 VERSION = "2"  # 2: running headers, footers and page numbers left out
@@ -116,7 +116,7 @@ def parse_pdf(data: bytes) -> ParsedDocument:
         if reader.is_encrypted:
             try:
                 ok = reader.decrypt("")
-            except Exception as exc:  # noqa: BLE001 - pypdf raises many kinds
+            except Exception as exc:  # pypdf raises many kinds
                 raise SourceError(f"encrypted PDF that cannot be opened: {exc}") from exc
             if not ok:
                 raise SourceError("encrypted PDF: a password is needed")
@@ -132,7 +132,7 @@ def parse_pdf(data: bytes) -> ParsedDocument:
             pos += len(text) + 1
     except SourceError:
         raise
-    except (PdfReadError, Exception) as exc:  # noqa: BLE001 - corrupt files raise anything
+    except (PdfReadError, Exception) as exc:  # corrupt files raise anything
         raise SourceError(f"cannot read PDF: {exc.__class__.__name__}: {exc}") from exc
     if not parts:
         raise SourceError("PDF has no pages")

@@ -4,7 +4,7 @@ nothing else changed."""
 from __future__ import annotations
 
 from ..model import ParsedDocument
-from . import SourceError
+from .base import SourceError
 
 PARSER = "text"
 VERSION = "1"
@@ -21,7 +21,8 @@ def decode_utf8(data: bytes) -> tuple[str, int]:
         pass
     bad = 0
 
-    def count(err: UnicodeDecodeError):
+    def count(err: UnicodeError) -> tuple[str, int]:
+        assert isinstance(err, UnicodeDecodeError)  # registered for this decode only
         nonlocal bad
         bad += 1
         return "\ufffd", err.end

@@ -38,4 +38,11 @@ __all__ = [
     "number_key",
     "stem",
     "tokens",
+    # kept for callers that reach the modules' names through the package
+    "MODE_RULES",
+    "NEGATIONS",
+    "NUMBER_WORDS",
+    "clear_caches",
+    "light_stem",
+    "register_mode",
 ]

@@ -13,7 +13,7 @@ A mode's rules are a frozenset of the names in RULES; the code asks
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 RULES: dict[str, str] = {
     "dates": "ISO dates give the month's name (2010-09-29 = 29 September 2010); a year range's "

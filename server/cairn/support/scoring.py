@@ -7,8 +7,8 @@ appears in at least one quote (the number rule).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from . import modes
 from .chunks import E_OPENING, E_TRAIL_END, Entry, Expanded, Simple

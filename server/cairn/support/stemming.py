@@ -6,8 +6,8 @@ Both touch only lower-case a-z words and are cached per word.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 _ASCII_WORD = re.compile(r"[a-z]+")
 _VOWEL = re.compile(r"[aeiouy]")

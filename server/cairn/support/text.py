@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import modes
 from .chunks import E_OPENING, E_TRAIL_CLEAN, E_TRAIL_END, Complex, Entry, Expanded, Many, Simple, chunk_entry

@@ -156,11 +156,11 @@ def summary(records: list[dict]) -> str:
     """A table of counts: rule x (label, split)."""
     counts = collections.Counter((r["rule"], r["label"], r["split"]) for r in records)
     cols = [(label, split) for label in LABELS for split in SPLITS]
-    lines = ["rule          " + "  ".join(f"{l[:5]}/{s:4}" for l, s in cols) + "  total"]
+    lines = ["rule          " + "  ".join(f"{lab[:5]}/{s:4}" for lab, s in cols) + "  total"]
     for rule in RULES:
-        row = [counts[(rule, l, s)] for l, s in cols]
+        row = [counts[(rule, lab, s)] for lab, s in cols]
         lines.append(f"{rule:12}  " + "  ".join(f"{n:10}" for n in row) + f"  {sum(row):5}")
-    row = [sum(counts[(rule, l, s)] for rule in RULES) for l, s in cols]
+    row = [sum(counts[(rule, lab, s)] for rule in RULES) for lab, s in cols]
     lines.append(f"{'total':12}  " + "  ".join(f"{n:10}" for n in row) + f"  {sum(row):5}")
     return "\n".join(lines)
 
