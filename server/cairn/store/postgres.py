@@ -257,7 +257,7 @@ class PostgresStore(IndexStore):
     def add_versions(self, versions: list[NewVersion]) -> list[int]:
         """Store parsed versions and their chunks in one transaction; a version
         another writer stored first is used as it is."""
-        blobs = [zlib.compress(v.text.encode("utf-8", "surrogatepass"), 1) for v in versions]
+        blobs = [v.compressed() for v in versions]
         order = sorted(range(len(versions)), key=lambda i: (versions[i].source, versions[i].version))
 
         def write(c):

@@ -334,7 +334,7 @@ class Store(Proofs, IndexStore):
     def add_versions(self, versions: list[NewVersion]) -> list[int]:
         """Store parsed versions and their chunks, all in one transaction
         (indexing a corpus: one commit per file would cost a quarter of the time)."""
-        blobs = [zlib.compress(v.text.encode("utf-8", "surrogatepass"), 1) for v in versions]
+        blobs = [v.compressed() for v in versions]
         with self._lock:
             c = self._conn
             c.execute("BEGIN IMMEDIATE")
