@@ -65,6 +65,8 @@ def test_worker_processes_store_what_one_process_stores(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(Parsers, "finish", finish)
     parallel = Workspace(root, settings, store=_store(kind, root, "parallel", request))
+    if kind == "postgresql":
+        parallel.store.PARALLEL_CHUNKS = 1  # every batch stored over two connections at once
     many = parallel.index()
     assert used == [True]  # the workers did parse
     assert many.indexed == one.indexed and many.errors == one.errors and many.warnings == one.warnings
