@@ -166,25 +166,36 @@ def write_drafts(root: Path, rng: random.Random, sample: list, citations: int) -
 # -- running cairn ----------------------------------------------------------------------
 
 
+# Runs a command and writes its wait4() figures to the file named first. A child's
+# peak memory starts at its parent's when forked, so `cairn` is started from this
+# small interpreter, never from the benchmark's own (large) process.
+LAUNCHER = """
+import json, os, subprocess, sys
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as f:
+    json.dump([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss], f)
+"""
+
+
 class Run:
     """One `cairn` process: wall seconds, exit code, CPU seconds and peak resident
     memory (MB) of it and its worker processes (wait4 counts the children it
     reaped), its stdout and the end of its stderr."""
 
     def __init__(self, root: Path, args: list[str], env: dict[str, str]):
-        with tempfile.TemporaryFile() as err:
+        with tempfile.TemporaryDirectory() as scratch:
+            figures, errors = Path(scratch) / "usage.json", Path(scratch) / "stderr"
             t0 = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-m", "cairn", *args], cwd=root, env={**os.environ, **env},
-                                    stdout=subprocess.PIPE, stderr=err)
-            self.out = proc.stdout.read().decode() if proc.stdout else ""
-            _, status, usage = os.wait4(proc.pid, 0)
-            proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+            with errors.open("wb") as err:
+                proc = subprocess.run([sys.executable, "-c", LAUNCHER, str(figures), sys.executable, "-m", "cairn",
+                                       *args], cwd=root, env={**os.environ, **env}, stdout=subprocess.PIPE,
+                                      stderr=err)
             self.wall = time.perf_counter() - t0
-            err.seek(0)
-            self.err = err.read().decode(errors="replace")[-2000:]
-        self.code = proc.returncode
-        self.cpu = usage.ru_utime + usage.ru_stime
-        self.rss_mb = usage.ru_maxrss / 1024
+            self.out = proc.stdout.decode()
+            self.err = errors.read_text(errors="replace")[-2000:]
+            self.code, self.cpu, rss = json.loads(figures.read_text()) if figures.exists() else (-1, 0.0, 0)
+        self.rss_mb = rss / 1024
 
 
 def cairn(root: Path, *args: str, env: dict[str, str]) -> Run:
