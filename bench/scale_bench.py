@@ -90,7 +90,7 @@ def generate(root: Path, size: int, citations: int, seed: int = 11) -> dict:
         paras = []
         for p in range(60):
             words = " ".join(rng.choices(pool, k=rng.randint(2, 8)))
-            paras.append(engine_bench_wrap(f"Item {n}-{p} reads: {words}"))
+            paras.append(wrap(f"Item {n}-{p} reads: {words}"))
         text = (f"# Document {n}\n\n" if ext == ".md" else "") + "\n\n".join(paras) + "\n"
         path = root / ident
         path.parent.mkdir(exist_ok=True)
@@ -112,7 +112,7 @@ def generate(root: Path, size: int, citations: int, seed: int = 11) -> dict:
             "kinds": kinds}
 
 
-def engine_bench_wrap(text: str) -> str:
+def wrap(text: str) -> str:
     """Wrap at about 78 columns like a real Markdown file (as engine_bench.paragraph does)."""
     out, line = [], ""
     for w in text.split(" "):

@@ -70,10 +70,10 @@ def unpack(job: Job, packed: Packed) -> Parsed:
 
 
 def workers() -> int:
-    """CAIRN_INDEX_WORKERS, else 1: on the two shared cores this was measured on,
-    workers made a first index slower (bench/store_bench.py --speedup: 5.9 s in
-    one process, 9.4 s with two workers, for 21 MB), since the parsed text
-    travels back to be stored and the cores were busy anyway."""
+    """CAIRN_INDEX_WORKERS, else 1. Writing the index, not parsing, limits
+    indexing (one process writes), so on the two shared cores this was measured
+    on, two workers did not make a first index faster (bench/scale_bench.py,
+    50 MB: 7.5 s in one process, 7.8 s with two workers)."""
     raw = os.environ.get("CAIRN_INDEX_WORKERS", "").strip()
     if raw.isdigit() and int(raw) >= 1:
         return min(int(raw), 32)
