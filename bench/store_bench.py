@@ -16,8 +16,8 @@ stores; the script says whether it is.
 the commit before the store was split: `git archive <commit> server | tar -x
 -C DIR`); its SQLite figures are printed beside this tree's.
 
-The 1 GB figure of issue 17 is `--mb 1000 --citations 20000` (hours on two
-shared cores; not the default).
+For the large corpus of issue 17 (1 GB, 20,000 citations, CPU seconds of the
+server too), see bench/scale_bench.py.
 """
 
 from __future__ import annotations

@@ -7,8 +7,12 @@ never pays for starting workers); past that, a pool of processes started
 afresh ("spawn": the caller may hold threads and open connections that a
 forked child must not inherit) parses the rest, and the results come back in
 the order the sources were given, so what is stored does not depend on the
-number of workers. CAIRN_INDEX_WORKERS sets how many (default 1: no worker
-process; see workers() for why).
+number of workers. A worker sends back what is cheap to send and costly to
+make: the text, its compressed form as the store keeps it, and each chunk's id
+and span (the chunk texts are cut from the text again here), so receiving a
+source costs the indexing process far less than parsing it would.
+CAIRN_INDEX_WORKERS sets how many (default 1: no worker process; see workers()
+for why).
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from . import chunking
+from .chunking import RawChunk
 from .sources import SourceError, parse_bytes
 from .store import NewVersion
+from .store.base import compressed_text
 
 PARALLEL_BYTES = 8 * 1024 * 1024  # parsed in this process before workers are started
 
@@ -36,6 +42,8 @@ class Job:
 
 
 Parsed = tuple[NewVersion, list[str]]  # the version to store, the parser's warnings
+# what a worker sends back: text, pages, lineage, date, warnings, compressed text, (chunk id, start, end, page)...
+Packed = tuple[str, list[int] | None, str, str | None, list[str], bytes, list[tuple[str, int, int, int | None]]]
 Outcome = tuple[Job, Parsed | None, Exception | None]  # exactly one of the two is set
 
 
@@ -47,11 +55,25 @@ def parse_job(ident: str, version: str, data: bytes, chunk_chars: int) -> Parsed
             doc.warnings)
 
 
+def parse_packed(ident: str, version: str, data: bytes, chunk_chars: int) -> Packed:
+    """parse_job in a worker process, packed for the trip back (see the module's docstring)."""
+    v, warnings = parse_job(ident, version, data, chunk_chars)
+    return (v.text, v.pages, v.lineage, v.date, warnings, compressed_text(v.text),
+            [(c.chunk_id, c.start, c.end, c.page) for c in v.chunks])
+
+
+def unpack(job: Job, packed: Packed) -> Parsed:
+    """What parse_job would have returned for this job, from a worker's packed answer."""
+    text, pages, lineage, date, warnings, blob, spans = packed
+    chunks = [RawChunk(cid, start, end, page, text[start:end]) for cid, start, end, page in spans]
+    return NewVersion(job.ident, job.version, lineage, job.chunk_chars, text, pages, chunks, True, date, blob), warnings
+
+
 def workers() -> int:
-    """CAIRN_INDEX_WORKERS, else 1: on the two shared cores this was measured on,
-    workers made a first index slower (bench/store_bench.py --speedup: 5.9 s in
-    one process, 9.4 s with two workers, for 21 MB), since the parsed text
-    travels back to be stored and the cores were busy anyway."""
+    """CAIRN_INDEX_WORKERS, else 1. Writing the index, not parsing, limits
+    indexing (one process writes), so on the two shared cores this was measured
+    on, two workers did not make a first index faster (bench/scale_bench.py,
+    50 MB: 7.5 s in one process, 7.8 s with two workers)."""
     raw = os.environ.get("CAIRN_INDEX_WORKERS", "").strip()
     if raw.isdigit() and int(raw) >= 1:
         return min(int(raw), 32)
@@ -81,7 +103,7 @@ class Parsers:
             yield self._here(job)
             return
         try:
-            fut = self._pool.submit(parse_job, job.ident, job.version, job.data, job.chunk_chars)
+            fut = self._pool.submit(parse_packed, job.ident, job.version, job.data, job.chunk_chars)
         except RuntimeError:  # the pool broke (a worker killed): the rest is parsed here
             yield from self.finish()
             self.n_workers = 1
@@ -116,7 +138,7 @@ class Parsers:
     def _collect(self) -> Outcome:
         job, fut = self._pending.popleft()
         try:
-            return job, fut.result(), None
+            return job, unpack(job, fut.result()), None
         except SourceError as exc:
             return job, None, exc
         except Exception as exc:  # noqa: BLE001 - a worker that died is parsed again here

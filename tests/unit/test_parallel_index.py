@@ -1,5 +1,6 @@
 """Indexing with sources parsed in worker processes (cairn.parallel) stores
-exactly what indexing in one process stores, bad sources included."""
+exactly what indexing in one process stores, bad sources included, on the
+SQLite file and on PostgreSQL (tests/pg_server.py's throw-away server)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from cairn.config import load_settings
 from cairn.parallel import Parsers
-from cairn.store import Store
+from cairn.store import IndexStore, Store
 from cairn.workspace import Workspace
 
 
@@ -31,14 +32,25 @@ def _corpus(root: Path) -> Path:
 
 def _state(ws: Workspace) -> tuple:
     chunks = [(c.chunk_id, c.source, c.version, c.start, c.end, c.page, c.text) for c in ws.store.current_chunks()]
-    return chunks, ws.store.source_errors()
+    versions = {s: (v.version, v.lineage, v.pages, ws.store.version_text(v.id))
+                for s, v in ws.store.current_versions().items()}
+    return chunks, versions, ws.store.source_errors()
 
 
-@pytest.mark.parametrize("workers", [2, 3])
-def test_worker_processes_store_what_one_process_stores(tmp_path: Path, monkeypatch, workers: int):
+def _store(kind: str, root: Path, name: str, request: pytest.FixtureRequest) -> IndexStore:
+    if kind == "sqlite":
+        return Store(root, path=root.parent / f"{name}.db")
+    from cairn.store.postgres import PostgresStore
+
+    return PostgresStore(root, request.getfixturevalue("postgres_server").new_database())
+
+
+@pytest.mark.parametrize(("kind", "workers"), [("sqlite", 2), ("sqlite", 3), ("postgresql", 2)])
+def test_worker_processes_store_what_one_process_stores(tmp_path: Path, monkeypatch, request, kind: str,
+                                                        workers: int):
     root = _corpus(tmp_path / "ws")
     settings = load_settings(root)
-    serial = Workspace(root, settings, store=Store(root, path=tmp_path / "serial.db"))
+    serial = Workspace(root, settings, store=_store(kind, root, "serial", request))
     monkeypatch.setenv("CAIRN_INDEX_WORKERS", "1")
     one = serial.index()
 
@@ -52,7 +64,9 @@ def test_worker_processes_store_what_one_process_stores(tmp_path: Path, monkeypa
         return real_finish(self)
 
     monkeypatch.setattr(Parsers, "finish", finish)
-    parallel = Workspace(root, settings, store=Store(root, path=tmp_path / "parallel.db"))
+    parallel = Workspace(root, settings, store=_store(kind, root, "parallel", request))
+    if kind == "postgresql":
+        parallel.store.PARALLEL_CHUNKS = 1  # every batch stored over two connections at once
     many = parallel.index()
     assert used == [True]  # the workers did parse
     assert many.indexed == one.indexed and many.errors == one.errors and many.warnings == one.warnings
@@ -61,3 +75,5 @@ def test_worker_processes_store_what_one_process_stores(tmp_path: Path, monkeypa
     # unchanged sources are not parsed again, whoever parsed them
     again = parallel.index()
     assert again.indexed == [] and again.unchanged == one.total
+    serial.store.close()
+    parallel.store.close()

@@ -272,10 +272,10 @@ def test_a_source_that_cannot_be_stored_costs_only_itself(tmp_path: Path, monkey
     monkeypatch.setattr(ws, "BATCH_FILES", batch_files)
     real = Store._insert_version
 
-    def failing(self, c, v, blob):  # a fault injected into the real write path
+    def failing(self, c, v, blob, firsts):  # a fault injected into the real write path
         if v.source == "sources/c.md":
             raise ValueError("injected write failure")
-        return real(self, c, v, blob)
+        return real(self, c, v, blob, firsts)
 
     monkeypatch.setattr(Store, "_insert_version", failing)
     res = ws.index()
@@ -287,3 +287,37 @@ def test_a_source_that_cannot_be_stored_costs_only_itself(tmp_path: Path, monkey
     again = ws.index()
     assert again.indexed == ["sources/c.md"] and again.errors == {} and again.unchanged == 4
     assert ws.store.source_errors() == {}
+
+
+def test_every_chunk_of_a_batch_enters_the_full_text_index(tmp_path: Path):
+    """Versions stored together are indexed for search together (one statement a
+    batch); replacing versions in a later batch keeps the search index equal to
+    the chunks (FTS5's own integrity check compares them)."""
+    import sqlite3
+
+    root = tmp_path / "ws"
+    (root / "sources").mkdir(parents=True)
+
+    def write(tag: str) -> None:
+        for i in range(6):
+            paras = [f"Paragraph {j} of file {i} holds the word w{tag}f{i}p{j} once." for j in range(4)]
+            (root / "sources" / f"d{i}.md").write_text("\n\n".join(paras) + "\n", encoding="utf-8")
+
+    ws = _ws(root)
+    write("one")
+    assert len(ws.index().indexed) == 6
+    write("two")  # every file changes: six new versions in one batch, the old ones superseded
+    assert len(ws.index().indexed) == 6
+    for tag in ("one", "two"):
+        for i in range(6):
+            for j in range(4):
+                word = f"w{tag}f{i}p{j}"
+                found = ws.store.search_words([word])
+                assert [c.source for c in found] == ([f"sources/d{i}.md"] if tag == "two" else []), word
+    ws.store.close()
+    with sqlite3.connect(root / ".cairn" / "index.db") as db:
+        db.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)")
+        rows = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        assert rows == 6 * 4 * 2  # both versions of every file are kept
+        hits = db.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'wonef0p0 OR wtwof5p3'").fetchone()
+        assert hits[0] == 2  # superseded chunks stay searchable (their versions are kept)

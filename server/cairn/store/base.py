@@ -10,6 +10,7 @@ of each source is on disk now, in this workspace.
 from __future__ import annotations
 
 import re
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -61,6 +62,15 @@ class NewVersion:
     chunks: list[RawChunk]
     make_current: bool
     date: str | None = None  # YYYY-MM-DD from the source's metadata, stored with the version
+    blob: bytes | None = None  # the text as stored (compressed_text), when a parsing worker made it already
+
+    def compressed(self) -> bytes:
+        """The text as both stores keep it: UTF-8 (lone surrogates kept), zlib level 1."""
+        return self.blob if self.blob is not None else compressed_text(self.text)
+
+
+def compressed_text(text: str) -> bytes:
+    return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
 
 
 def inner_words(quote: str) -> list[str]:

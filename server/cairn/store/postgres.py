@@ -36,6 +36,7 @@ import socket
 import time
 import zlib
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,8 @@ class PostgresStore(IndexStore):
     CONNECT_TIMEOUT = 10  # seconds to reach the server
     RETRIES = 3  # a transaction the server aborted for a deadlock or a serialization failure
     ANALYZE_AFTER = 5000  # chunks stored by this process before the tables' statistics are refreshed
+    WRITERS = 2  # connections a large batch of versions is stored over at once (add_versions)
+    PARALLEL_CHUNKS = 1000  # chunks in a batch from which it is stored over WRITERS connections
 
     def __init__(self, root: Path, url: str, *, workspace: str | None = None):
         self._psycopg, pool_mod = _import_driver()
@@ -255,17 +258,28 @@ class PostgresStore(IndexStore):
         return self._run("read", q)
 
     def add_versions(self, versions: list[NewVersion]) -> list[int]:
-        """Store parsed versions and their chunks in one transaction; a version
-        another writer stored first is used as it is."""
-        blobs = [zlib.compress(v.text.encode("utf-8", "surrogatepass"), 1) for v in versions]
+        """Store parsed versions and their chunks; a version another writer stored
+        first is used as it is. A small batch is one transaction; a large one is
+        cut in WRITERS parts stored at once, each in its own transaction over its
+        own connection, so the server maintains its indexes (the trigram index
+        costs most of the time) on as many cores. A version, its chunks and its
+        current row are always in one transaction."""
+        blobs = [v.compressed() for v in versions]
         order = sorted(range(len(versions)), key=lambda i: (versions[i].source, versions[i].version))
 
-        def write(c):
-            ids: dict[int, int] = {}
-            for i in order:
-                ids[i] = self._insert_version(c, versions[i], blobs[i])
-            return [ids[i] for i in range(len(versions))]
-        out = self._run("write", write, write=True)
+        def write(part: list[int]) -> dict[int, int]:
+            return self._run("write", lambda c: {i: self._insert_version(c, versions[i], blobs[i]) for i in part},
+                             write=True)
+
+        ids: dict[int, int] = {}
+        parts = self._parts(order, versions)
+        if len(parts) == 1:
+            ids.update(write(parts[0]))
+        else:
+            with ThreadPoolExecutor(len(parts), thread_name_prefix="cairn-store") as pool:
+                for done in pool.map(write, parts):
+                    ids.update(done)
+        out = [ids[i] for i in range(len(versions))]
         self._new_chunks += sum(len(v.chunks) for v in versions)
         if self._new_chunks >= self.ANALYZE_AFTER:
             # fresh statistics: right after a large first index the planner would otherwise
@@ -276,6 +290,21 @@ class PostgresStore(IndexStore):
             except StoreUnavailable:
                 pass  # a role that may not analyze: autovacuum will
         return out
+
+    def _parts(self, order: list[int], versions: list[NewVersion]) -> list[list[int]]:
+        """`order` cut in up to WRITERS runs of about as many chunks each (one run when small)."""
+        total = sum(len(v.chunks) for v in versions)
+        n = min(self.WRITERS, len(order))
+        if n <= 1 or total < self.PARALLEL_CHUNKS:
+            return [order]
+        parts: list[list[int]] = [[]]
+        filled = 0
+        for i in order:
+            if filled >= total * len(parts) / n and len(parts) < n:
+                parts.append([])
+            parts[-1].append(i)
+            filled += len(versions[i].chunks)
+        return [p for p in parts if p]
 
     def _insert_version(self, c: Any, v: NewVersion, blob: bytes) -> int:
         key = (v.source, v.version, v.lineage, v.chunk_chars)
