@@ -42,8 +42,16 @@ from typing import Any
 
 from ..config import redact_url
 from ..model import Chunk
-from .base import (WORD, IndexStore, NewVersion, StoreError, StoreUnavailable, VersionInfo,
-                   occurrences_in_quote_order, versions_to_keep)
+from .base import (
+    WORD,
+    IndexStore,
+    NewVersion,
+    StoreError,
+    StoreUnavailable,
+    VersionInfo,
+    occurrences_in_quote_order,
+    versions_to_keep,
+)
 
 log = logging.getLogger("cairn.store")
 

@@ -28,12 +28,43 @@ from pathlib import Path
 
 from .. import provenance
 from ..model import Chunk
-from .base import (STORE_DIR, STORE_FILE, WORD, IndexStore, NewVersion, StoreError,
-                   StoreUnavailable, VersionInfo, inner_words, occurrences_in_quote_order, versions_to_keep)
-from .proofs import (_CHUNK_COLS, _R_AT, _R_ID, _R_MAC, _R_ROWID, _R_SOURCE, _R_START, _R_TEXT, _R_VERSION, _R_VID,
-                     _VERSION_COLS, Proofs)
-from .sqlite_faults import (StoreDamaged, _Damage, _rollback, _unlink_if_link, best_effort, guarded, is_damage,
-                            unavailable_reason)
+from .base import (
+    STORE_DIR,
+    STORE_FILE,
+    WORD,
+    IndexStore,
+    NewVersion,
+    StoreError,
+    StoreUnavailable,
+    VersionInfo,
+    inner_words,
+    occurrences_in_quote_order,
+    versions_to_keep,
+)
+from .proofs import (
+    _CHUNK_COLS,
+    _R_AT,
+    _R_ID,
+    _R_MAC,
+    _R_ROWID,
+    _R_SOURCE,
+    _R_START,
+    _R_TEXT,
+    _R_VERSION,
+    _R_VID,
+    _VERSION_COLS,
+    Proofs,
+)
+from .sqlite_faults import (
+    StoreDamaged,
+    _Damage,
+    _rollback,
+    _unlink_if_link,
+    best_effort,
+    guarded,
+    is_damage,
+    unavailable_reason,
+)
 
 log = logging.getLogger("cairn.store")
 
