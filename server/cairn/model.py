@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -214,18 +213,26 @@ class SpanRef:
     end: int
 
 
+class Pending(Protocol):
+    """Work that completes a diagnostic when it is first read (its owner's)."""
+
+    def complete(self, d: Diagnostic) -> None: ...
+
+
 class Diagnostic:
     """One finding on a draft.
 
-    `more`, when given, is work that adds to the message and the fixes (the
-    corpus-wide search for where an unknown chunk's quote went). It runs once,
-    when the message or the fixes are first read, so verification does not pay
-    for a suggestion nobody looks at; a report, a published diagnostic or
-    `--fix` reads them and so sees the same values as if it had run at once.
+    `pending`, when given, is work its maker does to add to the message and
+    the fixes (the verifier's search for where an unknown chunk's quote went,
+    cairn.verify.QuoteSearch). It runs once, when the message or the fixes are
+    first read, so verification does not pay for a suggestion nobody looks
+    at; a report, a published diagnostic or `--fix` reads them and so sees
+    the same values as if it had run at once. A reader in another thread
+    waits for it on this diagnostic's own lock.
     """
 
-    __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_more",
-                 "fails_claim", "strict")
+    __slots__ = ("code", "_message", "line", "range", "ignored", "citation", "_fixes", "related", "_pending",
+                 "_lock", "fails_claim", "strict")
 
     def __init__(
         self,
@@ -237,7 +244,7 @@ class Diagnostic:
         citation: Citation | None = None,
         fixes: list[Fix] | None = None,
         related: SpanRef | None = None,
-        more: Callable[[Diagnostic], None] | None = None,
+        pending: Pending | None = None,
         strict: bool = False,
         fails_claim: bool | None = None,  # for a code whose effect depends on the case (derived-source)
     ):
@@ -249,24 +256,26 @@ class Diagnostic:
         self.citation = citation
         self._fixes = [] if fixes is None else fixes
         self.related = related
-        self._more = more
+        self._pending: Pending | None = pending
+        # re-entrant: the pending work itself reads and sets the message and the fixes
+        self._lock = threading.RLock() if pending is not None else None
         self.strict = strict  # fails the claim although its code does not by default (strict_sentences)
         self.fails_claim = fails_claim
 
     def _complete(self) -> None:
-        if self._more is None:
+        if self._pending is None or self._lock is None:
             return
-        with _COMPLETING:  # a reader in another thread waits here for the finished message
-            more = self._more
-            if more is None or more is _running:  # done, or this thread is completing it
+        with self._lock:  # a reader in another thread waits here for the finished message
+            pending = self._pending
+            if pending is None or pending is _RUNNING:  # done, or this thread is completing it
                 return
-            self._more = _running
+            self._pending = _RUNNING
             try:
-                more(self)
+                pending.complete(self)
             except Exception:  # a suggestion that fails leaves the finding as it is
                 log.warning("could not complete the %s diagnostic on line %d", self.code, self.line + 1, exc_info=True)
             finally:
-                self._more = None
+                self._pending = None
 
     @property
     def message(self) -> str:
@@ -329,11 +338,14 @@ class Diagnostic:
         return (CODES[self.code][1] or self.strict) and not self.ignored
 
 
-_COMPLETING = threading.RLock()
+class _Running:
+    """Diagnostic._pending while its completion runs."""
+
+    def complete(self, d: Diagnostic) -> None:
+        pass
 
 
-def _running(d: Diagnostic) -> None:
-    """Diagnostic._more while its completion runs."""
+_RUNNING = _Running()
 
 
 _DIAGNOSTIC_FIELDS = ("code", "message", "line", "range", "ignored", "citation", "fixes", "related", "fails_claim",

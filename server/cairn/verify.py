@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import anchor, binding, dates, sentences_check
@@ -161,6 +160,20 @@ def short(version: str) -> str:
     return version[:8]
 
 
+class QuoteSearch:
+    """The search an unknown chunk's diagnostic waits for until it is read: where its
+    quote went (Verifier.quote_elsewhere), done once, on first reading."""
+
+    __slots__ = ("verifier", "quote")
+
+    def __init__(self, verifier: Verifier, quote: str) -> None:
+        self.verifier = verifier
+        self.quote = quote
+
+    def complete(self, d: Diagnostic) -> None:
+        self.verifier.quote_elsewhere(self.quote, d)
+
+
 class Verifier:
     def __init__(self, workspace: Workspace, *, judge: Judge | None = None) -> None:
         self.ws = workspace
@@ -285,7 +298,7 @@ class Verifier:
                 "unknown-chunk",
                 f"chunk {cit.chunk_id} is in no indexed version of any source",
                 cit.line_of("chunk_id"),
-                more=partial(self._quote_elsewhere, cit.quote),
+                pending=QuoteSearch(self, cit.quote),
             )
             return res, diags
 
@@ -475,8 +488,9 @@ class Verifier:
                     out.append((ch, s, e))
         return out
 
-    def _quote_elsewhere(self, quote: str, d: Diagnostic) -> None:
-        """An unknown chunk's diagnostic completed: where its quote is now, re-anchored when one place."""
+    def quote_elsewhere(self, quote: str, d: Diagnostic) -> None:
+        """Complete an unknown chunk's diagnostic `d`: where its quote is now in the allowed
+        sources, with a re-anchor fix when it is in one place (run by QuoteSearch when `d` is read)."""
         hits = [(ch, pos) for ch, pos in self.find_quote(quote) if self.ws.allowed(ch.source)]
         if len(hits) == 1:
             ch, pos = hits[0]
