@@ -29,6 +29,7 @@ from ..store import StoreError
 from ..verify import Verifier
 from ..workspace import IndexResult, Workspace
 from . import segments
+from .config import make_judge_safely
 from .definition import cited_location
 from .diagnostics import claim_diagnostics
 from .lens import segment_lenses
@@ -83,10 +84,13 @@ def _rebind(hit: ClaimResult, claim: Claim) -> ClaimResult:
 class Folder:
     """One workspace root (an editor workspace folder, or the folder above it holding cairn.toml)."""
 
-    def __init__(self, root: Path, settings: Settings, codec: Codec, *, judge=None, store=None, uri: str = ""):
+    def __init__(self, root: Path, settings: Settings, codec: Codec, *, store=None, uri: str = ""):
         self.root = root.resolve()
         self.uri = uri
         self.ws = Workspace(self.root, settings, store=store)
+        # the judge the settings ask for, given to the verifier it serves; a judge that cannot
+        # start leaves the lexical check, and `judge_problem` says why (the session tells the user)
+        judge, self.judge_problem = make_judge_safely(self.ws)
         self.verifier = Verifier(self.ws, judge=judge)
         self.codec = codec
         self.texts = SourceTexts(self.ws.store)

@@ -32,7 +32,7 @@ from ..store import StoreError
 from ..workspace import IndexResult
 from . import reuse as lsp_reuse
 from .checking import DraftState, Folder
-from .config import ServerOptions, editor_section, folder_settings, make_judge_safely, plain, server_options
+from .config import ServerOptions, editor_section, folder_settings, plain, server_options
 from .documents import Document, Documents, uri_to_path
 from .judging import Judging
 from .positions import Codec
@@ -184,10 +184,8 @@ class Session:
         # the index is kept unless the settings now name another one
         keep = replacing is not None and replacing.settings.config.store == settings.config.store
         folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep and replacing is not None else None, uri=uri)
-        judge, problem = make_judge_safely(folder.ws)
-        if problem:
-            self.tell("warning", problem)
-        folder.verifier.judge = judge
+        if folder.judge_problem:
+            self.tell("warning", folder.judge_problem)
         if folder.ws.store.rebuilt_reason:
             self.tell("warning", f"the index was damaged ({folder.ws.store.rebuilt_reason}) and is being rebuilt")
         if replacing is not None:
