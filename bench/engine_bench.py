@@ -88,6 +88,35 @@ def paragraph(rng: random.Random) -> str:
     return "\n".join(out)
 
 
+
+def cite_case(rng: random.Random, kinds: dict[str, int], chunk_id: str, start: int, quote: str,
+              ident: str, version: str) -> str:
+    """A claim (the quote itself) and its cite block, made one of the benchmark's
+    cases at random: 70 % exact, 10 % shifted offsets, 8 % near-miss quotes, 6 %
+    unknown chunk ids, 6 % a number the source lacks (counted in `kinds`)."""
+    end = start + len(quote)
+    claim = quote.replace("\n", " ")
+    cid = chunk_id
+    r = rng.random()
+    if r < 0.70:
+        kinds["exact"] += 1
+    elif r < 0.80:
+        kinds["shifted"] += 1
+        start, end = start + 1, end + 1
+    elif r < 0.88:
+        kinds["near-miss"] += 1
+        quote = quote.replace(" ", "  ", 1)
+    elif r < 0.94:
+        kinds["unknown"] += 1
+        cid = hashlib.sha256(cid.encode()).hexdigest()[:16]
+    else:
+        kinds["number"] += 1
+        claim = claim + " within 999 days"
+    q = quote.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return (f"{claim}\n\n```cite\nchunk_id: {cid}\nstart: {start}\nend: {end}\nquote: \"{q}\"\n"
+            f"source: {ident}\nversion: {version[:12]}\n```\n")
+
+
 def generate(root: Path, mb: float, citations: int, seed: int = 7) -> dict:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
     from cairn.chunking import chunk_document
@@ -126,29 +155,7 @@ def generate(root: Path, mb: float, citations: int, seed: int = 7) -> dict:
             quote_src = sents[0].split(".")[0]
             start = ch.text.replace("\n", " ").find(quote_src)
             quote = ch.text[start:start + len(quote_src)]
-            end = start + len(quote)
-            claim = quote.replace("\n", " ")
-            r = rng.random()
-            cid = ch.chunk_id
-            if r < 0.70:
-                kinds["exact"] += 1
-            elif r < 0.80:
-                kinds["shifted"] += 1
-                start, end = start + 1, end + 1
-            elif r < 0.88:
-                kinds["near-miss"] += 1
-                quote = quote.replace(" ", "  ", 1)
-            elif r < 0.94:
-                kinds["unknown"] += 1
-                cid = hashlib.sha256(cid.encode()).hexdigest()[:16]
-            else:
-                kinds["number"] += 1
-                claim = claim + " within 999 days"
-            q = quote.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-            parts.append(
-                f"{claim}\n\n```cite\nchunk_id: {cid}\nstart: {start}\nend: {end}\nquote: \"{q}\"\n"
-                f"source: {ident}\nversion: {version[:12]}\n```\n"
-            )
+            parts.append(cite_case(rng, kinds, ch.chunk_id, start, quote, ident, version))
         (root / "drafts" / f"answer{d:03d}.md").write_text("\n".join(parts), encoding="utf-8")
     return {"sources": n_sources, "source_bytes": size, "drafts": n_drafts, "citations": n_drafts * per_draft,
             "kinds": kinds}

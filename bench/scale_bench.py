@@ -137,27 +137,7 @@ def write_drafts(root: Path, rng: random.Random, sample: list, citations: int) -
             quote_src = flat.split(".")[0]
             start = 0
             quote = ch.text[start:start + len(quote_src)]
-            end = start + len(quote)
-            claim = quote.replace("\n", " ")
-            cid = ch.chunk_id
-            r = rng.random()
-            if r < 0.70:
-                kinds["exact"] += 1
-            elif r < 0.80:
-                kinds["shifted"] += 1
-                start, end = start + 1, end + 1
-            elif r < 0.88:
-                kinds["near-miss"] += 1
-                quote = quote.replace(" ", "  ", 1)
-            elif r < 0.94:
-                kinds["unknown"] += 1
-                cid = hashlib.sha256(cid.encode()).hexdigest()[:16]
-            else:
-                kinds["number"] += 1
-                claim = claim + " within 999 days"
-            q = quote.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-            parts.append(f"{claim}\n\n```cite\nchunk_id: {cid}\nstart: {start}\nend: {end}\nquote: \"{q}\"\n"
-                         f"source: {ident}\nversion: {version[:12]}\n```\n")
+            parts.append(engine_bench.cite_case(rng, kinds, ch.chunk_id, start, quote, ident, version))
         (root / "drafts" / f"answer{d:03d}.md").write_text("\n".join(parts), encoding="utf-8")
     return kinds
 
