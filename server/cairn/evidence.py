@@ -28,12 +28,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import meaning
 from .meaning.quantities import extract
 from .meaning.sentences import sentence_spans
 from .model import Chunk
 from .support import STOPWORDS, check_support
+
+if TYPE_CHECKING:
+    from .store import IndexStore
 
 __all__ = ["Passage", "find_evidence", "query_words", "retrieve"]
 
@@ -77,7 +81,7 @@ def query_words(claim: str) -> list[str]:
 CANDIDATES = 30  # chunks the full-text ranking hands to the support check
 
 
-def retrieve(store, claim: str, n: int = CANDIDATES) -> list[Chunk]:
+def retrieve(store: IndexStore, claim: str, n: int = CANDIDATES) -> list[Chunk]:
     """The `n` current chunks the store's full-text ranking finds best for the
     claim's words (each word once; numbers and names first)."""
     words = query_words(claim)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -641,7 +642,7 @@ _CUE_WORDS = (frozenset(_NEGATORS) | _NEGATING_VERBS | frozenset(_ANTONYMS) | {"
 _WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
-def _may_differ(claim: str, quotes) -> bool:
+def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
     """A cheap test before reading: False when neither side has a negation, a
     marked word or a direction word, and no word of one side is a prefixed
     form of a word of the other, so that no rule can find a difference."""

@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import NamedTuple
+
+DateParts = tuple[int | None, int | None, int | None]  # (year, month, day), a part None when not given
 
 __all__ = ["Quantity", "extract", "NumberMismatch", "compare", "without_identifiers"]
 
@@ -79,7 +81,7 @@ _MONTHS = "january february march april may june july august september october n
 _MONTH_OF = {m: i for i, m in enumerate(_MONTHS, 1)}
 _MONTH_OF.update({m[:3]: i for i, m in enumerate(_MONTHS, 1)})
 _MONTH_OF["sept"] = 9
-def _trie(words) -> str:
+def _trie(words: Iterable[str]) -> str:
     """A regular expression matching any of `words`, longest first, written as a
     trie (one branch per letter) so that the engine does not try every word at
     every position: the scanner's speed depends on it."""
@@ -234,7 +236,7 @@ _START = re.compile(
 )
 
 
-def _scan(text: str):
+def _scan(text: str) -> Iterator[re.Match[str]]:
     """_SCAN's matches, tried only where one can start (the same matches as finditer)."""
     pos = 0
     n = len(text)
@@ -296,7 +298,7 @@ def _month(name: str) -> int | None:
     return _MONTH_OF.get(name.rstrip(".").lower()) or _MONTH_OF.get(name.rstrip(".").lower()[:3])
 
 
-def _date_text(y, m, d) -> str:
+def _date_text(y: int | None, m: int | None, d: int | None) -> str:
     parts = []
     if d:
         parts.append(str(d))
@@ -522,7 +524,7 @@ def _number(text: str, m: re.Match) -> Quantity | None:
     return Quantity("number", text[s:e].strip(), s, e, value=value, unit=unit)
 
 
-def _bare(text, m, value, word, unit) -> Quantity | None:
+def _bare(text: str, m: re.Match[str], value: Decimal, word: bool, unit: str | None) -> Quantity | None:
     s = m.start()
     e = m.end("scale") if m.group("scale") else m.end("n")
     if m.group("sign"):
@@ -571,7 +573,7 @@ def _same_unit(a: str | None, b: str | None) -> bool:
     return a is None or b is None or a == b
 
 
-def _numbers_of(qs) -> list[Quantity]:
+def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
     """The numbers evidence offers: numbers, range ends, and the year of each date."""
     out = []
     for q in qs:
@@ -676,7 +678,7 @@ def _bare_months(quote: str) -> tuple[Quantity, ...]:
     return tuple(out)
 
 
-def _date_backs(evidence, claimed) -> bool:
+def _date_backs(evidence: DateParts | None, claimed: DateParts | None) -> bool:
     """Evidence (y, m, d) backs a claimed date when it gives every part the
     claim gives, with the same value."""
     if evidence is None or claimed is None:

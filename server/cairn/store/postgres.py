@@ -35,7 +35,7 @@ import re
 import socket
 import time
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,9 @@ from .base import (
 )
 
 log = logging.getLogger("cairn.store")
+
+# a psycopg connection: the driver is an optional extra, imported when this store is opened
+Conn = Any
 
 EXTRA_HINT = "pip install 'cairn[postgres]'"
 # one key for the advisory lock of migrations and gc (any constant of Cairn's own)
@@ -259,7 +262,7 @@ class PostgresStore(IndexStore):
     # -- writing ------------------------------------------------------------------
 
     def find_version(self, source: str, version: str, lineage: str, chunk_chars: int) -> int | None:
-        def q(c):
+        def q(c: Conn) -> int | None:
             row = c.execute("SELECT id FROM cairn_versions WHERE source=%s AND version=%s AND lineage=%s"
                             " AND chunk_chars=%s", (source, version, lineage, chunk_chars)).fetchone()
             return row[0] if row else None
@@ -358,7 +361,7 @@ class PostgresStore(IndexStore):
         self._run("write", lambda c: self._set_current(c, source, version_id), write=True)
 
     def drop_current(self, source: str) -> None:
-        def write(c):
+        def write(c: Conn) -> None:
             c.execute("DELETE FROM cairn_current WHERE workspace = %s AND source = %s", (self.workspace, source))
             c.execute("DELETE FROM cairn_source_errors WHERE workspace = %s AND source = %s",
                       (self.workspace, source))
@@ -371,7 +374,7 @@ class PostgresStore(IndexStore):
             (self.workspace, source, version, _clean(message)[0])), write=True)
 
     def record_warnings(self, source: str, version: str, messages: list[str]) -> None:
-        def write(c):
+        def write(c: Conn) -> None:
             c.execute("DELETE FROM cairn_source_warnings WHERE source = %s AND version = %s", (source, version))
             for m in messages:
                 c.execute("INSERT INTO cairn_source_warnings VALUES (%s, %s, %s)", (source, version, _clean(m)[0]))
@@ -388,7 +391,7 @@ class PostgresStore(IndexStore):
     # -- reading ------------------------------------------------------------------
 
     @staticmethod
-    def _info(r) -> VersionInfo:
+    def _info(r: Sequence[Any]) -> VersionInfo:
         return VersionInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None)
 
     def current_versions(self) -> dict[str, VersionInfo]:
@@ -397,7 +400,7 @@ class PostgresStore(IndexStore):
             " WHERE cu.workspace = %s", (self.workspace,))})
 
     def current_version(self, source: str) -> VersionInfo | None:
-        def q(c):
+        def q(c: Conn) -> VersionInfo | None:
             r = c.execute(f"SELECT {_VERSION_COLS} FROM cairn_current cu JOIN cairn_versions v ON v.id ="
                           " cu.version_id WHERE cu.workspace = %s AND cu.source = %s",
                           (self.workspace, source)).fetchone()
@@ -412,7 +415,7 @@ class PostgresStore(IndexStore):
         return zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
 
     @staticmethod
-    def _chunk(r, current: bool = True) -> Chunk:
+    def _chunk(r: Sequence[Any], current: bool = True) -> Chunk:
         text = r[_R_TEXT] if r[_R_EXACT] is None else bytes(r[_R_EXACT]).decode("utf-8", "surrogatepass")
         return Chunk(r[0], r[1], r[2], r[3], r[4], r[5], text, current)
 
@@ -524,7 +527,7 @@ class PostgresStore(IndexStore):
             " WHERE ch.chunk_id = %s", (chunk_id,))])
 
     def version_info(self, source: str, version: str) -> VersionInfo | None:
-        def q(c):
+        def q(c: Conn) -> VersionInfo | None:
             r = c.execute(f"SELECT {_VERSION_COLS} FROM cairn_versions v WHERE v.source = %s AND v.version = %s"
                           " ORDER BY v.indexed_at DESC, v.id DESC LIMIT 1", (source, version)).fetchone()
             return self._info(r) if r else None
@@ -534,7 +537,7 @@ class PostgresStore(IndexStore):
 
     def purge(self, sources: list[str]) -> int:
         """Every clone's versions of these sources go (the index is shared: so is retention)."""
-        def write(c):
+        def write(c: Conn) -> int:
             c.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
             c.execute("INSERT INTO cairn_purged SELECT DISTINCT source, version FROM cairn_versions"
                       " WHERE source = ANY(%s) ON CONFLICT DO NOTHING", (sources,))
@@ -550,14 +553,14 @@ class PostgresStore(IndexStore):
         return n
 
     def purged_versions(self, source: str | None = None) -> set[tuple[str, str]]:
-        def q(c):
+        def q(c: Conn) -> list[Any]:
             if source is None:
                 return c.execute("SELECT source, version FROM cairn_purged").fetchall()
             return c.execute("SELECT source, version FROM cairn_purged WHERE source = %s", (source,)).fetchall()
         return {(r[0], r[1]) for r in self._run("read", q)}
 
     def lift_purge(self, sources: list[str]) -> int:
-        def write(c):
+        def write(c: Conn) -> int:
             n = c.execute("DELETE FROM cairn_purged WHERE source = ANY(%s)", (sources,)).rowcount
             c.execute("DELETE FROM cairn_git_seen")
             c.execute("DELETE FROM cairn_kv_cache")  # reports made without them are stale
@@ -565,7 +568,7 @@ class PostgresStore(IndexStore):
         return self._run("write", write, write=True)
 
     def drop_superseded_before(self, cutoff: float, keep: set[tuple[str, str]] | None = None) -> int:
-        def write(c):
+        def write(c: Conn) -> int:
             c.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
             rows = c.execute("SELECT id, source, version FROM cairn_versions WHERE indexed_at < %s AND id NOT IN"
                              " (SELECT version_id FROM cairn_current)", (cutoff,)).fetchall()
@@ -605,7 +608,7 @@ class PostgresStore(IndexStore):
 
     def state_token(self) -> str:
         """Changes whenever a version is stored or dropped or this clone's `current` moves."""
-        def q(c):
+        def q(c: Conn) -> str:
             n, top = c.execute("SELECT count(*), coalesce(max(id), 0) FROM cairn_versions").fetchone()
             cur = c.execute("SELECT string_agg(source || ':' || version_id, '|' ORDER BY source COLLATE \"C\")"
                             " FROM cairn_current WHERE workspace = %s", (self.workspace,)).fetchone()[0]
@@ -628,7 +631,7 @@ class PostgresStore(IndexStore):
         """Drop the versions no clone has on disk and no citation of this
         workspace's drafts resolves to (another clone finds a dropped version
         again in its git history when it needs it)."""
-        def write(c):
+        def write(c: Conn) -> int:
             c.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
             holders: dict[str, list[tuple[int, str]]] = {}
             for chunk_id in {cid for cid, _ in cited}:
@@ -647,7 +650,7 @@ class PostgresStore(IndexStore):
         return self._run("write", write, write=True)
 
     def stats(self) -> dict[str, int]:
-        def q(c):
+        def q(c: Conn) -> dict[str, int]:
             return {
                 "versions": c.execute("SELECT count(*) FROM cairn_versions").fetchone()[0],
                 "current_sources": c.execute("SELECT count(*) FROM cairn_current WHERE workspace = %s",

@@ -8,6 +8,8 @@ text of a source."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
+from typing import Any
 
 from .. import provenance
 from ..model import Chunk
@@ -42,7 +44,8 @@ class Proofs:
         msg = f"chunk\0{vid}\0{chunk_id}\0{start}\0{end}\0{page}\0{text}"
         return provenance.mac(self._key, msg.encode("utf-8", "surrogatepass"))
 
-    def _version_proven(self, vid, source, version, lineage, chunk_chars, pages, text_sha, vmac) -> bool:
+    def _version_proven(self, vid: int, source: str, version: str, lineage: str, chunk_chars: int,
+                        pages: str | None, text_sha: bytes | None, vmac: bytes | None) -> bool:
         if vid in self._proven_versions:
             return True
         if text_sha is None or vmac is None:
@@ -52,7 +55,7 @@ class Proofs:
             self._proven_versions.add(vid)
         return ok
 
-    def _proven(self, r) -> bool:
+    def _proven(self, r: Sequence[Any]) -> bool:
         """Did Cairn store this chunk row (a _CHUNK_COLS row) on this machine, as it is?"""
         known = self._proven_chunks.get(r[_R_ROWID])
         if known is not None and known == r[_R_MAC]:
@@ -70,7 +73,7 @@ class Proofs:
         self._proven_chunks[r[_R_ROWID]] = r[_R_MAC]
         return True
 
-    def _proven_version_row(self, r) -> bool:
+    def _proven_version_row(self, r: Sequence[Any]) -> bool:
         """The same for a _VERSION_COLS row."""
         return self._version_proven(*r[:8])
 

@@ -23,8 +23,9 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from .. import provenance
 from ..model import Chunk
@@ -487,7 +488,7 @@ class Store(Search, Proofs, IndexStore):
     # superseded (marked, see provenance_note).
 
     @staticmethod
-    def _info(r) -> VersionInfo:
+    def _info(r: Sequence[Any]) -> VersionInfo:
         return VersionInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None)
 
     @guarded("read")
@@ -530,10 +531,10 @@ class Store(Search, Proofs, IndexStore):
 
 
     @staticmethod
-    def _chunk(row, current: bool = True) -> Chunk:
+    def _chunk(row: Sequence[Any], current: bool = True) -> Chunk:
         return Chunk(row[0], row[1], row[2], row[3], row[4], row[5], row[6], current)
 
-    def _current_rows(self, rows) -> list[Chunk]:
+    def _current_rows(self, rows: Iterable[Sequence[Any]]) -> list[Chunk]:
         return [self._chunk(r) for r in rows if self._proven(r)]
 
     @guarded("read")

@@ -8,7 +8,9 @@ from __future__ import annotations
 import functools
 import logging
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from .base import StoreError
 
@@ -75,29 +77,32 @@ def unavailable_reason(exc: BaseException) -> str | None:
     return _UNAVAILABLE.get(code & 0xFF)
 
 
-def guarded(verb: str):
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def guarded(verb: str) -> Callable[[F], F]:
     """A Store method whose SQLite failures become StoreDamaged or StoreUnavailable
     (which say which index and what failed), so no caller meets a raw SQLite error."""
 
-    def wrap(fn):
+    def wrap(fn: F) -> F:
         @functools.wraps(fn)
-        def method(self, *args, **kwargs):
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return fn(self, *args, **kwargs)
             except sqlite3.Error as exc:
                 raise self.failure(exc, verb) from exc
 
-        return method
+        return method  # type: ignore[return-value]  # the same signature, wrapped
 
     return wrap
 
 
-def best_effort(fn):
+def best_effort(fn: F) -> F:
     """A cache write: an index that cannot be written now (read-only, full)
     only means the entry is not kept."""
 
     @functools.wraps(fn)
-    def method(self, *args, **kwargs):
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             return fn(self, *args, **kwargs)
         except sqlite3.Error as exc:
@@ -109,7 +114,7 @@ def best_effort(fn):
                 log.info("the index %s is not written (%s): cached verdicts are not kept", self.path, reason)
             return None
 
-    return method
+    return method  # type: ignore[return-value]  # the same signature, wrapped
 
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ..model import Chunk
 from .base import WORD, inner_words, occurrences_in_quote_order
@@ -27,7 +28,7 @@ class Search:
     _JOIN_CURRENT = _JOIN_CURRENT
     _ROWS_SQL = f"SELECT {_CHUNK_COLS} FROM chunks ch JOIN versions v ON v.id = ch.version_id"
 
-    _current_rows: Callable[[Iterable[tuple]], list[Chunk]]  # the store's: proven rows as chunks
+    _current_rows: Callable[[Iterable[Sequence[Any]]], list[Chunk]]  # the store's: proven rows as chunks
 
     # words in fewer chunks than this narrow a quote search; more are "common"
     RARE_TERM = 1024

@@ -7,8 +7,9 @@ appears in at least one quote (the number rule).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from . import modes
 from .chunks import E_OPENING, E_TRAIL_END, Entry, Expanded, Simple
@@ -179,13 +180,13 @@ class _Memo:
 
     __slots__ = ("young", "old", "analyse", "rules")
 
-    def __init__(self, analyse, rules: frozenset[str]) -> None:
-        self.young: dict = {}
-        self.old: dict = {}
+    def __init__(self, analyse: Callable[[str, frozenset[str]], Any], rules: frozenset[str]) -> None:
+        self.young: dict[str, Any] = {}
+        self.old: dict[str, Any] = {}
         self.analyse = analyse
         self.rules = rules
 
-    def miss(self, text: str):
+    def miss(self, text: str) -> Any:  # the analysis `analyse` makes (a claim's or a quote's)
         """The analysis of a text not in the young generation: from the old one, or made."""
         result = self.old.get(text)
         if result is None:

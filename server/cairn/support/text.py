@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import modes
 from .chunks import E_OPENING, E_TRAIL_CLEAN, E_TRAIL_END, Complex, Entry, Expanded, Many, Simple, chunk_entry
@@ -223,7 +223,7 @@ def _join(entries: Sequence[Entry], out: list[Tok], pending: bool, clean: bool, 
     return pending, clean
 
 
-def _months(toks: list[Tok], stemmer) -> None:
+def _months(toks: list[Tok], stemmer: Callable[[str], str] | None) -> None:
     """Month abbreviations and May, when next to a number, are months."""
     n = len(toks)
     for i, t in enumerate(toks):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -177,7 +178,7 @@ def scan(chunk: str, rules: frozenset[str], opening_first: bool) -> tuple[list[T
     return out, first_start, first_word, prev_end
 
 
-def iso_date_toks(date: str, stemmer, nw: float) -> list[Tok]:
+def iso_date_toks(date: str, stemmer: Callable[[str], str] | None, nw: float) -> list[Tok]:
     """The tokens of an ISO date (rule "dates"): 2010-09-29 is 2010 september 29."""
     y, mo, d = date.split("-")
     if 1 <= int(mo) <= 12 and 1 <= int(d) <= 31:
