@@ -445,7 +445,6 @@ try {
   });
 
   await step('a paragraph typed between a claim and its bound block gives claim-moved; the fix moves the block back', async () => {
-    // (written for issue 20; not yet run in code-server)
     const BOUND = 'drafts/bound.md';
     const claim = 'A customer has 14 days to request a credit for a damaged delivery.';
     writeFileSync(path.join(demo, BOUND), [
