@@ -75,8 +75,11 @@ def sentence(rng: random.Random) -> str:
 
 def paragraph(rng: random.Random) -> str:
     sents = [sentence(rng) for _ in range(rng.randint(2, 8))]
-    text = " ".join(sents)
-    # wrap at ~78 columns like a real Markdown file
+    return wrap(" ".join(sents))
+
+
+def wrap(text: str) -> str:
+    """Wrap at about 78 columns like a real Markdown file."""
     out, line = [], ""
     for w in text.split(" "):
         if len(line) + len(w) + 1 > 78:

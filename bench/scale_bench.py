@@ -89,7 +89,7 @@ def generate(root: Path, size: int, citations: int, seed: int = 11) -> dict:
         paras = []
         for p in range(60):
             words = " ".join(rng.choices(pool, k=rng.randint(2, 8)))
-            paras.append(wrap(f"Item {n}-{p} reads: {words}"))
+            paras.append(engine_bench.wrap(f"Item {n}-{p} reads: {words}"))
         text = (f"# Document {n}\n\n" if ext == ".md" else "") + "\n\n".join(paras) + "\n"
         path = root / ident
         path.parent.mkdir(exist_ok=True)
@@ -109,19 +109,6 @@ def generate(root: Path, size: int, citations: int, seed: int = 11) -> dict:
     kinds = write_drafts(root, rng, sample, citations)
     return {"sources": n, "source_bytes": written, "drafts": max(1, citations // 100), "citations": citations,
             "kinds": kinds}
-
-
-def wrap(text: str) -> str:
-    """Wrap at about 78 columns like a real Markdown file (as engine_bench.paragraph does)."""
-    out, line = [], ""
-    for w in text.split(" "):
-        if len(line) + len(w) + 1 > 78:
-            out.append(line)
-            line = w
-        else:
-            line = f"{line} {w}" if line else w
-    out.append(line)
-    return "\n".join(out)
 
 
 def write_drafts(root: Path, rng: random.Random, sample: list, citations: int) -> dict[str, int]:

@@ -58,6 +58,7 @@ from .sqlite_faults import (
     _unlink_if_link,
     best_effort,
     guarded,
+    immediate,
     is_damage,
     unavailable_reason,
 )
@@ -367,18 +368,13 @@ class Store(Search, Proofs, IndexStore):
         blobs = [v.compressed() for v in versions]
         with self._lock:
             c = self._conn
-            c.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(c):
                 firsts: list[int] = []
                 ids = [self._insert_version(c, v, blob, firsts) for v, blob in zip(versions, blobs)]
                 if firsts:
                     # every chunk row above the lowest of these was written in this transaction
                     c.execute("INSERT INTO chunks_fts (rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ?",
                               (min(firsts),))
-                c.execute("COMMIT")
-            except BaseException:
-                _rollback(c)
-                raise
         return ids
 
     def _insert_version(self, c: sqlite3.Connection, v: NewVersion, blob: bytes, firsts: list[int]) -> int:
@@ -421,14 +417,10 @@ class Store(Search, Proofs, IndexStore):
 
     def _drop_versions(self, c: sqlite3.Connection, vids: list[int]) -> None:
         """Drop these versions in one transaction (all or none)."""
-        c.execute("BEGIN IMMEDIATE")
         try:
-            for vid in vids:
-                self._drop_version(c, vid)
-            c.execute("COMMIT")
-        except BaseException:
-            _rollback(c)
-            raise
+            with immediate(c):
+                for vid in vids:
+                    self._drop_version(c, vid)
         finally:
             self._forget_proofs()
 
@@ -617,25 +609,21 @@ class Store(Search, Proofs, IndexStore):
         with self._lock:
             c = self._conn
             c.execute("PRAGMA secure_delete = ON")  # freed pages are overwritten with zeros
-            c.execute("BEGIN IMMEDIATE")
             try:
-                n = 0
-                for source in sources:
-                    for vid, version in c.execute("SELECT id, version FROM versions WHERE source = ?",
-                                                  (source,)).fetchall():
-                        c.execute("INSERT OR IGNORE INTO purged VALUES (?, ?)", (source, version))
-                        self._drop_version(c, vid)
-                        n += 1
-                    c.execute("DELETE FROM current WHERE source = ?", (source,))
-                    c.execute("DELETE FROM source_errors WHERE source = ?", (source,))
-                    c.execute("DELETE FROM source_warnings WHERE source = ?", (source,))
-                # cached reports and verdicts may quote a purged source: all of them go
-                c.execute("DELETE FROM kv_cache")
-                c.execute("DELETE FROM git_seen")
-                c.execute("COMMIT")
-            except BaseException:
-                _rollback(c)
-                raise
+                with immediate(c):
+                    n = 0
+                    for source in sources:
+                        for vid, version in c.execute("SELECT id, version FROM versions WHERE source = ?",
+                                                      (source,)).fetchall():
+                            c.execute("INSERT OR IGNORE INTO purged VALUES (?, ?)", (source, version))
+                            self._drop_version(c, vid)
+                            n += 1
+                        c.execute("DELETE FROM current WHERE source = ?", (source,))
+                        c.execute("DELETE FROM source_errors WHERE source = ?", (source,))
+                        c.execute("DELETE FROM source_warnings WHERE source = ?", (source,))
+                    # cached reports and verdicts may quote a purged source: all of them go
+                    c.execute("DELETE FROM kv_cache")
+                    c.execute("DELETE FROM git_seen")
             finally:
                 self._forget_proofs()
             # rebuild the search index's own pages and rewrite the file: deleted rows

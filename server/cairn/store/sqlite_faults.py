@@ -5,10 +5,11 @@ turn every SQLite error of a store method into one of Cairn's StoreErrors."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -116,6 +117,19 @@ def best_effort(fn: F) -> F:
 
     return method  # type: ignore[return-value]  # the same signature, wrapped
 
+
+
+@contextlib.contextmanager
+def immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction (BEGIN IMMEDIATE ... COMMIT): all of the block's writes
+    or none; any error rolls it back and goes on to the caller."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        _rollback(conn)
+        raise
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
