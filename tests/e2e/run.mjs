@@ -487,17 +487,6 @@ try {
   const PERISHABLES = 'Perishable goods must be reported within 48 hours of delivery.';
 
   await step('the light bulb on an uncited paragraph offers its source; the inserted block verifies', async () => {
-    // This test's `cairn check` runs sign the index with the user's key, the server under
-    // code-server with its own (another XDG_DATA_HOME): the server's search skips rows it
-    // cannot prove, so it indexes the sources again first, as after any foreign index.
-    await wb.clearNotifications();
-    await wb.runCommand('Cairn: Re-index sources');
-    await waitFor(
-      'the "indexed N sources" message',
-      async () => (await wb.notifications()).some((n) => /Cairn indexed \d+ sources?/.test(n)),
-      { timeout: 120_000 },
-    );
-    await wb.clearNotifications();
     writeFileSync(path.join(demo, EVIDENCE), `# Evidence\n\n${CREDITS}\n\n${PERISHABLES}\n`);
     await wb.openFile(EVIDENCE);
     const cite = (t) => /Cite sources\/policy\.md:\d+ · support \d\.\d\d/.test(t);
