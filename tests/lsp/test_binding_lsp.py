@@ -28,17 +28,23 @@ async def _actions(client, u, line, only=None):
         context=types.CodeActionContext(diagnostics=[], only=only)))
 
 
+async def _open_draft(client: LanguageClient, tmp_path: Path, text: str) -> tuple[Path, Path, str]:
+    """The binding workspace with `text` as drafts/a.md, the server started on it and the
+    draft open: (workspace, draft path, draft URI)."""
+    ws = make(tmp_path / "ws")
+    path = ws / "drafts" / "a.md"
+    path.write_text(text, encoding="utf-8")
+    await start(client, ws)
+    return ws, path, open_doc(client, path)
+
+
 def _codes(client, u) -> list[str]:
     return [d.code for d in client.diagnostics.get(u, [])]
 
 
 async def test_insertion_between_claim_and_block_then_the_fix(client: LanguageClient, tmp_path: Path):
-    ws = make(tmp_path / "ws")
-    path = ws / "drafts" / "a.md"
     text = f"# Notes\n\n{CLAIM}\n\n{frozen_block('Frozen goods are held at or below')}"
-    path.write_text(text, encoding="utf-8")
-    await start(client, ws)
-    u = open_doc(client, path)
+    ws, path, u = await _open_draft(client, tmp_path, text)
     await until(lambda: u in client.diagnostics, what="the first diagnostics")
     assert _codes(client, u) == []
 
@@ -66,12 +72,8 @@ async def test_insertion_between_claim_and_block_then_the_fix(client: LanguageCl
 
 
 async def test_bind_every_block_source_action(client: LanguageClient, tmp_path: Path):
-    ws = make(tmp_path / "ws")
-    path = ws / "drafts" / "a.md"
     text = f"{CLAIM}\n\n{frozen_block()}\n- {CLAIM}\n\n  {frozen_block().replace(chr(10), chr(10) + '  ').rstrip()}\n"
-    path.write_text(text, encoding="utf-8")
-    await start(client, ws)
-    u = open_doc(client, path)
+    ws, path, u = await _open_draft(client, tmp_path, text)
     await until(lambda: u in client.diagnostics, what="the first diagnostics")
     # offered when source actions are asked for, not with every lightbulb
     assert all(a.kind != "source.bindClaims.cairn" for a in await _actions(client, u, 0))
@@ -91,13 +93,9 @@ async def test_bind_every_block_source_action(client: LanguageClient, tmp_path: 
 
 
 async def test_three_sentences_in_the_editor(client: LanguageClient, tmp_path: Path):
-    ws = make(tmp_path / "ws")
-    path = ws / "drafts" / "a.md"
     text = (f"{CLAIM} Chilled goods are kept in the same\nroom as the frozen ones. Cold stores are cleaned daily.\n\n"
             f"{frozen_block()}")
-    path.write_text(text, encoding="utf-8")
-    await start(client, ws)
-    u = open_doc(client, path)
+    _, _, u = await _open_draft(client, tmp_path, text)
     sent = await until(lambda: [d for d in client.diagnostics.get(u, []) if d.code == "unsupported-sentence"],
                        what="unsupported-sentence")
     assert len(sent) == 2
