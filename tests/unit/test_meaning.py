@@ -198,6 +198,14 @@ def test_text_said_to_hold_no_quantity_holds_none(text):
     ("Contracts that are legal here", "Contracts that are illegal here", "claim says legal; quote says illegal"),
     ("The form is used to request a refund", "The form is no longer used to request a refund",
      "claim says used; quote says no longer used"),
+    # "non transferable" written open is still the prefix
+    ("The fallback license is transferable", "a royalty-free, non transferable, non exclusive license",
+     "claim says transferable; quote says non transferable"),
+    ("cp is now more likely to chmod the file", "cp is less likely to chmod the file",
+     "claim says more likely; quote says less likely"),
+    ("wc got up to five times slower", "wc is up to 5 times faster", "claim says slower; quote says faster"),
+    ("gzip -l used to misreport lengths smaller than 4 GiB", "gzip -l no longer misreports lengths 4 GiB and larger",
+     "claim says smaller than; quote says and larger"),
 ])
 def test_opposites_are_found_and_named(claim, quote, message):
     got = contradictions(claim, [quote])
@@ -220,6 +228,15 @@ def test_opposites_are_found_and_named(claim, quote, message):
     ("The police could not identify the man", "The police issued a picture in a bid to help identify a man"),
     ("Not only the climate changed", "The climate changed"),
     ("It is not without risk", "It carries risk"),
+    # a negation governs its verb, not another negative word of its clause
+    ("diff treats a closed standard input like a file that does not exist",
+     "A standard input that's closed acts like a nonexistent file"),
+    # "not yet" is an adverb, not the conjunction that opens a clause
+    ("There is not yet a recovery program for broken files", "There is no recovery program yet."),
+    # "without A or B" denies both; a word both granted and denied in one clause is denied neither way
+    ("Contributions fall under the terms with no additional conditions",
+     "Contributions shall be under the terms and conditions of this License, without any additional terms or conditions"),
+    ("The license is granted at no charge", "a non-exclusive, no-charge, royalty-free copyright license"),
 ])
 def test_agreeing_texts_are_not_contradictions(claim, quote):
     assert contradictions(claim, [quote]) == []
@@ -333,6 +350,9 @@ def test_sentence_around_on_licence_text_agrees_with_the_full_reading():
     ("The authors do not by this License give permission to use their names for publicity.",
      "give permission to use their names for publicity",
      "The authors give permission to use their names for publicity.", True),
+    # "X doesn't mean that Q" denies Q whatever X is
+    ("Note that \"Unused\" in the table above doesn't mean that these ranges are really unused.",
+     "these ranges are really unused", "The ranges marked Unused are really unused.", True),
 ])
 def test_context_negates(sentence, quote, claim, negates):
     start = sentence.index(quote)

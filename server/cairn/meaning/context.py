@@ -31,7 +31,7 @@ _FRAME_BEFORE_WORDS = r"""(?:
             |incorrect|wrong|a\s+myth|not\s+correct|a\s+misconception)\s+that
       | \b(?:contrary\s+to|despite|unlike|against)\s+(?:the\s+|a\s+|popular\s+|common\s+)?(?:claims?|beliefs?|reports?
             |assertions?|ideas?|notions?|myths?|rumou?rs?|misconceptions?|suggestions?)\s+that
-      | \bit\s+does\s+not\s+(?:mean|follow)\s+that
+      | \b(?:does|do|did)(?:\s+not|n't|n\u2019t)\s+(?:necessarily\s+)?(?:mean|imply|follow|entail)\s+that
       | \bis\s+not\s+to\s+say\s+that
       | \b(?:nor|neither)\s+is\s+it\s+(?:true|the\s+case)\s+that
       | \bno\s+longer\s+(?:holds\s+)?(?:true\s+)?that

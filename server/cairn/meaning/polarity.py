@@ -77,6 +77,7 @@ class Clause(NamedTuple):
     negative: frozenset[str] = frozenset()  # concepts written negatively in it (non-exclusive)
     unasserted: frozenset[str] = frozenset()  # concepts it only names ("to identify"), not states
     question: bool = False  # a question asserts nothing
+    mixed: frozenset[str] = frozenset()  # concepts written both plainly and negatively: it denies neither way
 
 
 class Reading(NamedTuple):
@@ -170,6 +171,11 @@ for _p in ("below", "less than", "fewer than", "lower than", "shorter than", "ea
            "not more than", "no later than", "not later than", "not exceeding", "under", "until",
            "at or below", "at or before", "on or before", "at or under"):
     _DIRECTIONS[_p] = ("order", -1, "after")
+# comparatives bound the word after them: "more likely" / "less likely", "larger than 4 GiB"
+for _p in ("more", "larger than", "bigger than", "wider than", "heavier than", "faster than", "stronger than"):
+    _DIRECTIONS[_p] = ("order", 1, "after")
+for _p in ("less", "fewer", "smaller than", "narrower than", "lighter than", "slower than", "weaker than"):
+    _DIRECTIONS[_p] = ("order", -1, "after")
 for _p in ("or more", "or longer", "or later", "or above", "and above", "or over", "and over", "or greater",
            "or higher", "and larger", "or larger", "and more"):
     _DIRECTIONS[_p] = ("order", 1, "before")
@@ -187,6 +193,15 @@ for _w in ("decrease decreases decreased decreasing reduce reduces reduced reduc
     _DIRECTIONS[_w] = ("change", -1, None)
 for _w in ("went down", "go down", "goes down", "gone down", "going down"):
     _DIRECTIONS[_w] = ("change", -1, None)
+# the comparatives of the dimension adjectives, alone ("up to five times slower"): each pair one axis
+for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "larger bigger", "smaller"),
+                          ("length", "longer", "shorter"), ("width", "wider broader", "narrower"),
+                          ("weight", "heavier", "lighter"), ("strength", "stronger", "weaker"),
+                          ("quality", "better", "worse")):
+    for _w in _up.split():
+        _DIRECTIONS.setdefault(_w, (_axis, 1, None))
+    for _w in _down.split():
+        _DIRECTIONS.setdefault(_w, (_axis, -1, None))
 # "over" and "under" bound only a number ("over 18", not "over the network")
 _NUMBER_ONLY = frozenset({"over", "under", "until"})
 _MAX_PHRASE = max(len(p.split()) for p in _DIRECTIONS)
@@ -215,8 +230,8 @@ def _privative(word: str) -> tuple[str, str] | None:
     prefix and another English word; also `X-free` (royalty-free)."""
     if "-" in word:
         head, _, tail = word.partition("-")
-        if head == "non" and tail:
-            return "non-", tail
+        if head in ("non", "no") and tail:
+            return head + "-", tail  # "non-exclusive"; "no-charge" is "no charge"
         if word.endswith("-free") and len(word) > 5:
             return "-free", word[: -len("-free")]
         return None
@@ -262,6 +277,8 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
         if t.text in _NUMBER_WORDS:
             return "n:" + _NUMBER_WORDS[t.text]
         if _content(t.text):
+            if step < 0 and j > 0 and toks[j - 1].kind == "num":
+                return "n:" + toks[j - 1].text.lstrip("-\u2212").replace(",", "")  # "4 GiB and larger": the number
             return "w:" + stem(t.text)
     return None
 
@@ -282,7 +299,7 @@ _DIRECTION_FIRST = frozenset(p.split()[0] for p in _DIRECTIONS)
 _CEASING_FIRST = frozenset(p.split()[0] for p in _CEASING)
 # every word that read() treats other than as a plain content word
 _SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | _NEGATORS | _NEGATING_VERBS | _CLAUSE_BREAKERS | _SUBORDINATORS
-            | STOPWORDS | {"without", "not", "other"})
+            | STOPWORDS | {"without", "not", "other", "non"})
 
 
 def _phrase_at(toks: list[_Tok], i: int, table: tuple[str, ...]) -> tuple[str, int] | None:
@@ -312,7 +329,8 @@ def read(text: str) -> Reading:
             pol = CEASED if st.ceased and not st.negations else NEGATED if st.negations else POSITIVE
             clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if pol != POSITIVE else "",
                                   frozenset(st.heads) if pol != POSITIVE else frozenset(),
-                                  frozenset(st.negative), frozenset(st.unasserted), question))
+                                  frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
+                                  frozenset(st.negative & st.plain)))
         st.reset(end)
 
     def content(t: _Tok, w: str, prev: str, i: int) -> None:
@@ -346,6 +364,18 @@ def read(text: str) -> Reading:
             st.last_word = w
             content(t, w, prev, i)
             i += 1
+            continue
+        if w == "non" and i + 1 < n_toks and toks[i + 1].kind == "word" and "-" not in toks[i + 1].text:
+            # "non transferable" is "non-transferable" written open: one word with the prefix
+            nt = toks[i + 1]
+            merged = _Tok("word", "non-" + nt.text, t.start, nt.end)
+            prev = st.last_word
+            st.last_word = merged.text
+            content(merged, merged.text, prev, i + 1)
+            i += 2
+            continue
+        if w == "yet" and (st.last_word in _NEGATORS or st.last_word.endswith("n't")):
+            i += 1  # "not yet": an adverb of time, not the conjunction "yet" that opens a clause
             continue
         if t.kind == "brk" or t.text in _CLAUSE_BREAKERS or (t.kind == "comma" and st.subordinate):
             close(t.start, question=t.text == "?")
@@ -383,7 +413,11 @@ def read(text: str) -> Reading:
             usable = not (phrase in _NUMBER_ONLY and not (anchor or "").startswith("n:")) and not (
                 axis == "order" and anchor is None)
             if usable:
-                dirs.append(Direction(axis, sign, anchor, text[t.start:toks[i + n - 1].end], t.start))
+                last = i + n - 1
+                if n == 1 and side == "after" and last + 1 < n_toks and toks[last + 1].kind == "word" \
+                        and _content(toks[last + 1].text):
+                    last += 1  # "more likely": the comparative is shown with its word
+                dirs.append(Direction(axis, sign, anchor, text[t.start:toks[last].end], t.start))
                 st.first = False
                 st.word_negation = None
                 i += n
@@ -435,7 +469,9 @@ def read(text: str) -> Reading:
             st.infinitive = False  # an infinitive run ends at the first function word
             if w not in ("a", "an", "the", "any"):
                 st.first = False
-            if w in _PREPOSITIONS or w in ("and", "or"):
+            if w in _PREPOSITIONS or w == "and" or (
+                    w == "or" and not (i + 1 < n_toks and toks[i + 1].kind == "word" and _content(toks[i + 1].text))):
+                # "without any terms or conditions" denies both nouns; "and" or a preposition ends the phrase
                 st.word_negation = None
             if st.waiting and st.negations and w in _PREPOSITIONS and w != "to" and (prev in _NEGATORS or prev.endswith("n't")):
                 st.in_phrase = True  # "not by this License give": a phrase right after the negation
@@ -449,7 +485,7 @@ def read(text: str) -> Reading:
 
 class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate",
-                 "word_negation", "heads", "negative", "waiting", "last_word", "last_head_follow", "show_head",
+                 "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
                  "unasserted", "infinitive", "in_phrase")
 
     def __init__(self) -> None:
@@ -468,6 +504,7 @@ class _State:
         self.word_negation: int | None = None  # "without X", "at no X": where the negator is
         self.heads: set[str] = set()
         self.negative: set[str] = set()
+        self.plain: set[str] = set()  # concepts also written positively: the clause does not deny them
         self.unasserted: set[str] = set()
         self.infinitive = False
         self.waiting = False  # a negation waiting for the word it governs
@@ -515,6 +552,8 @@ def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: i
         st.concepts.add(s)
         if negative:
             st.negative.add(s)
+        else:
+            st.plain.add(s)
         words.append(Marked(s, negative, marked, shown, t.start, t.end, clause))
     return first
 
@@ -525,8 +564,13 @@ def _flip(p: str) -> str:
 
 def _stance(cl: Clause, concept: str) -> str:
     """What a clause says of a concept: its polarity, turned when the word
-    itself is negative (`not allowed` and `prohibited` both deny `allow`)."""
-    return _flip(cl.polarity) if concept in cl.negative else cl.polarity
+    itself is negative (`not allowed` and `prohibited` both deny `allow`).
+    A word negative by itself that the clause's negation does not govern
+    keeps its own polarity: in `a closed input acts like a file that does
+    not exist`, the `not` denies `exist`, not `closed`."""
+    if concept in cl.negative:
+        return _flip(cl.polarity) if concept in cl.heads else NEGATED
+    return cl.polarity
 
 
 def _word_stance(r: Reading, m: Marked) -> str:
@@ -584,7 +628,7 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 # the two clauses speak of the same thing: at least two words, half of the claim's
                 if len(shared) < 2 or 2 * len(shared) < len(cl.concepts) or len(shared) < best_n:
                     continue
-                governed = shared & (cl.heads | ql.heads | cl.negative | ql.negative)
+                governed = shared & (cl.heads | ql.heads | cl.negative | ql.negative) - cl.mixed - ql.mixed
                 if not governed and len(shared) >= 3 and 4 * len(shared) >= 3 * len(cl.concepts):
                     governed = shared  # nearly the same statement: its polarity as a whole
                 governed -= {g for g in governed if (g in cl.unasserted and _stance(cl, g) == POSITIVE)
