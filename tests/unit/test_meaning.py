@@ -87,6 +87,9 @@ def test_sentence_opening_verb_before_a_count_is_not_a_name():
     ("up to 8 times faster", "up to 4 times faster with a slice by 8 loop", "claim says 8 times; quotes say 4 times, 8"),
     ("opened on 12 March 2024", "opened on 12 May 2024", "claim says 12 March 2024; quotes say 12 May 2024"),
     ("between 6 and 7 pm", "between 6 and 7 am", "claim says 6 and 7 pm; quotes say 6 and 7 am"),
+    # units of one dimension convert, but only to the same amount, and never across dimensions
+    ("defaults to 2 minutes", "defaulting to 150 seconds", "claim says 2 minutes; quotes say 150 seconds"),
+    ("a 150 km route", "a 150 minutes route", "claim says 150 km; quotes say 150 minutes"),
 ])
 def test_mismatches_name_both_sides(claim, quote, message):
     got = Q.compare(claim, [quote])
@@ -99,6 +102,8 @@ def test_mismatches_name_both_sides(claim, quote, message):
     ("opened on 12 May 2024", "the depot, opened on 12 May, in 2024"), ("in 2024", "on 12 May 2024"),
     ("30 days", "a period of 30"), ("Under Apache 2.0, you may", "you may"),
     ("the 2018–19 year", "the 2018-2019 year"), ("at least 50%", "fifty percent (50%) or more"),
+    ("defaults to 2.5 minutes", "defaulting to 150 seconds"), ("a 1.5 km walk", "a 1500 metres walk"),
+    ("kept for 2 weeks", "kept for 14 days"),
 ])
 def test_same_quantities_written_differently_agree(claim, quote):
     assert Q.compare(claim, [quote]) == []

@@ -5,7 +5,10 @@ A **quantity** is a number with its sign, its scale and its unit: `-18 °C`,
 `30 days`, `5 %`, `$40 million`, `2 km`, `fourteen days`. Unit spellings are
 normalised (`°C` = `C` = `degrees Celsius`; `%` = `percent` = `per cent`;
 `km` = `kilometres`; `$` = `USD` = `dollars`; singular = plural), and a
-range (`between 0 and 4 °C`, `10-12 weeks`) is kept as a range.
+range (`between 0 and 4 °C`, `10-12 weeks`) is kept as a range. Units of
+one dimension with an exact factor between them convert (`2.5 minutes` =
+`150 seconds`, `2 weeks` = `14 days`, `1.5 km` = `1500 m`); months and
+years do not (their length varies).
 
 A **date** is read in the common written forms (`12 May 2024`,
 `May 12, 2024`, `2024-05-12`, `12th of May`, `May 2024`) and compared by
@@ -573,6 +576,26 @@ def _same_unit(a: str | None, b: str | None) -> bool:
     return a is None or b is None or a == b
 
 
+# units of one dimension with exact factors to a common base: "2.5 minutes" is "150 seconds"
+_BASE: dict[str, tuple[str, Decimal]] = {
+    "second": ("time", Decimal(1)), "minute": ("time", Decimal(60)), "hour": ("time", Decimal(3600)),
+    "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
+    "mm": ("length", Decimal("0.001")), "cm": ("length", Decimal("0.01")), "m": ("length", Decimal(1)),
+    "km": ("length", Decimal(1000)), "inch": ("length", Decimal("0.0254")), "ft": ("length", Decimal("0.3048")),
+    "mile": ("length", Decimal("1609.344")),
+    "mg": ("mass", Decimal("0.001")), "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
+    "t": ("mass", Decimal(1000000)), "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)),
+}
+
+
+def _converts(a: Quantity, b: Quantity) -> bool:
+    """Whether two numbers are the same amount in units of one dimension."""
+    if a.unit is None or b.unit is None or a.value is None or b.value is None:
+        return False
+    x, y = _BASE.get(a.unit), _BASE.get(b.unit)
+    return x is not None and y is not None and x[0] == y[0] and a.value * x[1] == b.value * y[1]
+
+
 def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
     """The numbers evidence offers: numbers, range ends, and the year of each date."""
     out = []
@@ -627,7 +650,8 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
             # faster" is not backed by "4 times faster ... slice by 8"
             pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(
                 n.unit == q.unit for n in numbers) else numbers
-            if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in pool):
+            if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in pool) and \
+                    not any(_converts(q, n) for n in numbers):
                 out.append(NumberMismatch(q.text, said(("number", "range")), "number"))
         elif q.kind == "range":
             ok = any(r.value == q.value and r.high == q.high and _same_unit(q.unit, r.unit) for r in ranges) or (
