@@ -376,6 +376,26 @@ def test_check_runs_every_rule_over_the_evidence():
     assert len(found.context) == 1 and found.context[0][0] == 0
 
 
+def _evidence(text: str, quote: str) -> list[meaning.Evidence]:
+    return [meaning.Evidence(quote, text, text.index(quote), text.index(quote) + len(quote), "licence.txt")]
+
+
+def test_a_quote_cut_from_a_negated_sentence_reads_as_its_sentence():
+    text = ("Neither the name of the project nor the names of its authors may be used to endorse "
+            "products made from this software without written permission.")
+    quote = "may be used to endorse products made from this software"
+    assert contradictions("The project's name may not be used to endorse products.", [quote])  # alone: opposite
+    ev = _evidence(text, quote)
+    assert meaning.check("The project's name may not be used to endorse products.", ev).contradictions == []
+    # the claim that states what the fragment says alone is taken back by the sentence
+    found = meaning.check("The project's name may be used to endorse products.", ev)
+    assert found.contradictions == [] and len(found.context) == 1
+    # a sentence without a negation before the quote changes nothing
+    plain = "The name of the project may be used to endorse products made from this software."
+    assert meaning.check("The project's name may not be used to endorse products.",
+                         _evidence(plain, quote)).contradictions
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(st.text(max_size=200), _TEXT, _NEG), st.one_of(st.text(max_size=200), _TEXT, _NEG), st.data())
 def test_any_text_is_read_without_error(claim, text, data):

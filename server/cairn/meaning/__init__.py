@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .context import ContextNegation, check_context
-from .polarity import Contradiction, contradictions
+from .context import ContextNegation, check_context, negation_before
+from .polarity import POSITIVE, Contradiction, contradictions, read
 from .quantities import NumberMismatch, compare
 from .sentences import sentence_around, sentence_spans
 
@@ -74,11 +74,31 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
         found.numbers = compare(claim, quotes, context)
         if polarity:
             found.contradictions = contradictions(claim, quotes)
+            if any(c.kind != "direction" for c in found.contradictions) and _sentence_agrees(claim, evidence):
+                # the quote is a fragment of a negated sentence, and the claim states that negation
+                found.contradictions = [c for c in found.contradictions if c.kind == "direction"]
     for i, e in enumerate(evidence):
         neg = check_context(claim, e.text, e.start, e.end)
         if neg is not None:
             found.context.append((i, neg))
     return found
+
+
+def _sentence_agrees(claim: str, evidence: list[Evidence]) -> bool:
+    """Whether some quote, read in its sentence, says what the claim says: a
+    quote cut out of `Neither the name … may be used to endorse …` reads
+    positively alone, but its sentence denies it, as the claim does. Only a
+    sentence with a negation before the quote can change how the quote reads."""
+    for e in evidence:
+        s, _ = sentence_around(e.text, e.start, e.end)
+        if s == e.start or not negation_before(e.text[s:e.start]):
+            continue
+        reading = read(e.text[s:e.end])
+        found = contradictions(claim, [], quote_reading=reading, span=(e.start - s, e.end - s))
+        if not any(c.kind == "negation" for c in found) and any(
+                cl.polarity != POSITIVE for cl in reading.clauses if cl.end > e.start - s and cl.start < e.end - s):
+            return True
+    return False
 
 
 def plain(text: str) -> str:

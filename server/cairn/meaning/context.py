@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from .polarity import contradictions, read
 from .sentences import sentence_around
 
-__all__ = ["ContextNegation", "check_context"]
+__all__ = ["ContextNegation", "check_context", "negation_before"]
 
 _FRAME_BEFORE_WORDS = r"""(?:
         \bit\s+(?:is|was|has\s+been|'s)\s+(?:not\s+true|not\s+the\s+case|no\s+longer\s+(?:true|the\s+case)|false|untrue
@@ -130,6 +130,12 @@ def _may_hold(text: str, cues: frozenset[str], *patterns: re.Pattern[str]) -> bo
     if "n't" in text or "N'T" in text or "n'T" in text or "N't" in text:
         return True
     return not cues.isdisjoint(text.lower().translate(_ASCII_NON_LETTERS).split())
+
+
+def negation_before(before: str) -> bool:
+    """Whether the part of a sentence before a quote holds a negation that may reach it."""
+    return bool(before.strip()) and _may_hold(before, _BEFORE_CUES, _NEGATION_WORD) and \
+        _NEGATION_WORD.search(before) is not None
 
 
 def _clip(sentence: str, limit: int = 300) -> str:
