@@ -56,10 +56,29 @@ def test_ranges_and_years():
     ("section 5.1", "section", (5, 1)), ("RFC 9110", "rfc", (9110,)), ("Python 3.11", "python", (3, 11)),
     ("release 1.2.3", "release", (1, 2, 3)), ("grep 3.8 was released", "grep", (3, 8)),
     ("sed 4.9 was released", "sed", (4, 9)),  # a three-letter name ending in -ed is not a past tense
+    ("in accord with subsection 6d", "subsection", (6, 1000 + ord("d"))),  # the letter is part of the name
+    ("Option 6c is allowed", "option", (6, 1000 + ord("c"))),
+    ("5.1. The rights granted", "section", (5, 1)),  # a numbered clause opening a line
+    ("The text\n3) Fallback", "section", (3,)),
 ])
 def test_identifiers_are_not_quantities(text, name, ident):
     (q,) = Q.extract(text)
     assert (q.kind, q.name, q.ident) == ("identifier", name, ident)
+
+
+@pytest.mark.parametrize("text", ["during the 1930s", "the early '80s", "it was 5. Then", "the total was\n15 people"])
+def test_decades_and_numbers_inside_a_line_stay_numbers(text):
+    assert [q.kind for q in Q.extract(text)] == ["number"]
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("in accord with subsection 6d", "in accord with subsection 6b", "claim says subsection 6d; source says subsection 6b"),
+    ("Section 5.3 says your rights terminate", "5.1. The rights granted will terminate",
+     "claim says section 5.3; source says section 5.1"),
+])
+def test_numbered_items_are_compared_as_identifiers(claim, quote, message):
+    got = Q.compare(claim, [quote], [quote])
+    assert [g.message for g in got] == [message]
 
 
 def test_a_list_after_a_reference_word_is_one_reference():

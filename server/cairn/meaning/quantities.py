@@ -228,6 +228,7 @@ _SCAN = re.compile(
 _RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|to|and|through|thru)\s*", re.IGNORECASE)
 _BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*|§§?)\.?\s*$")
+_LINE_START = re.compile(r"(?:^|\n)[ \t]*$")
 _SENT_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 
 
@@ -509,6 +510,23 @@ def _number(text: str, m: re.Match) -> Quantity | None:
         # "hundreds of", "a thousand reasons", "million dollars": a bare scale word is not a stated amount
         return None
     ordinal = m.group("ord")
+    n_end = m.end("n")
+    if not (unit or ordinal or scale or sign or cur or word) and e == n_end and n_end < len(text) \
+            and text[n_end].isalpha() and text[n_end].isascii() and text[n_end] not in "sS" and \
+            (n_end + 1 == len(text) or not text[n_end + 1].isalnum()):
+        # "subsection 6d", "Option 6c", "Article 12a": a number with a letter glued to it numbers an
+        # item (units and scales glued to a number were read above); the letter is part of its name.
+        # Not an "s": "1930s", "the '80s" are plurals, decades
+        item = _reference_and_start(text, s)
+        letter = text[n_end]
+        return Quantity("identifier", text[m.start("n"):n_end + 1], m.start("n"), n_end + 1,
+                        name=item[0].split(":", 1)[-1] if item else "item",
+                        ident=(*_ident(written), 1000 + ord(letter.lower())))
+    if not (unit or ordinal or scale or sign or cur or word) and e == n_end and text[n_end:n_end + 1] in (".", ")") \
+            and (n_end + 1 == len(text) or text[n_end + 1] in " \t\n") and _LINE_START.search(text, 0, s):
+        # "5.1. The rights granted …", "3) Fallback": a number opening a line and closed by a full
+        # stop or a parenthesis numbers a clause of the text, as "section 5.1" does
+        return Quantity("identifier", written, m.start("n"), n_end, name="section", ident=_ident(written))
     found = None if (unit or ordinal) else _reference_and_start(text, s)
     ref, word_start = found if found else (None, 0)
     if ref and not sign and not word:
@@ -675,12 +693,15 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
             others = [x for text in (*quotes, *context) for x in extract(text)
                       if x.kind == "identifier" and x.name == q.name]
             if others and not any(x.ident == q.ident for x in others):
-                shown = list(dict.fromkeys(f"{x.text}" if x.name not in _REFERENCE_WORDS.values() else
-                                           f"{x.name} {'.'.join(map(str, x.ident or ()))}" for x in others))
-                mine = q.text if q.name not in _REFERENCE_WORDS.values() else \
-                    f"{q.name} {'.'.join(map(str, q.ident or ()))}"
+                shown = list(dict.fromkeys(_ident_shown(x) for x in others))
+                mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
     return out
+
+
+def _ident_shown(q: Quantity) -> str:
+    """An identifier as a message names it: `version 3`, `section 5.1`, `GPLv3`."""
+    return q.text if q.name not in _REFERENCE_WORDS.values() and q.name != "item" else f"{q.name} {q.text}"
 
 
 _BARE_MONTH = re.compile(rf"(?<![^\W\d_])(?:{_trie(_MONTH_NAMES)})(?![^\W\d_])")
