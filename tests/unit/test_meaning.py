@@ -60,13 +60,16 @@ def test_ranges_and_years():
     ("Option 6c is allowed", "option", (6, 1000 + ord("c"))),
     ("5.1. The rights granted", "section", (5, 1)),  # a numbered clause opening a line
     ("The text\n3) Fallback", "section", (3,)),
+    ("In GNU make 4.3, number signs", "make", (4, 3)),  # a decimal after a program name that is also a verb
+    ("as in see 4.3 below", "see", (4, 3)),
 ])
 def test_identifiers_are_not_quantities(text, name, ident):
     (q,) = Q.extract(text)
     assert (q.kind, q.name, q.ident) == ("identifier", name, ident)
 
 
-@pytest.mark.parametrize("text", ["during the 1930s", "the early '80s", "it was 5. Then", "the total was\n15 people"])
+@pytest.mark.parametrize("text", ["during the 1930s", "the early '80s", "it was 5. Then", "the total was\n15 people",
+                                  "make 4 copies"])
 def test_decades_and_numbers_inside_a_line_stay_numbers(text):
     assert [q.kind for q in Q.extract(text)] == ["number"]
 

@@ -363,8 +363,8 @@ def _reference_and_start(text: str, start: int) -> tuple[str, int] | None:
         return key, at
     if word[0].isupper() and word.lower() not in _NOT_NAMES and len(word) > 1:
         return "name:" + word.lower(), at
-    if len(word) > 1 and word.isalpha() and word.lower() not in _NOT_NAMES and word.lower() not in _QUANTITY_VERBS \
-            and not _inflected(word.lower()):
+    if len(word) > 1 and word.isalpha() and (word.lower() not in _NOT_NAMES or word.lower() in _TOOL_NAMES) \
+            and word.lower() not in _QUANTITY_VERBS and not _inflected(word.lower()):
         return "word:" + word.lower(), at  # "grep 3.8": a decimal right after a noun names a release
     return None
 
@@ -374,6 +374,10 @@ def _inflected(word: str) -> bool:
     letters or more before the ending, so that "sed" or "king" stay nouns."""
     return (word.endswith("ed") and len(word) >= 4) or (word.endswith("ing") and len(word) >= 5)
 
+
+# words of _NOT_NAMES that are also names of programs: a decimal after them in lower case
+# ("make 4.3", "see 4.3") names a release or a section, not an amount
+_TOOL_NAMES = frozenset("make see note".split())
 
 # verbs after which a number is an amount ("costs 3.5", "weighs 2.5")
 _QUANTITY_VERBS = frozenset(
