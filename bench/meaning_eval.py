@@ -60,6 +60,9 @@ def verdict(claim: str, evidence: list[meaning.Evidence], config, heading: str =
             # as `cairn check` reads it: words naming the cited source leave the score
             lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode, named=heading)
         passed = lex.score is not None and lex.score >= THRESHOLD
+        if passed and lex.displaced and check_support(claim, quotes, threshold=THRESHOLD, mode=mode,
+                                                      named=heading).displaced:
+            passed = False  # as `cairn check` reads it: a name in place of the quote's (support/names.py)
     if lex is not None and numbers == "old" and lex.numbers_missing:
         return False
     if numbers == "new" and compare(claim, quotes, [e.text for e in evidence] + [e.title for e in evidence]):

@@ -380,6 +380,9 @@ class ClaimResult:
     lexical_score: float | None = None
     # each sentence of a multi-sentence claim with its support alone (sentences_check.py)
     sentences: list[tuple[str, float | None]] = field(default_factory=list)
+    # the claim's name and the quote's name it stands in place of (the calibrated mode's rule
+    # "names", support/names.py): the lexical check fails whatever the score
+    displaced: tuple[str, str] | None = None
 
 
 @dataclass(slots=True)

@@ -116,8 +116,15 @@ def apply_verdict(cr: ClaimResult, verdict: JudgeVerdict | None, threshold: floa
         judge_name = verdict.judge
         passed = bool(verdict.supported)
         score = verdict.score
-    if not passed:
-        if judge_name in ("lexical", "fallback"):
+    lexical = judge_name in ("lexical", "fallback")
+    if passed and lexical and cr.displaced is not None:
+        mine, theirs = cr.displaced
+        diags.append(Diagnostic(
+            "unsupported-claim",
+            f"the claim says {mine} where its quote says {theirs} (support {_fmt(score)}, threshold {threshold:g};"
+            f" missing: {mine})", claim.line, claim.range))
+    elif not passed:
+        if lexical:
             missing = cr.missing
             shown = ", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
             msg = f"support {_fmt(score)} is below the threshold {threshold:g}" + (
@@ -565,6 +572,7 @@ class Verifier:
             diags += found
         score: float | None = None
         missing: list[str] = []
+        displaced: tuple[str, str] | None = None
         verdict: JudgeVerdict | None = None
         if quotes:
             # whether the claim names an identifier its sources must be read for (once a claim)
@@ -579,6 +587,12 @@ class Verifier:
                                     named=self._headings(results))
             score = lex.score
             missing = list(lex.missing)
+            displaced = lex.displaced
+            if displaced is not None:
+                # the same words around a different name (support/names.py); but a name the cited
+                # sources' headings hold may stand for what the quote calls it ("Under the MPL")
+                displaced = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode,
+                                          named=self._headings(results)).displaced
             # a polarity difference contradicts only a claim its quotes are about: one whose
             # words they back (else it is unsupported, and a side word's negation says nothing)
             diags += self._meaning(claim, results, polarity=score is not None and score >= cfg.threshold,
@@ -594,6 +608,7 @@ class Verifier:
             diagnostics=diags,
             lexical_score=score,
             sentences=sentences,
+            displaced=displaced,
         )
         if quotes:
             # the score test (or the judge's verdict in its place)

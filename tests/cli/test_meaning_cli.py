@@ -49,6 +49,8 @@ def test_messages_name_both_sides(claims):
         "claim says exclusive; quote says non-exclusive")
     version = [m for c, m in msg.items() if c.startswith("Under GPL version 2")][0]
     assert version == ["claim says version 2; source says version 3"]
+    assert msg["timeout now supports sub-second timeouts on Solaris."] == [
+        "the claim says Solaris where its quote says macOS (support 0.83, threshold 0.5; missing: Solaris)"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

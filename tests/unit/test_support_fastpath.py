@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cairn import support
-from cairn.support import chunks, scoring, stemming
+from cairn.support import chunks, names, scoring, stemming
 from cairn.support import text as support_text
 from cairn.support.modes import MODE_RULES, RULES
 from cairn.support.words import SCALES
@@ -225,7 +225,9 @@ def _plain_check(claim: str, quotes: list[str], mode: str, threshold: float = 0.
             missing.append(t.text)
     score = found / total if total else 1.0
     numbers_missing = [t.text for t, _ in content.values() if t.number and t.key not in number_keys]
-    passed = score >= threshold and not numbers_missing
+    # the rule "names" is the same function on every path (support/names.py): applied as the check applies it
+    displaced = score >= threshold and "names" in support.MODE_RULES[mode] and names.displaced(claim, quotes)
+    passed = score >= threshold and not numbers_missing and not displaced
     return score, passed, missing, numbers_missing, list(written.values())
 
 

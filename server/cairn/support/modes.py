@@ -33,6 +33,8 @@ RULES: dict[str, str] = {
     "(1.5 million = 1,500,000), and a quote still offers its parts; billion and trillion are "
     "number words like million",
     "weight": "numbers and capitalised words inside a sentence (names) weigh 2",
+    "names": "support fails when the claim, between words it shares with a quote, names one thing where "
+    "the quote names another (Solaris for macOS, .VARIABLES for .FEATURES; support/names.py)",
 }
 
 # The weight of a number or a name under the rule "weight". Not fitted: 2 is

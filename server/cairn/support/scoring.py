@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from . import modes
+from . import modes, names
 from .chunks import E_OPENING, E_TRAIL_END, Entry, Expanded, Simple
 from .modes import DEFAULT_MODE, MODE_RULES, rules_of
 from .text import ALL_SIMPLE, FIXED, clear_chunk_caches, entries_of, tokens_of
@@ -25,6 +26,9 @@ class SupportResult:
     missing: list[str]  # claim content tokens found in no quote (display form, claim order)
     numbers_missing: list[str]  # claim numbers found in no quote, as written in the claim
     quote_numbers: list[str]  # numbers found in the quotes, as written
+    # the rule "names" (names.py): (the claim's name, the quote's name it stands in place of), which
+    # fails the check whatever the score; None when the claim names what its quotes name
+    displaced: tuple[str, str] | None = None
 
 
 # --------------------------------------------------------------------------
@@ -298,16 +302,21 @@ def check_support(
     numbers_missing = [item[T_TEXT] for item in numbers if item[T_KEY] not in quote_number_keys] if numbers else []
     # SupportResult(score, passed, missing, numbers_missing, quote_numbers),
     # without the frozen dataclass's object.__setattr__ per field.
+    displaced = None
+    if score >= threshold and "names" in state.rules:
+        displaced = _displaced(claim, tuple(quotes), named)
     result = _new_result(SupportResult)
     _set_score(result, score)
-    _set_passed(result, score >= threshold and not numbers_missing)
+    _set_passed(result, score >= threshold and not numbers_missing and displaced is None)
     _set_missing(result, missing)
     _set_numbers_missing(result, numbers_missing)
     _set_quote_numbers(result, quote_numbers)
+    _set_displaced(result, displaced)
     return result
 
 
+_displaced = lru_cache(maxsize=16384)(names.displaced)
 _new_result = object.__new__
-_set_score, _set_passed, _set_missing, _set_numbers_missing, _set_quote_numbers = (
+_set_score, _set_passed, _set_missing, _set_numbers_missing, _set_quote_numbers, _set_displaced = (
     SupportResult.__dict__[f].__set__ for f in SupportResult.__slots__
 )

@@ -1,0 +1,59 @@
+"""The calibrated mode's rule `names` (cairn/support/names.py): a claim that puts
+one name where its quote, around the same words, has another fails the check."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.support import check_support
+from cairn.support.names import displaced
+
+
+@pytest.mark.parametrize("claim,quote,pair", [
+    ("timeout now supports sub-second timeouts on Solaris.", "timeout now supports sub-second timeouts on macOS.",
+     ("Solaris", "macOS")),
+    ("To detect this change, search for 'nocomment' in the .VARIABLES variable.",
+     "To detect this change search for 'nocomment' in the .FEATURES variable.", (".VARIABLES", ".FEATURES")),
+    # a word no dictionary holds counts as a name beside one spelled as a name
+    ("dbus's new auth_timeout limit defaults to 150 seconds.",
+     "a new configurable limit, pending_fd_timeout (defaulting to 150 seconds)", ("auth_timeout", "configurable")),
+    # a name elsewhere than between shared words is left to the score
+    ("Solaris gained sub-second timeouts.", "timeout now supports sub-second timeouts on macOS.", None),
+    ("The depot in Leeds opened in May.", "The depot in York opened in May.", ("Leeds", "York")),
+])
+def test_a_name_in_place_of_another(claim, quote, pair):
+    assert displaced(claim, [quote]) == pair
+
+
+@pytest.mark.parametrize("claim,quote", [
+    # ordinary words differ by paraphrase: left to the score
+    ("On macOS, cp makes a copy-on-write clone", "On macOS, cp creates a copy-on-write clone"),
+    ("sort now supports printing the value", "printf now supports printing the value"),  # "sort" is a word
+    # a capital opening a sentence is not a name
+    ("Refunds are given within 30 days.", "Payments are given within 30 days."),
+    # the same name written with or without a hyphen
+    ("the co-operation agreement was signed", "the cooperation agreement was signed"),
+    # two words no dictionary holds, neither spelled as a name: newer words, not surely names
+    ("the timeout is configurable", "the timeout is customisable"),
+    # numbers are the quantity rule's
+    ("grep 3.8 now warns", "grep 3.7 now warns"),
+    # a name the quote holds anywhere is not replaced by anything
+    ("Solaris and macOS now support it", "macOS and Solaris now support it"),
+])
+def test_no_name_displaced(claim, quote):
+    assert displaced(claim, [quote]) is None
+
+
+def test_a_name_the_cited_source_names_may_stand_for_the_quotes_word():
+    claim, quote = "Under this licence the Mozilla terms apply to you", "Under this licence the Contributor terms apply to you"
+    assert displaced(claim, [quote]) == ("Mozilla", "Contributor")
+    assert displaced(claim, [quote], named="MPL-2.0\nMozilla Public License Version 2.0") is None
+
+
+def test_the_calibrated_check_fails_and_the_seed_rule_does_not():
+    claim, quote = "timeout now supports sub-second timeouts on Solaris.", "timeout now supports sub-second timeouts on macOS."
+    cal = check_support(claim, [quote], mode="calibrated")
+    assert cal.score is not None and cal.score >= 0.5
+    assert not cal.passed and cal.displaced == ("Solaris", "macOS")
+    seed = check_support(claim, [quote], mode="seed")
+    assert seed.passed and seed.displaced is None
