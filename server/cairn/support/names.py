@@ -32,7 +32,8 @@ from .words import STOPWORDS
 __all__ = ["displaced"]
 
 # words with the punctuation code names carry inside them (auth_timeout, .FEATURES, -E, u+w)
-_TOKEN = re.compile(r"[\w.\-/+]*\w")
+_TOKEN_OR_STOP = re.compile(r"(?P<w>[\w.\-/+]*\w)|[.!?:;]")
+_DIGIT = re.compile(r"\d")
 _CODE_MARKS = "_./+"
 
 
@@ -43,14 +44,19 @@ def _lexicon() -> frozenset[str]:
     return frozenset(get_english_words_set(["web2"], lower=True))
 
 
-def _tokens(text: str) -> list[tuple[str, bool]]:
-    """The words of `text`, each with whether it opens a sentence."""
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[tuple[str, bool], ...]:
+    """The words of `text`, each with whether it opens a sentence (kept: quotes come again)."""
     out: list[tuple[str, bool]] = []
-    last = 0
-    for m in _TOKEN.finditer(text):
-        out.append((m.group(), not out or any(c in ".!?:;" for c in text[last:m.start()])))
-        last = m.end()
-    return out
+    opens = True
+    for m in _TOKEN_OR_STOP.finditer(text):
+        word = m.group("w")
+        if word is None:
+            opens = True  # a full stop, question mark, colon…: the next word opens a sentence
+        else:
+            out.append((word, opens))
+            opens = False
+    return tuple(out)
 
 
 def _written_as_name(word: str, opens: bool) -> bool:
@@ -80,11 +86,16 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, 
     ctoks = _tokens(claim)
     # a cheap test first: most claims have no name the quotes lack
     candidates = {i for i, (w, opens) in enumerate(ctoks)
-                  if w.lower() not in held and not any(c.isdigit() for c in w) and w.lower() not in STOPWORDS
+                  if w.lower() not in STOPWORDS and w.lower() not in held and not _DIGIT.search(w)
                   and _is_name(w, opens)}
     if not candidates:
         return None
     a = [w.lower() for w, _ in ctoks]
+    # and a candidate needs a neighbour the quotes hold, to stand between shared words
+    near = {w.lower() for text in (*quotes, named) for w, _ in _tokens(text)}
+    candidates = {i for i in candidates if (i > 0 and a[i - 1] in near) or (i + 1 < len(a) and a[i + 1] in near)}
+    if not candidates:
+        return None
     for quote in quotes:
         qtoks = _tokens(quote)
         ops = SequenceMatcher(a=a, b=[w.lower() for w, _ in qtoks], autojunk=False).get_opcodes()
@@ -97,7 +108,7 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, 
                 continue  # the same words around both: at least two
             theirs, opens = qtoks[j1]
             mine = ctoks[i1][0]
-            if any(c.isdigit() for c in theirs) or theirs.lower() in STOPWORDS or not _differ(mine, theirs):
+            if _DIGIT.search(theirs) or theirs.lower() in STOPWORDS or not _differ(mine, theirs):
                 continue
             # both names, and one written as a name: the dictionary alone misses newer words
             # ("configurable"), so a word it lacks is a name only beside one spelled as a name
