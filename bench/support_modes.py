@@ -21,7 +21,7 @@ from pathlib import Path
 from cairn import support
 from cairn.calibrate import calibrate, load_rows
 
-ORDER = ["dates", "ordinal", "percent", "scale", "fold", "negation", "stem", "compound", "weight"]
+ORDER = ["dates", "ordinal", "percent", "scale", "fold", "negation", "stem", "compound", "negators", "names", "weight"]
 NOT_ADOPTED = ["light_stem"]
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/wice/dev.jsonl"
 
@@ -68,7 +68,7 @@ def main(argv: list[str]) -> None:
     args = [a for a in argv if not a.startswith("--")]
     rows = load_rows(args[0] if args else DEFAULT_DATA)
     adopted = set(support.MODE_RULES["calibrated"])
-    assert set(ORDER) == adopted and set(ORDER + NOT_ADOPTED) == set(support.RULES), "bench ORDER out of date"
+    assert adopted <= set(ORDER) and set(ORDER + NOT_ADOPTED) == set(support.RULES), "bench ORDER out of date"
     seed = measure(rows, [])
     seed_scores = scores(rows, [])
     full = measure(rows, adopted)

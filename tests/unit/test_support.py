@@ -331,3 +331,15 @@ def test_words_naming_the_cited_source_leave_the_score():
     # a named word the quote holds is still found, not dropped
     both = check_support("Mozilla rights reinstated", ["Mozilla rights"], mode=CAL, named="Mozilla")
     assert both.score == pytest.approx(2 / 3) and both.missing == ["reinstated"]
+
+
+def test_negators_are_one_word_for_the_calibrated_score():
+    # a claim's "not" is backed by its quote's "no" or "without"; the seed rule reads them apart
+    got = check_support("Refunds are not given after 30 days", ["No refunds are given after 30 days"], mode=CAL)
+    assert got.score == 1.0 and got.missing == []
+    assert "not" in check_support("Refunds are not given after 30 days", ["No refunds are given after 30 days"],
+                                  mode="seed").missing
+    got = check_support("It ships with no warranty", ["It ships without any warranty"], mode=CAL)
+    assert got.missing == []
+    # a negation the quote does not have is still missing
+    assert check_support("Refunds are not given", ["Refunds are given"], mode=CAL).missing == ["not"]

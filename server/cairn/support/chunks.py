@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from . import modes
 from .numbers import NUMBER, number_key, scaled
-from .stemming import light_stem, stem, stemmer_for
+from .stemming import stemmer_for
 from .tokenise import (
     CJK_ANY,
     CJK_SPLIT,
@@ -160,7 +160,8 @@ def simple_chunk(chunk: str, rules: frozenset[str]) -> ChunkTokens | None:
             opened = closed = (word_tok(core, core, 1.0),)
         else:
             word = core.lower()
-            key = stem(word) if "stem" in rules else light_stem(word) if "light_stem" in rules else word
+            keyer = stemmer_for(rules)
+            key = keyer(word) if keyer else word
             if "scale" in rules and word in SCALES and word not in NUMBER_WORDS:
                 opened = closed = (number_tok(word, scaled("1", SCALES[word]), nw),)  # billion, trillion
             else:

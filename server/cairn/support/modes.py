@@ -23,6 +23,8 @@ RULES: dict[str, str] = {
     "percent": "% = percent = per cent",
     "fold": "Latin accents are folded (Hernández = Hernandez)",
     "negation": "n't is not (didn't = did not), cannot = can not",
+    "negators": "the words of plain negation are one word for the score: not = no = never = none = nor = "
+    "neither = without (what the negation governs is the polarity rule's)",
     "stem": "Porter's stemmer: inflections and common derivations meet (released = releasing, "
     "congratulated = congratulations)",
     "light_stem": "a light stemmer instead, inflections only (measured, not adopted)",

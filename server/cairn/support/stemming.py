@@ -175,6 +175,26 @@ def stem(word: str) -> str:
     return w
 
 
+# the words of plain negation, one key under the rule "negators": a claim's "not" is backed by
+# its quote's "no" (whether it denies the same thing is the polarity rule's question)
+NEGATORS = frozenset("not no never none nor neither without".split())
+
+
+def _not_stem(word: str) -> str:
+    return "not" if word in NEGATORS else stem(word)
+
+
+def _not_light_stem(word: str) -> str:
+    return "not" if word in NEGATORS else light_stem(word)
+
+
+def _not_word(word: str) -> str:
+    return "not" if word in NEGATORS else word
+
+
 def stemmer_for(rules: frozenset[str]) -> Callable[[str], str] | None:
-    """The stemmer of a rule set, or None when words are their own keys."""
+    """The stemmer of a rule set (with the rule "negators", negations first meet as
+    "not"), or None when words are their own keys."""
+    if "negators" in rules:
+        return _not_stem if "stem" in rules else _not_light_stem if "light_stem" in rules else _not_word
     return stem if "stem" in rules else light_stem if "light_stem" in rules else None
