@@ -51,6 +51,8 @@ def test_messages_name_both_sides(claims):
     assert version == ["claim says version 2; source says version 3"]
     assert msg["timeout now supports sub-second timeouts on Solaris."] == [
         "the claim says Solaris where its quote says macOS (support 0.83, threshold 0.5; missing: Solaris)"]
+    assert msg["join stopped reporting disorder when both of its input files are empty."] == [
+        "claim says both of its input; quote says one of the files"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

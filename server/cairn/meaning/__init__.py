@@ -4,7 +4,7 @@ score cannot see.
 - `quantities`: numbers with sign and unit, ranges, dates and identifiers
   (`number-mismatch`);
 - `polarity`: negation, privative prefixes, antonyms, direction and bound
-  words (`contradiction`);
+  words (`contradiction`); `quantifiers`: `all` against `one of`, as a bound;
 - `context`: the sentence around a verbatim quote that negates or retracts
   it (`context-negates`);
 - `sentences`: the sentence boundaries the context rule and the judge use.
@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 
 from .context import ContextNegation, check_context, negation_before
 from .polarity import POSITIVE, Contradiction, contradictions, read
+from .quantifiers import quantifier_conflicts
 from .quantities import NumberMismatch, compare
 from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-3"
+RULES_VERSION = "meaning-4"
 
 __all__ = [
     "RULES_VERSION",
@@ -73,15 +74,18 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
         context = [e.text for e in evidence] + [e.title for e in evidence if e.title]
         found.numbers = compare(claim, quotes, context)
         if polarity:
-            found.contradictions = contradictions(claim, quotes)
-            if any(c.kind != "direction" for c in found.contradictions) and _sentence_agrees(claim, evidence):
+            found.contradictions = contradictions(claim, quotes) + quantifier_conflicts(claim, quotes)
+            if any(c.kind in _POLAR for c in found.contradictions) and _sentence_agrees(claim, evidence):
                 # the quote is a fragment of a negated sentence, and the claim states that negation
-                found.contradictions = [c for c in found.contradictions if c.kind == "direction"]
+                found.contradictions = [c for c in found.contradictions if c.kind not in _POLAR]
     for i, e in enumerate(evidence):
         neg = check_context(claim, e.text, e.start, e.end)
         if neg is not None:
             found.context.append((i, neg))
     return found
+
+
+_POLAR = ("negation", "antonym")  # the kinds a quote's sentence can turn round
 
 
 def _sentence_agrees(claim: str, evidence: list[Evidence]) -> bool:

@@ -1,0 +1,76 @@
+"""Quantifiers (SPEC section 4, `contradiction`, as a bound): `all` is not `one of`.
+
+A claim that says a rule asks for *all* of a list, or that *both* files
+must be empty, says more than a quote that asks for *one of* them or
+speaks of *one of* the files, and the word-overlap score cannot see it: the
+two share every other word. A quantifier is read with what it quantifies
+(the first two content words after it, past `of the`), and a claim's
+universal quantifier (`all`, `both`, `every`, `each`) contradicts the quotes
+when every quantifier they put on the same thing is existential (`one of`,
+`either`, `some`), and the other way round. A quantifier under a negation
+(`not all`, `not one`) is left alone: it turns into the other kind, and the
+polarity rule reads negation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from ..support import STOPWORDS, stem
+from .polarity import Contradiction
+
+__all__ = ["quantifier_conflicts"]
+
+_UNIVERSAL = frozenset("all both every each".split())
+_EXISTENTIAL = frozenset("one either some".split())
+_NEGATING = frozenset("not no never nor without".split())
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+
+
+class _Quantifier(NamedTuple):
+    universal: bool
+    anchors: frozenset[str]  # stems of the words it quantifies
+    shown: str  # as written, with what it quantifies ("all of the following")
+
+
+@lru_cache(maxsize=8192)
+def _quantifiers(text: str) -> tuple[_Quantifier, ...]:
+    words = list(_WORD.finditer(text))
+    low = [m.group().lower() for m in words]
+    out = []
+    for i, w in enumerate(low):
+        if w not in _UNIVERSAL and w not in _EXISTENTIAL:
+            continue
+        if w == "one" and not (i + 1 < len(low) and low[i + 1] == "of"):
+            continue  # "one" is a quantifier in "one of"; elsewhere a count or a pronoun
+        if i > 0 and (low[i - 1] in _NEGATING or low[i - 1].endswith(("n't", "n\u2019t"))):
+            continue
+        anchors: list[str] = []
+        end = words[i].end()
+        for j in range(i + 1, min(len(low), i + 6)):
+            if low[j] not in STOPWORDS:
+                anchors.append(stem(low[j]))
+                if len(anchors) == 1:
+                    end = words[j].end()  # shown up to the first word it quantifies
+                else:
+                    break
+        if anchors:
+            out.append(_Quantifier(w in _UNIVERSAL, frozenset(anchors), text[words[i].start():end]))
+    return tuple(out)
+
+
+def quantifier_conflicts(claim: str, quotes: Sequence[str]) -> list[Contradiction]:
+    """The claim's quantifiers that the quotes put the other way on the same thing."""
+    mine = _quantifiers(claim)
+    if not mine:
+        return []
+    theirs = [q for quote in quotes for q in _quantifiers(quote)]
+    out = []
+    for q in mine:
+        same = [t for t in theirs if t.anchors & q.anchors]
+        if same and all(t.universal != q.universal for t in same):
+            out.append(Contradiction(q.shown, same[0].shown, "quantifier"))
+    return out

@@ -1,0 +1,42 @@
+"""Quantifiers as bounds (cairn/meaning/quantifiers.py): `all` is not `one of`."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn import meaning
+from cairn.meaning.quantifiers import quantifier_conflicts
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("You may distribute it provided you do all of the following.",
+     "provided that you do at least ONE of the following:", "claim says all of the following; quote says ONE of the following"),
+    ("join stopped reporting disorder when both of its input files are empty.",
+     "join no longer reports disorder when one of the files is empty.",
+     "claim says both of its input; quote says one of the files"),
+    ("Either of the keys opens the door.", "Both keys are needed to open the door.",
+     "claim says Either of the keys; quote says Both keys"),
+])
+def test_a_universal_against_an_existential(claim, quote, message):
+    got = quantifier_conflicts(claim, [quote])
+    assert got and got[0].message == message
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("You must do one of the following.", "you also do one of the following:"),
+    ("Each contributor grants a licence.", "every contributor grants a licence"),  # both universal
+    ("Not all of the files are empty.", "one of the files is empty"),  # a negated quantifier: the polarity rule's
+    ("It is one of the greatest changes.", "All releases are listed."),  # not the same thing
+    ("All files are copied.", "The files are copied."),  # the quote says no quantifier on them
+])
+def test_no_conflict(claim, quote):
+    assert quantifier_conflicts(claim, [quote]) == []
+
+
+def test_check_reports_it_as_a_contradiction():
+    quote = "provided that you do at least ONE of the following:"
+    ev = [meaning.Evidence(quote, quote, 0, len(quote))]
+    found = meaning.check("You may distribute it provided you do all of the following.", ev)
+    assert [c.kind for c in found.contradictions] == ["quantifier"]
+    assert meaning.check("You may distribute it provided you do all of the following.", ev,
+                         polarity=False).contradictions == []
