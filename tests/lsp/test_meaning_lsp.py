@@ -68,3 +68,19 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=u)))
     titles = [lens.command.title for lens in lenses if lens.command]
     assert any(t.startswith("contradiction: claim says returned") for t in titles)
+
+    # the rules added later, through the same server: a quantifier as a bound, a name in another's place
+    both = line_of(text, "when both of its input files are empty")
+    assert by_line[("contradiction", both)].message == "claim says both of its input; quote says one of the files"
+    solaris = line_of(text, "sub-second timeouts on Solaris")
+    assert by_line[("unsupported-claim", solaris)].message.startswith(
+        "the claim says Solaris where its quote says macOS")
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=u),
+                          position=types.Position(line=solaris, character=2)))
+    assert hover is not None
+    value = hover.contents.value if hasattr(hover.contents, "value") else str(hover.contents)
+    assert "Not supported" in value and "Solaris where its quote says macOS" in value
+    # and a correct claim of the same source has no diagnostic
+    one_of = line_of(text, "when one of its input files is empty")
+    assert not [x for x in diags if x.range.start.line == one_of]
