@@ -231,6 +231,46 @@ def test_a_prefix_counts_only_before_a_word_of_the_lexicon():
     assert contradictions("The role they played", ["the display of the role"]) == []
 
 
+# The polarity rule's fast path (a test on the claim before it is read, and
+# what is kept per quote) held to its plain path: texts made of the words
+# every part of the rule reacts to, so that each test and shortcut is tried.
+_POLAR = st.lists(st.sampled_from([
+    "not", "no", "never", "cannot", "don't", "isn\u2019t", "without", "no longer", "used to", "stopped", "at least",
+    "at most", "more than", "less than", "prior to", "after", "before", "within", "over", "under", "above",
+    "went up", "increased", "fell", "non-exclusive", "exclusive", "nonexclusive", "royalty-free", "royalty",
+    "irrevocable", "revocable", "unlawful", "lawful", "lawfully", "illegal", "legal", "permitted", "prohibited",
+    "allowed", "included", "excluded", "open", "closed", "true", "false", "goods", "returned", "refunds", "given",
+    "license", "grants", "30", "days", "18", "-18", "°C", ",", ".", ";", "?", "and", "or", "but", "the", "it", "he",
+    "to", "help", "identify", "forbids", "fails", "other", "than", "a", "attempt", "allocate", "numbers", "Items",
+    "can", "be", "is", "NOT", "Refunds", "\uff4e\uff4f\uff54",
+]), max_size=18).map(" ".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_POLAR, st.lists(_POLAR, min_size=1, max_size=3))
+def test_fast_contradictions_agree_with_the_plain_path(claim, quotes):
+    from cairn.meaning import polarity as P
+    assert P._may_differ(claim, quotes) == P._may_differ_plain(claim, quotes)
+    assert contradictions(claim, quotes) == contradictions(claim, quotes, plain=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_POLAR, st.text(max_size=80)))
+def test_word_tokens_found_alone_are_the_readers_word_tokens(text):
+    from cairn.meaning import polarity as P
+    text = unicodedata.normalize("NFKC", text)  # as read() and the test on the claim both take it
+    assert P._WORD_TOKEN.findall(text.lower().replace("\u2019", "'")) == [t.text for t in P._tokens(text)
+                                                                          if t.kind == "word"]
+
+
+def test_a_claim_with_no_negative_word_is_not_read_against_quotes_denying_other_things():
+    from cairn.meaning import polarity as P
+    views = [P._quote_view("Refunds are not given for perishable goods.")]
+    assert not P._claim_may_contradict("The store opened a new warehouse.", views)
+    assert P._claim_may_contradict("Refunds are given for perishable goods.", views)
+    assert P._claim_may_contradict("The store never opened a warehouse.", views)
+
+
 # --------------------------------------------------------------------------
 # sentences and context
 
