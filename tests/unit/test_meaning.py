@@ -166,6 +166,27 @@ def test_the_scanner_tried_where_a_quantity_can_start_finds_what_a_full_scan_fin
     assert [m.span() for m in Q._scan(text)] == [m.span() for m in Q._SCAN.finditer(text)]
 
 
+_SPACED = st.lists(st.one_of(st.sampled_from([
+    "USD", "usd", "40", "minus", "negative", "May", "Sept.", "x86", "slice-by-8", "US$5", "$", "€", "one", "1,000",
+    "-", "\u2212", "5", "of", "day", "No.", "Section", "(USD4", "GPLv3", "2024-05-12", "ten-", "twenty-four",
+]), st.text(max_size=4)), max_size=20).flatmap(
+    lambda words: st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\u00a0", "\u2003"]), min_size=len(words),
+                           max_size=len(words)).map(lambda gaps: "".join(w + g for w, g in zip(words, gaps))))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(_TEXT, _SPACED))
+def test_the_scanner_tried_only_in_chunks_that_can_hold_a_start_finds_the_same(text):
+    """Every place _START finds lies in a chunk said to hold one, and the scan
+    over those chunks alone finds what the plain scan finds."""
+    text = unicodedata.normalize("NFKC", text)
+    spans = Q._candidates(text)
+    for h in range(len(text)):
+        if Q._START.match(text, h):
+            assert any(s <= h < e for s, e in spans)
+    assert [m.span() for m in Q._scan_chunks(text, spans)] == [m.span() for m in Q._scan(text)]
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(_TEXT, st.text(alphabet=st.sampled_from(list("abo neTw-yfu,.'")), max_size=40)))
 def test_text_said_to_hold_no_quantity_holds_none(text):

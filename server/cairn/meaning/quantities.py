@@ -237,7 +237,8 @@ _START = re.compile(
 
 
 def _scan(text: str) -> Iterator[re.Match[str]]:
-    """_SCAN's matches, tried only where one can start (the same matches as finditer)."""
+    """_SCAN's matches, tried only where one can start (the same matches as
+    finditer): the plain form of `_scan_chunks`, which tests shows agree."""
     pos = 0
     n = len(text)
     while pos < n:
@@ -245,14 +246,69 @@ def _scan(text: str) -> Iterator[re.Match[str]]:
         if c is None:
             return
         start = c.start()
-        m = None
-        # a sign before a digit belongs to the number
-        if start > 0 and text[start - 1] in "-\u2212\u2013" and start - 1 >= pos:
-            m = _SCAN.match(text, start - 1)
-        if m is None or m.end() == m.start():
-            m = _SCAN.match(text, start)
-        if m is None or m.end() == m.start():
+        m = _match_at(text, start, pos)
+        if m is None:
             pos = c.start() + 1
+            continue
+        yield m
+        pos = m.end()
+
+
+def _match_at(text: str, start: int, pos: int) -> re.Match[str] | None:
+    """_SCAN's match where _START found a start (a sign before a digit belongs
+    to the number), None when it matches nothing there."""
+    m = None
+    if start > 0 and text[start - 1] in "-\u2212\u2013" and start - 1 >= pos:
+        m = _SCAN.match(text, start - 1)
+    if m is None or m.end() == m.start():
+        m = _SCAN.match(text, start)
+    if m is None or m.end() == m.start():
+        return None
+    return m
+
+
+@lru_cache(maxsize=65536)
+def _may_start(chunk: str) -> bool:
+    """Whether _START can find a start inside `chunk` (a run of text between
+    white space) whatever surrounds it: white space comes before it, and " 0"
+    after it stands for the most any start looks past it (`USD 40`)."""
+    c = _START.search(chunk + " 0")
+    return c is not None and c.start() < len(chunk)
+
+
+def _candidates(text: str) -> list[tuple[int, int]]:
+    """The spans of the white-space-separated chunks of `text` in which _START
+    can find a start: no start lies outside them."""
+    spans = []
+    i = 0
+    for chunk in text.split():
+        i = text.find(chunk, i)
+        if _may_start(chunk):
+            spans.append((i, i + len(chunk)))
+        i += len(chunk)
+    return spans
+
+
+def _scan_chunks(text: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """`_scan`, with _START searched only inside the chunks that can hold a
+    start. A start inside a chunk looks at most two characters past it (white
+    space and a digit, `USD 40`), so each search stops there."""
+    pos = 0
+    n = len(text)
+    k = 0
+    while k < len(spans):
+        cs, ce = spans[k]
+        if ce <= pos:
+            k += 1
+            continue
+        c = _START.search(text, max(pos, cs), min(n, ce + 2))
+        if c is None or c.start() >= ce:
+            k += 1
+            continue
+        start = c.start()
+        m = _match_at(text, start, pos)
+        if m is None:
+            pos = start + 1
             continue
         yield m
         pos = m.end()
@@ -399,8 +455,11 @@ def extract(text: str) -> tuple[Quantity, ...]:
     text = unicodedata.normalize("NFKC", text)
     if _surely_none(text):
         return ()
+    spans = _candidates(text)
+    if not spans:
+        return ()
     out: list[Quantity] = []
-    for m in _scan(text):
+    for m in _scan_chunks(text, spans):
         s, e = m.span()
         g = m.lastgroup
         if g == "iso":
