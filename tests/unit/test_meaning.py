@@ -196,6 +196,18 @@ def test_text_said_to_hold_no_quantity_holds_none(text):
         assert [m.group(0) for m in Q._SCAN.finditer(text)] == []
 
 
+@settings(max_examples=200, deadline=None)
+@given(_TEXT, _TEXT, st.lists(_TEXT, min_size=1, max_size=3))
+def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim, quotes):
+    """compare() keeps what a tuple of quotes offers; an answer is the same
+    whether or not another claim was compared with those quotes before."""
+    Q._offered.cache_clear()
+    fresh = Q.compare(claim, quotes)
+    Q._offered.cache_clear()
+    Q.compare(first, quotes)
+    assert Q.compare(claim, quotes) == fresh
+
+
 # --------------------------------------------------------------------------
 # polarity and direction
 

@@ -655,20 +655,22 @@ def _shown(q: Quantity) -> str:
     return q.text
 
 
-def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[NumberMismatch]:
-    """The claim's quantities, dates and identifiers that its quotes do not
-    back. `context` holds the cited chunks' text and their sources' titles,
-    against which identifiers are checked."""
-    cq = extract(claim)
-    if not cq:
-        return []
-    qq = [q for quote in quotes for q in extract(quote)]
-    numbers = _numbers_of(qq)
-    dates = [q for q in qq if q.kind == "date"]
-    if any(q.kind == "date" for q in cq):
-        dates += [m for quote in quotes for m in _bare_months(quote)]
-    ranges = [q for q in qq if q.kind == "range"]
-    out: list[NumberMismatch] = []
+class _Offered(NamedTuple):
+    """What quotes offer a claim's quantities, kept per tuple of quotes (a
+    quote is checked again on every edit of the claims citing it)."""
+
+    quantities: tuple[Quantity, ...]
+    numbers: list[Quantity]  # numbers, range ends, years of dates
+    dates: list[Quantity]
+    months: list[Quantity]  # month names standing alone
+    ranges: list[Quantity]
+    said_numbers: str  # what the quotes say instead, as a message shows it
+    said_dates: str
+
+
+@lru_cache(maxsize=8192)
+def _offered(quotes: tuple[str, ...]) -> _Offered:
+    qq = tuple(q for quote in quotes for q in extract(quote))
 
     def said(kinds: tuple[str, ...]) -> str:
         seen: dict[str, None] = {}
@@ -680,6 +682,25 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
         shown = list(seen)
         return ", ".join(shown[:6]) + (" …" if len(shown) > 6 else "")
 
+    return _Offered(qq, _numbers_of(qq), [q for q in qq if q.kind == "date"],
+                    [m for quote in quotes for m in _bare_months(quote)], [q for q in qq if q.kind == "range"],
+                    said(("number", "range")), said(("date",)))
+
+
+def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[NumberMismatch]:
+    """The claim's quantities, dates and identifiers that its quotes do not
+    back. `context` holds the cited chunks' text and their sources' titles,
+    against which identifiers are checked."""
+    cq = extract(claim)
+    if not cq:
+        return []
+    offered = _offered(tuple(quotes))
+    numbers = offered.numbers
+    dates = offered.dates
+    if any(q.kind == "date" for q in cq):
+        dates = dates + offered.months
+    ranges = offered.ranges
+    out: list[NumberMismatch] = []
     for q in cq:
         if q.kind == "number":
             # a claim's unit, when the quotes use that unit, is matched among those: "8 times
@@ -687,14 +708,14 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
             pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(
                 n.unit == q.unit for n in numbers) else numbers
             if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in pool):
-                out.append(NumberMismatch(q.text, said(("number", "range")), "number"))
+                out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "range":
             ok = any(r.value == q.value and r.high == q.high and _same_unit(q.unit, r.unit) for r in ranges) or (
                 any(n.value == q.value and _same_unit(q.unit, n.unit) for n in numbers)
                 and any(n.value == q.high and _same_unit(q.unit, n.unit) for n in numbers)
             )
             if not ok:
-                out.append(NumberMismatch(q.text, said(("number", "range")), "range"))
+                out.append(NumberMismatch(q.text, offered.said_numbers, "range"))
         elif q.kind == "date":
             assert q.date is not None
             if not any(_date_backs(d.date, q.date) for d in dates):
@@ -705,7 +726,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 if y and mo and any(_date_backs(d.date, (None, mo, day)) for d in dates) and \
                         any(n.value == y for n in numbers):
                     continue
-                out.append(NumberMismatch(_shown(q), said(("date",)), "date"))
+                out.append(NumberMismatch(_shown(q), offered.said_dates, "date"))
         elif q.kind == "identifier":
             others = [x for text in (*quotes, *context) for x in extract(text)
                       if x.kind == "identifier" and x.name == q.name]
