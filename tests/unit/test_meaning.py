@@ -285,13 +285,20 @@ def test_fast_contradictions_agree_with_the_plain_path(claim, quotes):
     from cairn.meaning import polarity as P
     assert P._may_differ(claim, quotes) == P._may_differ_plain(claim, quotes)
     assert contradictions(claim, quotes) == contradictions(claim, quotes, plain=True)
+    views = [P._quote_view(q) for q in quotes]
+    assert P._claim_may_contradict(claim, views) == P._claim_may_contradict_plain(claim, views)
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.one_of(_POLAR, st.text(max_size=80)))
+_DASHES = st.lists(st.sampled_from(["a", "-", " ", "  ", "\t", "\n", "\u2003", "5", "-5", "x-y", "\u0130", "don\u2019t",
+                                    ",", ".", "\u2014", "(", "\u00e9t\u00e9", "N'T"]), max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_POLAR, _DASHES, st.text(max_size=80)))
 def test_word_tokens_found_alone_are_the_readers_word_tokens(text):
     from cairn.meaning import polarity as P
     text = unicodedata.normalize("NFKC", text)  # as read() and the test on the claim both take it
+    assert P._tokens(text) == P._tokens_plain(text)  # chunk by chunk, as in one pass
     assert P._WORD_TOKEN.findall(text.lower().replace("\u2019", "'")) == [t.text for t in P._tokens(text)
                                                                           if t.kind == "word"]
 

@@ -131,10 +131,33 @@ class _Tok(NamedTuple):
     end: int
 
 
-def _tokens(text: str) -> list[_Tok]:
+def _tokens_plain(text: str) -> list[_Tok]:
+    """The tokens of `text`, lower case, with their offsets: the plain form of `_tokens`."""
     lowered = text.lower().replace("\u2019", "'")  # same length: offsets hold
     # tuple.__new__ makes the same record as _Tok(...) without its Python-level __new__ (3x faster)
     return [_new(_Tok, (m.lastgroup or "brk", m.group(), *m.span())) for m in _TOKEN.finditer(lowered)]
+
+
+@lru_cache(maxsize=65536)
+def _chunk_tokens(chunk: str) -> tuple[tuple[str, str, int, int], ...]:
+    return tuple((m.lastgroup or "brk", m.group(), *m.span()) for m in _TOKEN.finditer(chunk))
+
+
+def _tokens(text: str) -> list[_Tok]:
+    """`_tokens_plain`, read chunk by chunk (runs of text between white space),
+    each chunk tokenised once and kept: no token but a spaced dash (`\\s-\\s`)
+    holds white space, so a text with a lone `-` is read the plain way."""
+    lowered = text.lower().replace("\u2019", "'")
+    out: list[_Tok] = []
+    i = 0
+    for chunk in lowered.split():
+        if chunk == "-":
+            return _tokens_plain(text)
+        i = lowered.find(chunk, i)
+        for kind, word, s, e in _chunk_tokens(chunk):
+            out.append(_new(_Tok, (kind, word, i + s, i + e)))
+        i += len(chunk)
+    return out
 
 
 def _content(w: str) -> bool:
@@ -661,22 +684,44 @@ def _word_signs(w: str) -> tuple[bool, tuple[str, ...]]:
     return negative, _analyse(w, True)[0]
 
 
+@lru_cache(maxsize=65536)
+def _chunk_signs(chunk: str) -> tuple[bool, frozenset[str], tuple[str, ...]]:
+    """`_word_signs` over the words of a chunk (lower case, between white
+    space), taken together: whether one reads negatively, every concept they
+    can stand for, and the words."""
+    words = tuple(w for kind, w, _, _ in _chunk_tokens(chunk) if kind == "word")
+    signs = [_word_signs(w) for w in words]
+    return any(n for n, _ in signs), frozenset(c for _, cs in signs for c in cs), words
+
+
 def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
     """False only when no rule can find the claim opposed to the quotes,
     without reading the claim: it has no word that reads negatively, so every
     clause and word of it is positive; then a contradiction needs a concept
     the quotes deny among its words, or a direction word on both sides."""
-    words = _WORD_TOKEN.findall(unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'"))
+    chunks = unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'").split()
     denied = frozenset().union(*(v.negative for v in views))
-    for w in words:
-        negative, concepts = _word_signs(w)
+    for chunk in chunks:
+        negative, concepts, _ = _chunk_signs(chunk)
         if negative or not denied.isdisjoint(concepts):
             return True
     if any(v.directions for v in views):
+        words = [w for chunk in chunks for w in _chunk_signs(chunk)[2]]
         for i, w in enumerate(words):
             if w in _DIRECTION_ONE or (i + 1 < len(words) and (w, words[i + 1]) in _DIRECTION_TWO):
                 return True
     return False
+
+
+def _claim_may_contradict_plain(claim: str, views: list[_QuoteView]) -> bool:
+    """`_claim_may_contradict` word by word over the whole text (the tests hold the two together)."""
+    words = _WORD_TOKEN.findall(unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'"))
+    denied = frozenset().union(*(v.negative for v in views))
+    if any(n or not denied.isdisjoint(cs) for n, cs in map(_word_signs, words)):
+        return True
+    return any(v.directions for v in views) and any(
+        w in _DIRECTION_ONE or (i + 1 < len(words) and (w, words[i + 1]) in _DIRECTION_TWO)
+        for i, w in enumerate(words))
 
 
 def _shown(r: Reading, cl: Clause, concept: str) -> str:
