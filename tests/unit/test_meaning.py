@@ -275,7 +275,7 @@ _POLAR = st.lists(st.sampled_from([
     "allowed", "included", "excluded", "open", "closed", "true", "false", "goods", "returned", "refunds", "given",
     "license", "grants", "30", "days", "18", "-18", "°C", ",", ".", ";", "?", "and", "or", "but", "the", "it", "he",
     "to", "help", "identify", "forbids", "fails", "other", "than", "a", "attempt", "allocate", "numbers", "Items",
-    "can", "be", "is", "NOT", "Refunds", "\uff4e\uff4f\uff54",
+    "can", "be", "is", "NOT", "Refunds", "\uff4e\uff4f\uff54", "\n", "\t\t", "\u2003", "-", "(not)", "non-", "free",
 ]), max_size=18).map(" ".join)
 
 

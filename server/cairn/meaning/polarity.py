@@ -138,7 +138,7 @@ def _tokens_plain(text: str) -> list[_Tok]:
     return [_new(_Tok, (m.lastgroup or "brk", m.group(), *m.span())) for m in _TOKEN.finditer(lowered)]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=32768)
 def _chunk_tokens(chunk: str) -> tuple[tuple[str, str, int, int], ...]:
     return tuple((m.lastgroup or "brk", m.group(), *m.span()) for m in _TOKEN.finditer(chunk))
 
@@ -597,12 +597,22 @@ class _Words(NamedTuple):
     unprefixed: frozenset[str]  # "exclusive" for "nonexclusive"
 
 
-@lru_cache(maxsize=16384)
-def _words_of(text: str) -> _Words:
-    words = frozenset(_WORDS.findall(text.lower()))
+@lru_cache(maxsize=32768)
+def _chunk_words(chunk: str) -> _Words:
+    """A chunk's words (a run of text between white space, which no word or
+    cue crosses)."""
+    words = frozenset(_WORDS.findall(chunk.lower()))
     cue = bool(words & _CUE_WORDS) or any("n't" in w or w.startswith("non-") or w.endswith("-free") for w in words)
-    cue = cue or "n't" in text or "n\u2019t" in text
+    cue = cue or "n't" in chunk or "n\u2019t" in chunk
     return _Words(words, cue, frozenset(rest for w in words for rest in _unprefixed(w)))
+
+
+@lru_cache(maxsize=8192)
+def _words_of(text: str) -> _Words:
+    """A quote's words: those of its chunks taken together."""
+    parts = [_chunk_words(c) for c in text.split()]
+    return _Words(frozenset().union(*(p.words for p in parts)), any(p.cue for p in parts),
+                  frozenset().union(*(p.unprefixed for p in parts)))
 
 
 @lru_cache(maxsize=65536)
@@ -611,16 +621,17 @@ def _unprefixed(w: str) -> tuple[str, ...]:
 
 
 def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
-    """`_may_differ_plain`, with each text's words read once (a quote is
-    checked again and again): "p + w in b" is "w is what is left of a word of
-    b that opens with p"."""
-    mine = _words_of(claim)
-    if mine.cue:
+    """`_may_differ_plain`, with each chunk's and each quote's words read once
+    (a quote is checked again and again): "p + w in b" is "w is what is left
+    of a word of b that opens with p"."""
+    mine = [_chunk_words(c) for c in claim.split()]
+    if any(p.cue for p in mine):
         return True
     theirs = [_words_of(q) for q in quotes]
     if any(t.cue for t in theirs):
         return True
-    return any(not mine.words.isdisjoint(t.unprefixed) or not mine.unprefixed.isdisjoint(t.words) for t in theirs)
+    return any(not p.words.isdisjoint(t.unprefixed) or not p.unprefixed.isdisjoint(t.words)
+               for t in theirs for p in mine)
 
 
 # --------------------------------------------------------------------------
@@ -660,7 +671,7 @@ def _concepts(readings: list[Reading]) -> dict[str, _Concept]:
             for k, ms in by.items()}
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=8192)
 def _quote_view(quote: str) -> _QuoteView:
     r = read(quote)
     denied = frozenset(g for cl in r.clauses if cl.polarity != POSITIVE for g in cl.concepts)
@@ -684,7 +695,7 @@ def _word_signs(w: str) -> tuple[bool, tuple[str, ...]]:
     return negative, _analyse(w, True)[0]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=32768)
 def _chunk_signs(chunk: str) -> tuple[bool, frozenset[str], tuple[str, ...]]:
     """`_word_signs` over the words of a chunk (lower case, between white
     space), taken together: whether one reads negatively, every concept they
