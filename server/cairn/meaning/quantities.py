@@ -515,18 +515,16 @@ def extract(text: str) -> tuple[Quantity, ...]:
 
 
 def _number(text: str, m: re.Match) -> Quantity | None:
-    written = m.group("n")
+    written, cur, scale, u, lone, sign, ordinal = m.group("n", "cur", "scale", "unit", "lone", "sign", "ord")
     value = _decimal(written)
     if value is None:
         return None
     s, e = m.span()
     word = not written[0].isdigit()
     unit = None
-    cur = m.group("cur")
     if cur:
         cur = cur.strip()
         unit = _CURRENCY_SIGNS.get(cur) or _CURRENCY_CODES.get(cur.lower())
-    scale = m.group("scale")
     if scale:
         if scale.lower() in ("k", "m", "bn", "mn") and not cur:
             # "5m" is metres, "5k" a thousand only next to money
@@ -538,10 +536,8 @@ def _number(text: str, m: re.Match) -> Quantity | None:
                 scale = None
         if scale:
             value = value * Decimal(10) ** _SCALES[scale.lower()]
-    u = m.group("unit")
-    lone = m.group("lone")
     if u:
-        key = re.sub(r"\s+", " ", u.lower())
+        key = " ".join(u.lower().split())  # a unit's words, one space between (it has none around it)
         if len(u) == 1 and u.isalpha() and u not in _CASED:
             return _bare(text, m, value, word, unit)
         if key in ("m", "g", "h", "t", "l") and u not in _CASED:
@@ -556,7 +552,6 @@ def _number(text: str, m: re.Match) -> Quantity | None:
             unit = unit or _LONE_LETTER_UNITS[lone]
         else:
             e = m.start("lone")
-    sign = m.group("sign")
     if sign:
         value = -value
     if word and written.lower() == "one" and unit is None and not scale:
@@ -564,8 +559,8 @@ def _number(text: str, m: re.Match) -> Quantity | None:
     if word and written.lower() in _SCALES:
         # "hundreds of", "a thousand reasons", "million dollars": a bare scale word is not a stated amount
         return None
-    ordinal = m.group("ord")
-    found = None if (unit or ordinal) else _reference_and_start(text, s)
+    # the reference word before a number matters only for a plain one (no unit, ordinal, sign or word)
+    found = None if (unit or ordinal or sign or word) else _reference_and_start(text, s)
     ref, word_start = found if found else (None, 0)
     if ref and not sign and not word:
         if ref.startswith("word:") and "." not in written:
