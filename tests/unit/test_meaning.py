@@ -193,6 +193,27 @@ def test_the_scanner_tried_where_a_quantity_can_start_finds_what_a_full_scan_fin
     assert [m.span() for m in Q._scan(text)] == [m.span() for m in Q._SCAN.finditer(text)]
 
 
+_SPACED = st.lists(st.one_of(st.sampled_from([
+    "USD", "usd", "40", "minus", "negative", "May", "Sept.", "x86", "slice-by-8", "US$5", "$", "€", "one", "1,000",
+    "-", "\u2212", "5", "of", "day", "No.", "Section", "(USD4", "GPLv3", "2024-05-12", "ten-", "twenty-four",
+]), st.text(max_size=4)), max_size=20).flatmap(
+    lambda words: st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\u00a0", "\u2003"]), min_size=len(words),
+                           max_size=len(words)).map(lambda gaps: "".join(w + g for w, g in zip(words, gaps))))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(_TEXT, _SPACED))
+def test_the_scanner_tried_only_in_chunks_that_can_hold_a_start_finds_the_same(text):
+    """Every place _START finds lies in a chunk said to hold one, and the scan
+    over those chunks alone finds what the plain scan finds."""
+    text = unicodedata.normalize("NFKC", text)
+    spans = Q._candidates(text)
+    for h in range(len(text)):
+        if Q._START.match(text, h):
+            assert any(s <= h < e for s, e in spans)
+    assert [m.span() for m in Q._scan_chunks(text, spans)] == [m.span() for m in Q._scan(text)]
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(_TEXT, st.text(alphabet=st.sampled_from(list("abo neTw-yfu,.'")), max_size=40)))
 def test_text_said_to_hold_no_quantity_holds_none(text):
@@ -200,6 +221,18 @@ def test_text_said_to_hold_no_quantity_holds_none(text):
     text = unicodedata.normalize("NFKC", text)
     if Q._surely_none(text):
         assert [m.group(0) for m in Q._SCAN.finditer(text)] == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXT, _TEXT, st.lists(_TEXT, min_size=1, max_size=3))
+def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim, quotes):
+    """compare() keeps what a tuple of quotes offers; an answer is the same
+    whether or not another claim was compared with those quotes before."""
+    Q._offered.cache_clear()
+    fresh = Q.compare(claim, quotes)
+    Q._offered.cache_clear()
+    Q.compare(first, quotes)
+    assert Q.compare(claim, quotes) == fresh
 
 
 # --------------------------------------------------------------------------
@@ -228,6 +261,9 @@ def test_text_said_to_hold_no_quantity_holds_none(text):
     # "non transferable" written open is still the prefix
     ("The fallback license is transferable", "a royalty-free, non transferable, non exclusive license",
      "claim says transferable; quote says non transferable"),
+    ("The fallback license is transferable", "a non transferable license",  # no other cue word beside it
+     "claim says transferable; quote says non transferable"),
+    ("The license is non transferable", "a transferable license", "claim says non transferable; quote says transferable"),
     ("cp is now more likely to chmod the file", "cp is less likely to chmod the file",
      "claim says more likely; quote says less likely"),
     ("wc got up to five times slower", "wc is up to 5 times faster", "claim says slower; quote says faster"),
@@ -273,6 +309,53 @@ def test_a_prefix_counts_only_before_a_word_of_the_lexicon():
     # "under" is not "der" negated, "display" is not "play" negated (dis- before a non-adjective)
     assert contradictions("The box is under the table", ["The box is der table"]) == []
     assert contradictions("The role they played", ["the display of the role"]) == []
+
+
+# The polarity rule's fast path (a test on the claim before it is read, and
+# what is kept per quote) held to its plain path: texts made of the words
+# every part of the rule reacts to, so that each test and shortcut is tried.
+_POLAR = st.lists(st.sampled_from([
+    "not", "no", "never", "cannot", "don't", "isn\u2019t", "without", "no longer", "used to", "stopped", "at least",
+    "at most", "more than", "less than", "prior to", "after", "before", "within", "over", "under", "above",
+    "went up", "increased", "fell", "non-exclusive", "exclusive", "nonexclusive", "royalty-free", "royalty",
+    "irrevocable", "revocable", "unlawful", "lawful", "lawfully", "illegal", "legal", "permitted", "prohibited",
+    "allowed", "included", "excluded", "open", "closed", "true", "false", "goods", "returned", "refunds", "given",
+    "license", "grants", "30", "days", "18", "-18", "°C", ",", ".", ";", "?", "and", "or", "but", "the", "it", "he",
+    "to", "help", "identify", "forbids", "fails", "other", "than", "a", "attempt", "allocate", "numbers", "Items",
+    "can", "be", "is", "NOT", "Refunds", "\uff4e\uff4f\uff54", "\n", "\t\t", "\u2003", "-", "(not)", "non-", "free",
+]), max_size=18).map(" ".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_POLAR, st.lists(_POLAR, min_size=1, max_size=3))
+def test_fast_contradictions_agree_with_the_plain_path(claim, quotes):
+    from cairn.meaning import polarity as P
+    assert P._may_differ(claim, quotes) == P._may_differ_plain(claim, quotes)
+    assert contradictions(claim, quotes) == contradictions(claim, quotes, plain=True)
+    views = [P._quote_view(q) for q in quotes]
+    assert P._claim_may_contradict(claim, views) == P._claim_may_contradict_plain(claim, views)
+
+
+_DASHES = st.lists(st.sampled_from(["a", "-", " ", "  ", "\t", "\n", "\u2003", "5", "-5", "x-y", "\u0130", "don\u2019t",
+                                    ",", ".", "\u2014", "(", "\u00e9t\u00e9", "N'T"]), max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_POLAR, _DASHES, st.text(max_size=80)))
+def test_word_tokens_found_alone_are_the_readers_word_tokens(text):
+    from cairn.meaning import polarity as P
+    text = unicodedata.normalize("NFKC", text)  # as read() and the test on the claim both take it
+    assert P._tokens(text) == P._tokens_plain(text)  # chunk by chunk, as in one pass
+    assert P._WORD_TOKEN.findall(text.lower().replace("\u2019", "'")) == [t.text for t in P._tokens(text)
+                                                                          if t.kind == "word"]
+
+
+def test_a_claim_with_no_negative_word_is_not_read_against_quotes_denying_other_things():
+    from cairn.meaning import polarity as P
+    views = [P._quote_view("Refunds are not given for perishable goods.")]
+    assert not P._claim_may_contradict("The store opened a new warehouse.", views)
+    assert P._claim_may_contradict("Refunds are given for perishable goods.", views)
+    assert P._claim_may_contradict("The store never opened a warehouse.", views)
 
 
 # --------------------------------------------------------------------------

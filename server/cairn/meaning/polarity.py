@@ -39,6 +39,25 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..support import STOPWORDS, stem
+from .lexicon import (
+    ANTONYMS,
+    BE,
+    CEASING,
+    CLAUSE_BREAKERS,
+    COORDINATORS,
+    DIRECTIONS,
+    NEGATING_VERBS,
+    NEGATORS,
+    NUMBER_ONLY,
+    NUMBER_WORDS,
+    PERSONAL,
+    PREFIXES,
+    PREPOSITIONS,
+    SUBJECTS,
+    SUBORDINATORS,
+    TRANSPARENT,
+    privative,
+)
 
 __all__ = ["Contradiction", "Reading", "read", "contradictions"]
 
@@ -97,155 +116,13 @@ class Contradiction:
         return f"claim says {self.claim}; quote says {self.quote}"
 
 
-# --------------------------------------------------------------------------
-# Closed word classes of English (not fitted to any data set)
-
-_NEGATORS = frozenset(
-    "not no never nor neither none nothing nobody nowhere cannot unable lacks lack lacking".split()
-)
-# verbs whose complement is negated: "forbids removing" = may not remove
-_NEGATING_VERBS = frozenset(
-    "forbid forbids forbidden forbade prohibit prohibits prohibited refuse refuses refused fail fails failed "
-    "prevent prevents prevented".split()
-)
-_CEASING = ("no longer", "not anymore", "used to", "stopped", "ceased", "ceases", "no more")
-_CLAUSE_BREAKERS = frozenset(
-    "but however although though whereas unless except instead yet otherwise besides".split()
-)
-_COORDINATORS = frozenset("and or but so yet".split())
-_SUBJECTS = frozenset("it he she they we you i this that these those there the a an its his her their our".split())
-# personal pronouns as subjects: "X and he is Y" joins two statements, each with its own subject
-_PERSONAL = frozenset("he she they we i you it".split())
-_SUBORDINATORS = frozenset("if when unless although because since while where whether once until".split())
-# forms of "be" (and "get"): "is used to X" is a passive, not the habitual past of "used to X"
-_BE = frozenset("be is are was were been being am get gets got".split())
-_PREPOSITIONS = frozenset(
-    """at for with in on by of from to into onto upon within under over via per about""".split()
-)
-# antonyms that are not prefix pairs: word -> (concept, negative)
-_ANTONYMS: dict[str, tuple[str, bool]] = {}
-
-
-def _pairs(concept: str, positive: str, negative: str) -> None:
-    for w in positive.split():
-        _ANTONYMS[w] = (concept, False)
-    for w in negative.split():
-        _ANTONYMS[w] = (concept, True)
-
-
-_pairs("allow", "permit permits permitted permission allow allows allowed",
-       "prohibit prohibited prohibits prohibition forbid forbids forbidden forbade disallow disallowed")
-_pairs("include", "include includes included including inclusive", "exclude excludes excluded excluding exclusion")
-_pairs("accept", "accept accepts accepted", "reject rejects rejected")
-_pairs("true", "true", "false")
-_pairs("require", "require required requires mandatory obligatory compulsory", "optional")
-_pairs("open", "open opened", "closed")
-_pairs("public", "public", "private")
-_pairs("present", "present", "absent")
-_pairs("retain", "retain retains retained keep keeps kept", "remove removes removed delete deletes deleted")
-_pairs("accept-respons", "accepts assumes", "disclaims disclaim disclaimed")
-_pairs("win", "win wins won", "lose loses lost")
-
-_PREFIXES = ("non", "un", "in", "im", "il", "ir", "dis")
-# in-, im-, il-, ir- and dis- make opposites of adjectives (illegal, irrevocable,
-# dishonest); before other words they are often something else (display,
-# discover, income, insight): these prefixes count only before an adjective ending
-_ADJECTIVE_ENDINGS = ("able", "ible", "al", "ent", "ant", "ive", "ate", "ete", "ite", "ect", "ic", "ous", "id",
-                      "ure", "ar", "ful", "est", "ed", "ing")
-# words whose negation reaches the verb after them ("no attempt to allocate")
-_TRANSPARENT = frozenset(
-    "attempt attempts attempted try tries tried effort intend intends intended plan plans planned need needs "
-    "able ability right way means permission obligation allowed permitted required going want wants".split()
-)
-
-# direction words: phrase -> (axis, sign, where the anchor is: "after" / "before" / None)
-_DIRECTIONS: dict[str, tuple[str, int, str | None]] = {}
-for _p in ("above", "more than", "greater than", "higher than", "longer than", "later than", "after",
-           "exceeding", "exceeds", "exceed", "exceeded", "beyond", "at least", "minimum of", "a minimum of",
-           "minimum", "no less than", "not less than", "no fewer than", "not fewer than", "no earlier than",
-           "not earlier than", "no sooner than", "over", "at or above", "at or after", "on or after",
-           "at or over"):
-    _DIRECTIONS[_p] = ("order", 1, "after")
-for _p in ("below", "less than", "fewer than", "lower than", "shorter than", "earlier than", "before",
-           "prior to", "within", "at most", "maximum of", "a maximum of", "maximum", "up to", "no more than",
-           "not more than", "no later than", "not later than", "not exceeding", "under", "until",
-           "at or below", "at or before", "on or before", "at or under"):
-    _DIRECTIONS[_p] = ("order", -1, "after")
-# comparatives bound the word after them: "more likely" / "less likely", "larger than 4 GiB"
-for _p in ("more", "larger than", "bigger than", "wider than", "heavier than", "faster than", "stronger than"):
-    _DIRECTIONS[_p] = ("order", 1, "after")
-for _p in ("less", "fewer", "smaller than", "narrower than", "lighter than", "slower than", "weaker than"):
-    _DIRECTIONS[_p] = ("order", -1, "after")
-for _p in ("or more", "or longer", "or later", "or above", "and above", "or over", "and over", "or greater",
-           "or higher", "and larger", "or larger", "and more"):
-    _DIRECTIONS[_p] = ("order", 1, "before")
-for _p in ("or less", "or fewer", "or earlier", "or below", "and below", "or under", "or lower", "or shorter",
-           "or smaller", "and smaller"):
-    _DIRECTIONS[_p] = ("order", -1, "before")
-for _w in ("increase increases increased increasing rise rises rose risen rising raise raises raised "
-           "grow grows grew grown growing gain gains gained").split():
-    _DIRECTIONS[_w] = ("change", 1, None)
-for _w in ("went up", "go up", "goes up", "gone up", "going up"):
-    _DIRECTIONS[_w] = ("change", 1, None)
-for _w in ("decrease decreases decreased decreasing reduce reduces reduced reducing fall falls fell fallen "
-           "falling drop drops dropped dropping decline declines declined declining shrink shrinks shrank "
-           "lower lowers lowered lowering").split():
-    _DIRECTIONS[_w] = ("change", -1, None)
-for _w in ("went down", "go down", "goes down", "gone down", "going down"):
-    _DIRECTIONS[_w] = ("change", -1, None)
-# the comparatives of the dimension adjectives, alone ("up to five times slower"): each pair one axis
-for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "larger bigger", "smaller"),
-                          ("length", "longer", "shorter"), ("width", "wider broader", "narrower"),
-                          ("weight", "heavier", "lighter"), ("strength", "stronger", "weaker"),
-                          ("quality", "better", "worse")):
-    for _w in _up.split():
-        _DIRECTIONS.setdefault(_w, (_axis, 1, None))
-    for _w in _down.split():
-        _DIRECTIONS.setdefault(_w, (_axis, -1, None))
-# "over" and "under" bound only a number ("over 18", not "over the network")
-_NUMBER_ONLY = frozenset({"over", "under", "until"})
-_MAX_PHRASE = max(len(p.split()) for p in _DIRECTIONS)
-
 _TOKEN = re.compile(
     r"(?P<num>[-\u2212]?\d+(?:[.,]\d+)*)"
     r"|(?P<word>[^\W\d_]+(?:['\u2019][^\W\d_]+)?(?:-[^\W\d_]+)*)"
     r"|(?P<brk>[;:.!?()\[\]\u2014]|\s-\s)"
     r"|(?P<comma>,)"
 )
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
-
-
-@lru_cache(maxsize=1)
-def _lexicon() -> frozenset[str]:
-    from english_words import get_english_words_set
-
-    return frozenset(get_english_words_set(["web2"], lower=True))
-
-
-@lru_cache(maxsize=65536)
-def _privative(word: str) -> tuple[str, str] | None:
-    """(prefix, base) when `word` is an English word made of a privative
-    prefix and another English word; also `X-free` (royalty-free)."""
-    if "-" in word:
-        head, _, tail = word.partition("-")
-        if head in ("non", "no") and tail:
-            return head + "-", tail  # "non-exclusive"; "no-charge" is "no charge"
-        if word.endswith("-free") and len(word) > 5:
-            return "-free", word[: -len("-free")]
-        return None
-    lex = _lexicon()
-    for p in _PREFIXES:
-        if word.startswith(p) and len(word) - len(p) >= 4:
-            base = word[len(p):]
-            if (p == "il" and base[0] != "l") or (p == "ir" and base[0] != "r") or (p == "im" and base[0] not in "mpb"):
-                continue  # English writes in- as il-, ir-, im- only before these letters
-            if p not in ("un", "non") and not base.endswith(_ADJECTIVE_ENDINGS):
-                continue
-            if base in lex and word in lex:
-                return p, base
-    return None
+_new = tuple.__new__
 
 
 class _Tok(NamedTuple):
@@ -255,13 +132,37 @@ class _Tok(NamedTuple):
     end: int
 
 
-def _tokens(text: str) -> list[_Tok]:
+def _tokens_plain(text: str) -> list[_Tok]:
+    """The tokens of `text`, lower case, with their offsets: the plain form of `_tokens`."""
     lowered = text.lower().replace("\u2019", "'")  # same length: offsets hold
-    return [_Tok(m.lastgroup or "brk", m.group(), *m.span()) for m in _TOKEN.finditer(lowered)]
+    # tuple.__new__ makes the same record as _Tok(...) without its Python-level __new__ (3x faster)
+    return [_new(_Tok, (m.lastgroup or "brk", m.group(), *m.span())) for m in _TOKEN.finditer(lowered)]
+
+
+@lru_cache(maxsize=32768)
+def _chunk_tokens(chunk: str) -> tuple[tuple[str, str, int, int], ...]:
+    return tuple((m.lastgroup or "brk", m.group(), *m.span()) for m in _TOKEN.finditer(chunk))
+
+
+def _tokens(text: str) -> list[_Tok]:
+    """`_tokens_plain`, read chunk by chunk (runs of text between white space),
+    each chunk tokenised once and kept: no token but a spaced dash (`\\s-\\s`)
+    holds white space, so a text with a lone `-` is read the plain way."""
+    lowered = text.lower().replace("\u2019", "'")
+    out: list[_Tok] = []
+    i = 0
+    for chunk in lowered.split():
+        if chunk == "-":
+            return _tokens_plain(text)
+        i = lowered.find(chunk, i)
+        for kind, word, s, e in _chunk_tokens(chunk):
+            out.append(_new(_Tok, (kind, word, i + s, i + e)))
+        i += len(chunk)
+    return out
 
 
 def _content(w: str) -> bool:
-    return w not in STOPWORDS and w not in _NEGATORS
+    return w not in STOPWORDS and w not in NEGATORS
 
 
 def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
@@ -274,8 +175,8 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
         t = toks[j]
         if t.kind == "num":
             return "n:" + t.text.lstrip("-\u2212").replace(",", "")
-        if t.text in _NUMBER_WORDS:
-            return "n:" + _NUMBER_WORDS[t.text]
+        if t.text in NUMBER_WORDS:
+            return "n:" + NUMBER_WORDS[t.text]
         if _content(t.text):
             if step < 0 and j > 0 and toks[j - 1].kind == "num":
                 return "n:" + toks[j - 1].text.lstrip("-\u2212").replace(",", "")  # "4 GiB and larger": the number
@@ -293,12 +194,12 @@ def _by_first_word(table: tuple[str, ...]) -> dict[str, list[tuple[str, ...]]]:
     return out
 
 
-_DIRECTION_PHRASES = tuple(_DIRECTIONS)
-_CEASING_PHRASES = tuple(_CEASING)
-_DIRECTION_FIRST = frozenset(p.split()[0] for p in _DIRECTIONS)
-_CEASING_FIRST = frozenset(p.split()[0] for p in _CEASING)
+_DIRECTION_PHRASES = tuple(DIRECTIONS)
+_CEASING_PHRASES = tuple(CEASING)
+_DIRECTION_FIRST = frozenset(p.split()[0] for p in DIRECTIONS)
+_CEASING_FIRST = frozenset(p.split()[0] for p in CEASING)
 # every word that read() treats other than as a plain content word
-_SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | _NEGATORS | _NEGATING_VERBS | _CLAUSE_BREAKERS | _SUBORDINATORS
+_SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | CLAUSE_BREAKERS | SUBORDINATORS
             | STOPWORDS | {"without", "not", "other", "non"})
 
 
@@ -344,10 +245,10 @@ def read(text: str) -> Reading:
             st.infinitive = False
         if st.waiting:
             st.heads.add(concept)
-            st.cue_end(text, t.end, more=w in _TRANSPARENT or st.in_phrase)
+            st.cue_end(text, t.end, more=w in TRANSPARENT or st.in_phrase)
             # the negation reaches on through "attempt to X" and "X or Y", and past a phrase
             # between it and its verb ("do not by this License give"): it governs both
-            st.waiting = w in _TRANSPARENT or st.in_phrase
+            st.waiting = w in TRANSPARENT or st.in_phrase
             st.in_phrase = False
         elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
             st.heads.add(concept)
@@ -374,10 +275,10 @@ def read(text: str) -> Reading:
             content(merged, merged.text, prev, i + 1)
             i += 2
             continue
-        if w == "yet" and (st.last_word in _NEGATORS or st.last_word.endswith("n't")):
+        if w == "yet" and (st.last_word in NEGATORS or st.last_word.endswith("n't")):
             i += 1  # "not yet": an adverb of time, not the conjunction "yet" that opens a clause
             continue
-        if t.kind == "brk" or t.text in _CLAUSE_BREAKERS or (t.kind == "comma" and st.subordinate):
+        if t.kind == "brk" or t.text in CLAUSE_BREAKERS or (t.kind == "comma" and st.subordinate):
             close(t.start, question=t.text == "?")
             i += 1
             continue
@@ -386,11 +287,11 @@ def read(text: str) -> Reading:
             continue
         if t.kind == "comma":
             st.word_negation = None
-            if i + 2 < len(toks) and toks[i + 1].text in _COORDINATORS and toks[i + 2].text in _SUBJECTS:
+            if i + 2 < len(toks) and toks[i + 1].text in COORDINATORS and toks[i + 2].text in SUBJECTS:
                 close(t.start)  # ", and it never would have happened": a new statement with its own subject
             i += 1
             continue
-        if w in _COORDINATORS and i + 1 < n_toks and toks[i + 1].text in _PERSONAL and not st.first:
+        if w in COORDINATORS and i + 1 < n_toks and toks[i + 1].text in PERSONAL and not st.first:
             close(t.start)  # "he hasn't done it and he is taking care of ...": negation stays in its statement
             i += 1
             continue
@@ -398,19 +299,19 @@ def read(text: str) -> Reading:
             close(t.start)  # "no one other than the steward may": the exception is its own statement
             i += 2
             continue
-        if st.first and t.text in _SUBORDINATORS:
+        if st.first and t.text in SUBORDINATORS:
             st.subordinate = True
         # direction and bound phrases, longest first ("no more than" is a bound, not a negation)
         found = _phrase_at(toks, i, _DIRECTION_PHRASES) if t.text in _DIRECTION_FIRST else None
         if found:
             phrase, n = found
-            axis, sign, side = _DIRECTIONS[phrase]
+            axis, sign, side = DIRECTIONS[phrase]
             anchor = None
             if side == "after":
                 anchor = _anchor(toks, i + n - 1, 1)
             elif side == "before":
                 anchor = _anchor(toks, i, -1)
-            usable = not (phrase in _NUMBER_ONLY and not (anchor or "").startswith("n:")) and not (
+            usable = not (phrase in NUMBER_ONLY and not (anchor or "").startswith("n:")) and not (
                 axis == "order" and anchor is None)
             if usable:
                 last = i + n - 1
@@ -423,7 +324,7 @@ def read(text: str) -> Reading:
                 i += n
                 continue
         ceasing = _phrase_at(toks, i, _CEASING_PHRASES) if t.text in _CEASING_FIRST else None
-        if ceasing and ceasing[0] == "used to" and st.last_word in _BE:
+        if ceasing and ceasing[0] == "used to" and st.last_word in BE:
             ceasing = None  # "may be used to endorse": the passive of "use", not "no longer"
         if ceasing:
             st.ceased = True
@@ -437,11 +338,11 @@ def read(text: str) -> Reading:
             i += 1
             continue
         w = t.text
-        if w in _NEGATORS or w.endswith("n't") or w == "without":
+        if w in NEGATORS or w.endswith("n't") or w == "without":
             if st.waiting and st.negations and w == "without":
                 st.negations -= 1  # "not without": two negations, one governing the other, cancel
                 st.waiting = False
-            elif w == "without" or (w == "no" and st.last_word in _PREPOSITIONS):
+            elif w == "without" or (w == "no" and st.last_word in PREPOSITIONS):
                 st.word_negation = t.start  # "without a supervisor", "at no charge": the noun phrase only
             else:
                 st.negations += 1
@@ -449,12 +350,12 @@ def read(text: str) -> Reading:
             st.last_word = w
             i += 1
             continue
-        if w in _NEGATING_VERBS and st.last_word != "to" and st.waiting and st.negations:
+        if w in NEGATING_VERBS and st.last_word != "to" and st.waiting and st.negations:
             st.negations -= 1  # "never fails to": the negation governs the negating verb, and they cancel
             st.last_word = w
             i += 1
             continue
-        if w in _NEGATING_VERBS and st.last_word != "to":  # "to prevent X" is a purpose, not a fact
+        if w in NEGATING_VERBS and st.last_word != "to":  # "to prevent X" is a purpose, not a fact
             st.negations += 1
             st.cue_at(text, t.start, t.end, show_head=False)
             st.last_word = w
@@ -469,11 +370,11 @@ def read(text: str) -> Reading:
             st.infinitive = False  # an infinitive run ends at the first function word
             if w not in ("a", "an", "the", "any"):
                 st.first = False
-            if w in _PREPOSITIONS or w == "and" or (
+            if w in PREPOSITIONS or w == "and" or (
                     w == "or" and not (i + 1 < n_toks and toks[i + 1].kind == "word" and _content(toks[i + 1].text))):
                 # "without any terms or conditions" denies both nouns; "and" or a preposition ends the phrase
                 st.word_negation = None
-            if st.waiting and st.negations and w in _PREPOSITIONS and w != "to" and (prev in _NEGATORS or prev.endswith("n't")):
+            if st.waiting and st.negations and w in PREPOSITIONS and w != "to" and (prev in NEGATORS or prev.endswith("n't")):
                 st.in_phrase = True  # "not by this License give": a phrase right after the negation
             i += 1
             continue
@@ -529,12 +430,12 @@ def _analyse(w: str, own: bool) -> tuple[tuple[str, ...], bool, bool, str]:
     """A word's concepts (stems of its base's parts), whether it is negative
     and marked by itself, and the stem it is known by."""
     concept, negative, marked = w, False, False
-    if w in _ANTONYMS:
-        concept, negative = _ANTONYMS[w]
+    if w in ANTONYMS:
+        concept, negative = ANTONYMS[w]
         negative = negative and own
         marked = True
     else:
-        priv = _privative(w)
+        priv = privative(w)
         if priv:
             concept, negative, marked = priv[1], True, True
     parts = tuple(stem(p) for p in concept.split("-") if p and p not in STOPWORDS)
@@ -554,7 +455,7 @@ def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: i
             st.negative.add(s)
         else:
             st.plain.add(s)
-        words.append(Marked(s, negative, marked, shown, t.start, t.end, clause))
+        words.append(_new(Marked, (s, negative, marked, shown, t.start, t.end, clause)))
     return first
 
 
@@ -596,19 +497,31 @@ def _opposite_direction(c: Reading, cl: Clause, q: Reading, ql: Clause) -> bool:
 
 
 def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
-                   quote_reading: Reading | None = None, span: tuple[int, int] | None = None
-                   ) -> list[Contradiction]:
+                   quote_reading: Reading | None = None, span: tuple[int, int] | None = None,
+                   plain: bool = False) -> list[Contradiction]:
     """Where the claim says the opposite of its quotes, taken together.
 
     With `quote_reading` and `span`, the quote is read inside its sentence,
     only the clauses that hold the span count, and only statements are
-    compared: what the context rule uses."""
-    if quote_reading is None and not _may_differ(claim, quotes):
-        return []
+    compared: what the context rule uses.
+
+    `plain=True` takes the plain path: no test on the claim before reading
+    it, nothing kept per quote. It gives the same answer (the tests hold the
+    fast path to it)."""
+    views: list[_QuoteView] | None = None
+    if quote_reading is None:
+        if not (_may_differ_plain if plain else _may_differ)(claim, quotes):
+            return []
+        if not plain:
+            views = [_quote_view(q) for q in quotes]
+            if not _claim_may_contradict(claim, views):
+                return []
     c = read(claim)
     if quote_reading is not None and span is not None:
         lo, hi = span
         readings = [(quote_reading, [cl for cl in quote_reading.clauses if cl.end > lo and cl.start < hi])]
+    elif views is not None:
+        readings = [(v.reading, list(v.reading.clauses)) for v in views]
     else:
         readings = [(r, list(r.clauses)) for r in (read(q) for q in quotes)]
     out: list[Contradiction] = []
@@ -651,21 +564,20 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
         return _unique(out)
 
     # 2. words with a polarity of their own, against the same word on the other side
-    theirs_by: dict[str, list[tuple[Marked, str]]] = {}
-    for r, _ in readings:
-        for m in r.words:
-            theirs_by.setdefault(m.concept, []).append((m, _word_stance(r, m)))
+    if views is None:
+        theirs_by = _concepts([r for r, _ in readings])
+    else:
+        theirs_by = views[0].words if len(views) == 1 else _merged(views)
     mine_by: dict[str, list[tuple[Marked, str]]] = {}
     for m in c.words:
         mine_by.setdefault(m.concept, []).append((m, _word_stance(c, m)))
     for concept, ms in mine_by.items():
         ts = theirs_by.get(concept)
-        if not ts or not (any(m.marked for m, _ in ms) or any(m.marked for m, _ in ts)):
+        if not ts or not (any(m.marked for m, _ in ms) or ts.marked):
             continue
         a = {p for _, p in ms}
-        b = {p for _, p in ts}
-        if len(a) == 1 and len(b) == 1 and _conflict(next(iter(a)), next(iter(b))):
-            out.append(Contradiction(ms[0][0].shown, ts[0][0].shown, "antonym"))
+        if len(a) == 1 and len(ts.stances) == 1 and _conflict(next(iter(a)), next(iter(ts.stances))):
+            out.append(Contradiction(ms[0][0].shown, ts.shown, "antonym"))
 
     # 3. direction and bounds
     qdirs = [(r, d) for r, _ in readings for d in r.directions]
@@ -681,28 +593,176 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     return _unique(out)
 
 
-_CUE_WORDS = (frozenset(_NEGATORS) | _NEGATING_VERBS | frozenset(_ANTONYMS) | {"without", "used", "stopped", "ceased"}
-              | {p.split()[0] for p in _DIRECTIONS} | {p.split()[0] for p in _CEASING})
+_CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | frozenset(ANTONYMS) | {"without", "used", "stopped", "ceased", "non"}
+              | {p.split()[0] for p in DIRECTIONS} | {p.split()[0] for p in CEASING})
 _WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
-def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
+def _may_differ_plain(claim: str, quotes: Iterable[str]) -> bool:
     """A cheap test before reading: False when neither side has a negation, a
     marked word or a direction word, and no word of one side is a prefixed
-    form of a word of the other, so that no rule can find a difference."""
+    form of a word of the other, so that no rule can find a difference.
+    The plain form of `_may_differ`, which gives the same answer faster."""
     mine = set(_WORDS.findall(claim.lower()))
     theirs: set[str] = set()
     for q in quotes:
         theirs.update(_WORDS.findall(q.lower()))
     for words in (mine, theirs):
-        if words & _CUE_WORDS or any("n't" in w or w.startswith("non-") or w.endswith("-free") for w in words):
+        if words & _CUE_WORDS or any("n't" in w or w.startswith(("non-", "no-")) or w.endswith("-free") for w in words):
             return True
     for a, b in ((mine, theirs), (theirs, mine)):
         for w in a:
-            for p in _PREFIXES:
+            for p in PREFIXES:
                 if p + w in b:
                     return True
     return "n't" in claim or any("n't" in q or "n\u2019t" in q for q in quotes) or "n\u2019t" in claim
+
+
+class _Words(NamedTuple):
+    """A text's words as `_may_differ` reads them: the words, whether one of
+    them is a cue, and what is left of each word that opens with a prefix."""
+
+    words: frozenset[str]
+    cue: bool
+    unprefixed: frozenset[str]  # "exclusive" for "nonexclusive"
+
+
+@lru_cache(maxsize=32768)
+def _chunk_words(chunk: str) -> _Words:
+    """A chunk's words (a run of text between white space, which no word or
+    cue crosses)."""
+    words = frozenset(_WORDS.findall(chunk.lower()))
+    cue = bool(words & _CUE_WORDS) or any("n't" in w or w.startswith(("non-", "no-")) or w.endswith("-free") for w in words)
+    cue = cue or "n't" in chunk or "n\u2019t" in chunk
+    return _Words(words, cue, frozenset(rest for w in words for rest in _unprefixed(w)))
+
+
+@lru_cache(maxsize=8192)
+def _words_of(text: str) -> _Words:
+    """A quote's words: those of its chunks taken together."""
+    parts = [_chunk_words(c) for c in text.split()]
+    return _Words(frozenset().union(*(p.words for p in parts)), any(p.cue for p in parts),
+                  frozenset().union(*(p.unprefixed for p in parts)))
+
+
+@lru_cache(maxsize=65536)
+def _unprefixed(w: str) -> tuple[str, ...]:
+    return tuple(w[len(p):] for p in PREFIXES if w.startswith(p) and len(w) > len(p))
+
+
+def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
+    """`_may_differ_plain`, with each chunk's and each quote's words read once
+    (a quote is checked again and again): "p + w in b" is "w is what is left
+    of a word of b that opens with p"."""
+    mine = [_chunk_words(c) for c in claim.split()]
+    if any(p.cue for p in mine):
+        return True
+    theirs = [_words_of(q) for q in quotes]
+    if any(t.cue for t in theirs):
+        return True
+    return any(not p.words.isdisjoint(t.unprefixed) or not p.unprefixed.isdisjoint(t.words)
+               for t in theirs for p in mine)
+
+
+# --------------------------------------------------------------------------
+# What a quote offers the comparison, kept per quote; and a test on the claim
+# before it is read
+
+_NEGATIVE_WORDS = (NEGATORS | NEGATING_VERBS | _CEASING_FIRST | {"without", "non"}
+                   | {w for w, (_, negative) in ANTONYMS.items() if negative})
+_DIRECTION_ONE = frozenset(p for p in DIRECTIONS if " " not in p)
+_DIRECTION_TWO = frozenset(tuple(p.split()[:2]) for p in DIRECTIONS if " " in p)
+# the word tokens of _TOKEN, found alone (no other token holds a letter)
+_WORD_TOKEN = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?(?:-[^\W\d_]+)*")
+
+
+class _Concept(NamedTuple):
+    """The words of the quotes that stand for one concept: whether one is
+    marked, the stances they take, and the first as written."""
+
+    marked: bool
+    stances: frozenset[str]
+    shown: str
+
+
+class _QuoteView(NamedTuple):
+    reading: Reading
+    words: dict[str, _Concept]
+    negative: frozenset[str]  # concepts a clause denies, or a word says negatively
+    directions: bool
+
+
+def _concepts(readings: list[Reading]) -> dict[str, _Concept]:
+    by: dict[str, list[tuple[Marked, str]]] = {}
+    for r in readings:
+        for m in r.words:
+            by.setdefault(m.concept, []).append((m, _word_stance(r, m)))
+    return {k: _Concept(any(m.marked for m, _ in ms), frozenset(p for _, p in ms), ms[0][0].shown)
+            for k, ms in by.items()}
+
+
+@lru_cache(maxsize=8192)
+def _quote_view(quote: str) -> _QuoteView:
+    r = read(quote)
+    denied = frozenset(g for cl in r.clauses if cl.polarity != POSITIVE for g in cl.concepts)
+    return _QuoteView(r, _concepts([r]), denied.union(*(cl.negative for cl in r.clauses)), bool(r.directions))
+
+
+def _merged(views: list[_QuoteView]) -> dict[str, _Concept]:
+    out: dict[str, _Concept] = {}
+    for v in views:
+        for k, x in v.words.items():
+            y = out.get(k)
+            out[k] = x if y is None else _Concept(y.marked or x.marked, y.stances | x.stances, y.shown)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _word_signs(w: str) -> tuple[bool, tuple[str, ...]]:
+    """Whether a word can make its clause, or itself, read negatively; and
+    every concept it can stand for."""
+    negative = w in _NEGATIVE_WORDS or w.endswith("n't") or privative(w) is not None
+    return negative, _analyse(w, True)[0]
+
+
+@lru_cache(maxsize=32768)
+def _chunk_signs(chunk: str) -> tuple[bool, frozenset[str], tuple[str, ...]]:
+    """`_word_signs` over the words of a chunk (lower case, between white
+    space), taken together: whether one reads negatively, every concept they
+    can stand for, and the words."""
+    words = tuple(w for kind, w, _, _ in _chunk_tokens(chunk) if kind == "word")
+    signs = [_word_signs(w) for w in words]
+    return any(n for n, _ in signs), frozenset(c for _, cs in signs for c in cs), words
+
+
+def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
+    """False only when no rule can find the claim opposed to the quotes,
+    without reading the claim: it has no word that reads negatively, so every
+    clause and word of it is positive; then a contradiction needs a concept
+    the quotes deny among its words, or a direction word on both sides."""
+    chunks = unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'").split()
+    denied = frozenset().union(*(v.negative for v in views))
+    for chunk in chunks:
+        negative, concepts, _ = _chunk_signs(chunk)
+        if negative or not denied.isdisjoint(concepts):
+            return True
+    if any(v.directions for v in views):
+        words = [w for chunk in chunks for w in _chunk_signs(chunk)[2]]
+        for i, w in enumerate(words):
+            if w in _DIRECTION_ONE or (i + 1 < len(words) and (w, words[i + 1]) in _DIRECTION_TWO):
+                return True
+    return False
+
+
+def _claim_may_contradict_plain(claim: str, views: list[_QuoteView]) -> bool:
+    """`_claim_may_contradict` word by word over the whole text (the tests hold the two together)."""
+    words = _WORD_TOKEN.findall(unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'"))
+    denied = frozenset().union(*(v.negative for v in views))
+    if any(n or not denied.isdisjoint(cs) for n, cs in map(_word_signs, words)):
+        return True
+    return any(v.directions for v in views) and any(
+        w in _DIRECTION_ONE or (i + 1 < len(words) and (w, words[i + 1]) in _DIRECTION_TWO)
+        for i, w in enumerate(words))
 
 
 def _shown(r: Reading, cl: Clause, concept: str) -> str:

@@ -241,7 +241,8 @@ _START = re.compile(
 
 
 def _scan(text: str) -> Iterator[re.Match[str]]:
-    """_SCAN's matches, tried only where one can start (the same matches as finditer)."""
+    """_SCAN's matches, tried only where one can start (the same matches as
+    finditer): the plain form of `_scan_chunks`, which tests shows agree."""
     pos = 0
     n = len(text)
     while pos < n:
@@ -249,14 +250,69 @@ def _scan(text: str) -> Iterator[re.Match[str]]:
         if c is None:
             return
         start = c.start()
-        m = None
-        # a sign before a digit belongs to the number
-        if start > 0 and text[start - 1] in "-\u2212\u2013" and start - 1 >= pos:
-            m = _SCAN.match(text, start - 1)
-        if m is None or m.end() == m.start():
-            m = _SCAN.match(text, start)
-        if m is None or m.end() == m.start():
+        m = _match_at(text, start, pos)
+        if m is None:
             pos = c.start() + 1
+            continue
+        yield m
+        pos = m.end()
+
+
+def _match_at(text: str, start: int, pos: int) -> re.Match[str] | None:
+    """_SCAN's match where _START found a start (a sign before a digit belongs
+    to the number), None when it matches nothing there."""
+    m = None
+    if start > 0 and text[start - 1] in "-\u2212\u2013" and start - 1 >= pos:
+        m = _SCAN.match(text, start - 1)
+    if m is None or m.end() == m.start():
+        m = _SCAN.match(text, start)
+    if m is None or m.end() == m.start():
+        return None
+    return m
+
+
+@lru_cache(maxsize=65536)
+def _may_start(chunk: str) -> bool:
+    """Whether _START can find a start inside `chunk` (a run of text between
+    white space) whatever surrounds it: white space comes before it, and " 0"
+    after it stands for the most any start looks past it (`USD 40`)."""
+    c = _START.search(chunk + " 0")
+    return c is not None and c.start() < len(chunk)
+
+
+def _candidates(text: str) -> list[tuple[int, int]]:
+    """The spans of the white-space-separated chunks of `text` in which _START
+    can find a start: no start lies outside them."""
+    spans = []
+    i = 0
+    for chunk in text.split():
+        i = text.find(chunk, i)
+        if _may_start(chunk):
+            spans.append((i, i + len(chunk)))
+        i += len(chunk)
+    return spans
+
+
+def _scan_chunks(text: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """`_scan`, with _START searched only inside the chunks that can hold a
+    start. A start inside a chunk looks at most two characters past it (white
+    space and a digit, `USD 40`), so each search stops there."""
+    pos = 0
+    n = len(text)
+    k = 0
+    while k < len(spans):
+        cs, ce = spans[k]
+        if ce <= pos:
+            k += 1
+            continue
+        c = _START.search(text, max(pos, cs), min(n, ce + 2))
+        if c is None or c.start() >= ce:
+            k += 1
+            continue
+        start = c.start()
+        m = _match_at(text, start, pos)
+        if m is None:
+            pos = start + 1
             continue
         yield m
         pos = m.end()
@@ -407,8 +463,11 @@ def extract(text: str) -> tuple[Quantity, ...]:
     text = unicodedata.normalize("NFKC", text)
     if _surely_none(text):
         return ()
+    spans = _candidates(text)
+    if not spans:
+        return ()
     out: list[Quantity] = []
-    for m in _scan(text):
+    for m in _scan_chunks(text, spans):
         s, e = m.span()
         g = m.lastgroup
         if g == "iso":
@@ -464,18 +523,16 @@ def extract(text: str) -> tuple[Quantity, ...]:
 
 
 def _number(text: str, m: re.Match) -> Quantity | None:
-    written = m.group("n")
+    written, cur, scale, u, lone, sign, ordinal = m.group("n", "cur", "scale", "unit", "lone", "sign", "ord")
     value = _decimal(written)
     if value is None:
         return None
     s, e = m.span()
     word = not written[0].isdigit()
     unit = None
-    cur = m.group("cur")
     if cur:
         cur = cur.strip()
         unit = _CURRENCY_SIGNS.get(cur) or _CURRENCY_CODES.get(cur.lower())
-    scale = m.group("scale")
     if scale:
         if scale.lower() in ("k", "m", "bn", "mn") and not cur:
             # "5m" is metres, "5k" a thousand only next to money
@@ -487,10 +544,8 @@ def _number(text: str, m: re.Match) -> Quantity | None:
                 scale = None
         if scale:
             value = value * Decimal(10) ** _SCALES[scale.lower()]
-    u = m.group("unit")
-    lone = m.group("lone")
     if u:
-        key = re.sub(r"\s+", " ", u.lower())
+        key = " ".join(u.lower().split())  # a unit's words, one space between (it has none around it)
         if len(u) == 1 and u.isalpha() and u not in _CASED:
             return _bare(text, m, value, word, unit)
         if key in ("m", "g", "h", "t", "l") and u not in _CASED:
@@ -505,7 +560,6 @@ def _number(text: str, m: re.Match) -> Quantity | None:
             unit = unit or _LONE_LETTER_UNITS[lone]
         else:
             e = m.start("lone")
-    sign = m.group("sign")
     if sign:
         value = -value
     if word and written.lower() == "one" and unit is None and not scale:
@@ -513,7 +567,6 @@ def _number(text: str, m: re.Match) -> Quantity | None:
     if word and written.lower() in _SCALES:
         # "hundreds of", "a thousand reasons", "million dollars": a bare scale word is not a stated amount
         return None
-    ordinal = m.group("ord")
     n_end = m.end("n")
     if not (unit or ordinal or scale or sign or cur or word) and e == n_end and n_end < len(text) \
             and text[n_end].isalpha() and text[n_end].isascii() and text[n_end] not in "sS" and \
@@ -531,7 +584,8 @@ def _number(text: str, m: re.Match) -> Quantity | None:
         # "5.1. The rights granted …", "3) Fallback": a number opening a line and closed by a full
         # stop or a parenthesis numbers a clause of the text, as "section 5.1" does
         return Quantity("identifier", written, m.start("n"), n_end, name="section", ident=_ident(written))
-    found = None if (unit or ordinal) else _reference_and_start(text, s)
+    # the reference word before a number matters only for a plain one (no unit, ordinal, sign or word)
+    found = None if (unit or ordinal or sign or word) else _reference_and_start(text, s)
     ref, word_start = found if found else (None, 0)
     if ref and not sign and not word:
         if ref.startswith("word:") and "." not in written:
@@ -641,20 +695,22 @@ def _shown(q: Quantity) -> str:
     return q.text
 
 
-def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[NumberMismatch]:
-    """The claim's quantities, dates and identifiers that its quotes do not
-    back. `context` holds the cited chunks' text and their sources' titles,
-    against which identifiers are checked."""
-    cq = extract(claim)
-    if not cq:
-        return []
-    qq = [q for quote in quotes for q in extract(quote)]
-    numbers = _numbers_of(qq)
-    dates = [q for q in qq if q.kind == "date"]
-    if any(q.kind == "date" for q in cq):
-        dates += [m for quote in quotes for m in _bare_months(quote)]
-    ranges = [q for q in qq if q.kind == "range"]
-    out: list[NumberMismatch] = []
+class _Offered(NamedTuple):
+    """What quotes offer a claim's quantities, kept per tuple of quotes (a
+    quote is checked again on every edit of the claims citing it)."""
+
+    quantities: tuple[Quantity, ...]
+    numbers: list[Quantity]  # numbers, range ends, years of dates
+    dates: list[Quantity]
+    months: list[Quantity]  # month names standing alone
+    ranges: list[Quantity]
+    said_numbers: str  # what the quotes say instead, as a message shows it
+    said_dates: str
+
+
+@lru_cache(maxsize=8192)
+def _offered(quotes: tuple[str, ...]) -> _Offered:
+    qq = tuple(q for quote in quotes for q in extract(quote))
 
     def said(kinds: tuple[str, ...]) -> str:
         seen: dict[str, None] = {}
@@ -666,6 +722,25 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
         shown = list(seen)
         return ", ".join(shown[:6]) + (" …" if len(shown) > 6 else "")
 
+    return _Offered(qq, _numbers_of(qq), [q for q in qq if q.kind == "date"],
+                    [m for quote in quotes for m in _bare_months(quote)], [q for q in qq if q.kind == "range"],
+                    said(("number", "range")), said(("date",)))
+
+
+def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[NumberMismatch]:
+    """The claim's quantities, dates and identifiers that its quotes do not
+    back. `context` holds the cited chunks' text and their sources' titles,
+    against which identifiers are checked."""
+    cq = extract(claim)
+    if not cq:
+        return []
+    offered = _offered(tuple(quotes))
+    numbers = offered.numbers
+    dates = offered.dates
+    if any(q.kind == "date" for q in cq):
+        dates = dates + offered.months
+    ranges = offered.ranges
+    out: list[NumberMismatch] = []
     for q in cq:
         if q.kind == "number":
             # a claim's unit, when the quotes use that unit, is matched among those: "8 times
@@ -674,14 +749,14 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 n.unit == q.unit for n in numbers) else numbers
             if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in pool) and \
                     not any(_converts(q, n) for n in numbers):
-                out.append(NumberMismatch(q.text, said(("number", "range")), "number"))
+                out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "range":
             ok = any(r.value == q.value and r.high == q.high and _same_unit(q.unit, r.unit) for r in ranges) or (
                 any(n.value == q.value and _same_unit(q.unit, n.unit) for n in numbers)
                 and any(n.value == q.high and _same_unit(q.unit, n.unit) for n in numbers)
             )
             if not ok:
-                out.append(NumberMismatch(q.text, said(("number", "range")), "range"))
+                out.append(NumberMismatch(q.text, offered.said_numbers, "range"))
         elif q.kind == "date":
             assert q.date is not None
             if not any(_date_backs(d.date, q.date) for d in dates):
@@ -692,7 +767,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 if y and mo and any(_date_backs(d.date, (None, mo, day)) for d in dates) and \
                         any(n.value == y for n in numbers):
                     continue
-                out.append(NumberMismatch(_shown(q), said(("date",)), "date"))
+                out.append(NumberMismatch(_shown(q), offered.said_dates, "date"))
         elif q.kind == "identifier":
             others = [x for text in (*quotes, *context) for x in extract(text)
                       if x.kind == "identifier" and x.name == q.name]

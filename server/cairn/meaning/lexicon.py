@@ -1,0 +1,149 @@
+"""The closed word classes the polarity rule reads (cairn.meaning.polarity):
+negators, negating and ceasing words, clause breakers, antonym pairs,
+direction and bound phrases, and the privative prefixes checked against an
+English lexicon. Closed classes of English, not fitted to any data set."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+NEGATORS = frozenset(
+    "not no never nor neither none nothing nobody nowhere cannot unable lacks lack lacking".split()
+)
+# verbs whose complement is negated: "forbids removing" = may not remove
+NEGATING_VERBS = frozenset(
+    "forbid forbids forbidden forbade prohibit prohibits prohibited refuse refuses refused fail fails failed "
+    "prevent prevents prevented".split()
+)
+CEASING = ("no longer", "not anymore", "used to", "stopped", "ceased", "ceases", "no more")
+CLAUSE_BREAKERS = frozenset(
+    "but however although though whereas unless except instead yet otherwise besides".split()
+)
+COORDINATORS = frozenset("and or but so yet".split())
+SUBJECTS = frozenset("it he she they we you i this that these those there the a an its his her their our".split())
+# personal pronouns as subjects: "X and he is Y" joins two statements, each with its own subject
+PERSONAL = frozenset("he she they we i you it".split())
+SUBORDINATORS = frozenset("if when unless although because since while where whether once until".split())
+# forms of "be" (and "get"): "is used to X" is a passive, not the habitual past of "used to X"
+BE = frozenset("be is are was were been being am get gets got".split())
+PREPOSITIONS = frozenset(
+    """at for with in on by of from to into onto upon within under over via per about""".split()
+)
+# antonyms that are not prefix pairs: word -> (concept, negative)
+ANTONYMS: dict[str, tuple[str, bool]] = {}
+
+
+def _pairs(concept: str, positive: str, negative: str) -> None:
+    for w in positive.split():
+        ANTONYMS[w] = (concept, False)
+    for w in negative.split():
+        ANTONYMS[w] = (concept, True)
+
+
+_pairs("allow", "permit permits permitted permission allow allows allowed",
+       "prohibit prohibited prohibits prohibition forbid forbids forbidden forbade disallow disallowed")
+_pairs("include", "include includes included including inclusive", "exclude excludes excluded excluding exclusion")
+_pairs("accept", "accept accepts accepted", "reject rejects rejected")
+_pairs("true", "true", "false")
+_pairs("require", "require required requires mandatory obligatory compulsory", "optional")
+_pairs("open", "open opened", "closed")
+_pairs("public", "public", "private")
+_pairs("present", "present", "absent")
+_pairs("retain", "retain retains retained keep keeps kept", "remove removes removed delete deletes deleted")
+_pairs("accept-respons", "accepts assumes", "disclaims disclaim disclaimed")
+_pairs("win", "win wins won", "lose loses lost")
+
+PREFIXES = ("non", "un", "in", "im", "il", "ir", "dis")
+# in-, im-, il-, ir- and dis- make opposites of adjectives (illegal, irrevocable,
+# dishonest); before other words they are often something else (display,
+# discover, income, insight): these prefixes count only before an adjective ending
+ADJECTIVE_ENDINGS = ("able", "ible", "al", "ent", "ant", "ive", "ate", "ete", "ite", "ect", "ic", "ous", "id",
+                      "ure", "ar", "ful", "est", "ed", "ing")
+# words whose negation reaches the verb after them ("no attempt to allocate")
+TRANSPARENT = frozenset(
+    "attempt attempts attempted try tries tried effort intend intends intended plan plans planned need needs "
+    "able ability right way means permission obligation allowed permitted required going want wants".split()
+)
+
+# direction words: phrase -> (axis, sign, where the anchor is: "after" / "before" / None)
+DIRECTIONS: dict[str, tuple[str, int, str | None]] = {}
+for _p in ("above", "more than", "greater than", "higher than", "longer than", "later than", "after",
+           "exceeding", "exceeds", "exceed", "exceeded", "beyond", "at least", "minimum of", "a minimum of",
+           "minimum", "no less than", "not less than", "no fewer than", "not fewer than", "no earlier than",
+           "not earlier than", "no sooner than", "over", "at or above", "at or after", "on or after",
+           "at or over"):
+    DIRECTIONS[_p] = ("order", 1, "after")
+for _p in ("below", "less than", "fewer than", "lower than", "shorter than", "earlier than", "before",
+           "prior to", "within", "at most", "maximum of", "a maximum of", "maximum", "up to", "no more than",
+           "not more than", "no later than", "not later than", "not exceeding", "under", "until",
+           "at or below", "at or before", "on or before", "at or under"):
+    DIRECTIONS[_p] = ("order", -1, "after")
+# comparatives bound the word after them: "more likely" / "less likely", "larger than 4 GiB"
+for _p in ("more", "larger than", "bigger than", "wider than", "heavier than", "faster than", "stronger than"):
+    DIRECTIONS[_p] = ("order", 1, "after")
+for _p in ("less", "fewer", "smaller than", "narrower than", "lighter than", "slower than", "weaker than"):
+    DIRECTIONS[_p] = ("order", -1, "after")
+for _p in ("or more", "or longer", "or later", "or above", "and above", "or over", "and over", "or greater",
+           "or higher", "and larger", "or larger", "and more"):
+    DIRECTIONS[_p] = ("order", 1, "before")
+for _p in ("or less", "or fewer", "or earlier", "or below", "and below", "or under", "or lower", "or shorter",
+           "or smaller", "and smaller"):
+    DIRECTIONS[_p] = ("order", -1, "before")
+for _w in ("increase increases increased increasing rise rises rose risen rising raise raises raised "
+           "grow grows grew grown growing gain gains gained").split():
+    DIRECTIONS[_w] = ("change", 1, None)
+for _w in ("went up", "go up", "goes up", "gone up", "going up"):
+    DIRECTIONS[_w] = ("change", 1, None)
+for _w in ("decrease decreases decreased decreasing reduce reduces reduced reducing fall falls fell fallen "
+           "falling drop drops dropped dropping decline declines declined declining shrink shrinks shrank "
+           "lower lowers lowered lowering").split():
+    DIRECTIONS[_w] = ("change", -1, None)
+for _w in ("went down", "go down", "goes down", "gone down", "going down"):
+    DIRECTIONS[_w] = ("change", -1, None)
+# the comparatives of the dimension adjectives, alone ("up to five times slower"): each pair one axis
+for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "larger bigger", "smaller"),
+                          ("length", "longer", "shorter"), ("width", "wider broader", "narrower"),
+                          ("weight", "heavier", "lighter"), ("strength", "stronger", "weaker"),
+                          ("quality", "better", "worse")):
+    for _w in _up.split():
+        DIRECTIONS.setdefault(_w, (_axis, 1, None))
+    for _w in _down.split():
+        DIRECTIONS.setdefault(_w, (_axis, -1, None))
+# "over" and "under" bound only a number ("over 18", not "over the network")
+NUMBER_ONLY = frozenset({"over", "under", "until"})
+MAX_PHRASE = max(len(p.split()) for p in DIRECTIONS)
+
+NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+
+
+@lru_cache(maxsize=1)
+def english_lexicon() -> frozenset[str]:
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["web2"], lower=True))
+
+
+@lru_cache(maxsize=65536)
+def privative(word: str) -> tuple[str, str] | None:
+    """(prefix, base) when `word` is an English word made of a privative
+    prefix and another English word; also `X-free` (royalty-free)."""
+    if "-" in word:
+        head, _, tail = word.partition("-")
+        if head in ("non", "no") and tail:
+            return head + "-", tail  # "non-exclusive"; "no-charge" is "no charge"
+        if word.endswith("-free") and len(word) > 5:
+            return "-free", word[: -len("-free")]
+        return None
+    lex = english_lexicon()
+    for p in PREFIXES:
+        if word.startswith(p) and len(word) - len(p) >= 4:
+            base = word[len(p):]
+            if (p == "il" and base[0] != "l") or (p == "ir" and base[0] != "r") or (p == "im" and base[0] not in "mpb"):
+                continue  # English writes in- as il-, ir-, im- only before these letters
+            if p not in ("un", "non") and not base.endswith(ADJECTIVE_ENDINGS):
+                continue
+            if base in lex and word in lex:
+                return p, base
+    return None
