@@ -267,6 +267,8 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
     ("cp is now more likely to chmod the file", "cp is less likely to chmod the file",
      "claim says more likely; quote says less likely"),
     ("wc got up to five times slower", "wc is up to 5 times faster", "claim says slower; quote says faster"),
+    ("You must contact the authors", "It is not required that you contact the authors",
+     "claim says contact; quote says not required that you contact"),
     ("gzip -l used to misreport lengths smaller than 4 GiB", "gzip -l no longer misreports lengths 4 GiB and larger",
      "claim says smaller than; quote says and larger"),
 ])
@@ -300,6 +302,9 @@ def test_opposites_are_found_and_named(claim, quote, message):
     ("Contributions fall under the terms with no additional conditions",
      "Contributions shall be under the terms and conditions of this License, without any additional terms or conditions"),
     ("The license is granted at no charge", "a non-exclusive, no-charge, royalty-free copyright license"),
+    # a comma ends what a negation reaches through "required": "not required, that you contact"
+    ("The licence asks, without requiring it, that you contact the authors",
+     "It is requested, but not required, that you contact the authors"),
 ])
 def test_agreeing_texts_are_not_contradictions(claim, quote):
     assert contradictions(claim, [quote]) == []

@@ -287,6 +287,8 @@ def read(text: str) -> Reading:
             continue
         if t.kind == "comma":
             st.word_negation = None
+            if st.heads:
+                st.waiting = False  # "not required, that you contact": the comma ends what the negation reaches
             if i + 2 < len(toks) and toks[i + 1].text in COORDINATORS and toks[i + 2].text in SUBJECTS:
                 close(t.start)  # ", and it never would have happened": a new statement with its own subject
             i += 1
