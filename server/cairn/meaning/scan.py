@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 # --------------------------------------------------------------------------
@@ -216,7 +216,6 @@ def _match_at(text: str, start: int, pos: int) -> re.Match[str] | None:
     return m
 
 
-@lru_cache(maxsize=65536)
 def _may_start(chunk: str) -> bool:
     """Whether _START can find a start inside `chunk` (a run of text between
     white space) whatever surrounds it: white space comes before it, and " 0"
@@ -225,14 +224,34 @@ def _may_start(chunk: str) -> bool:
     return c is not None and c.start() < len(chunk)
 
 
+# _may_start of each chunk seen, emptied when full (a dict's get costs a third of an lru_cache look-up)
+_HELD: dict[str, bool] = {}
+_HELD_LIMIT = 65536
+
+
 def _candidates(text: str) -> list[tuple[int, int]]:
     """The spans of the white-space-separated chunks of `text` in which _START
     can find a start: no start lies outside them."""
+    chunks = text.split()
+    held = list(map(_HELD.get, chunks))
+    if None in held:
+        if len(_HELD) >= _HELD_LIMIT:
+            _HELD.clear()
+        for k, h in enumerate(held):
+            if h is None:
+                held[k] = _HELD[chunks[k]] = _may_start(chunks[k])
+    if True not in held:
+        return []
+    if len(text) == sum(map(len, chunks)) + len(chunks) - 1:
+        # one white-space character between chunks and none around them (most texts): each
+        # chunk starts one character after the end of the one before
+        starts = accumulate((len(c) + 1 for c in chunks), initial=0)
+        return [(s, s + len(c)) for s, c, h in zip(starts, chunks, held) if h]
     spans = []
     i = 0
-    for chunk in text.split():
+    for chunk, h in zip(chunks, held):
         i = text.find(chunk, i)
-        if _may_start(chunk):
+        if h:
             spans.append((i, i + len(chunk)))
         i += len(chunk)
     return spans
