@@ -201,6 +201,22 @@ def test_text_said_to_hold_no_quantity_holds_none(text):
         assert [m.group(0) for m in S._SCAN.finditer(text)] == []
 
 
+_BEFORE_NUMBER = st.lists(st.sampled_from([
+    "Section", "sections", "and", "or", "band", "for", "Apache", "grep", "version", "v", "§", "§§", "No.", "the",
+    "costs", "increased", "3.1,", "3.2", "&", "city", "Allow", ".", ",", "'s", "x\u2019y", "\u00e9t\u00e9", "ab" * 25,
+    " ", "  ", "\t", "\n", "5", "RFC",
+]), max_size=12).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_BEFORE_NUMBER, st.sampled_from(["Sections 3.1, 3.2, and", "Section 5 and", "RFC 9110 or",
+                                                  "version 2 or", "Apache 2.0 and", "clauses 4 & 5 and"])), st.data())
+def test_the_word_before_a_number_is_the_plain_paths(text, data):
+    text = text + " 7"
+    start = data.draw(st.sampled_from([len(text) - 1, data.draw(st.integers(0, len(text)))]))
+    assert Q._reference_and_start(text, start) == Q._reference_and_start_plain(text, start)
+
+
 @settings(max_examples=200, deadline=None)
 @given(_TEXT, _TEXT, st.lists(_TEXT, min_size=1, max_size=3))
 def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim, quotes):

@@ -173,7 +173,22 @@ def _word_before(text: str, start: int) -> tuple[str, int] | None:
 
 
 def _reference_and_start(text: str, start: int) -> tuple[str, int] | None:
-    """The reference word a number belongs to, and where that word starts."""
+    """The reference word a number belongs to, and where that word starts.
+    Most numbers follow a plain word and one space ("city 2208"): that word
+    is found with one rfind, and what it names is kept per word; any other
+    case (a list, punctuation, other white space) takes the plain path, which
+    the tests hold this one to."""
+    if start >= 2 and text[start - 1] == " ":
+        lo = max(0, start - 40)
+        at = text.rfind(" ", lo, start - 1) + 1
+        word = text[at:start - 1]
+        if (at > 0 or lo == 0) and word.isalpha() and not word.endswith(("and", "or")):
+            ref = _reference_of(word)
+            return (ref, at) if ref else None
+    return _reference_and_start_plain(text, start)
+
+
+def _reference_and_start_plain(text: str, start: int) -> tuple[str, int] | None:
     # "Sections 3.1, 3.2, and 3.4": every number of the list belongs to the word before it
     if text[max(0, start - 6):start].rstrip().endswith((",", "&", "and", "or")):
         for _ in range(12):
@@ -185,14 +200,22 @@ def _reference_and_start(text: str, start: int) -> tuple[str, int] | None:
     if not found:
         return None
     word, at = found
+    ref = _reference_of(word)
+    return (ref, at) if ref else None
+
+
+@lru_cache(maxsize=32768)
+def _reference_of(word: str) -> str | None:
+    """What the word before a number makes of it: a reference word's name
+    ("section"), "name:…" for a capitalised name, "word:…" for another noun."""
     key = _REFERENCE_WORDS.get(word.lower().rstrip("'’"))
     if key:
-        return key, at
+        return key
     if word[0].isupper() and word.lower() not in _NOT_NAMES and len(word) > 1:
-        return "name:" + word.lower(), at
+        return "name:" + word.lower()
     if len(word) > 1 and word.isalpha() and word.lower() not in _NOT_NAMES and word.lower() not in _QUANTITY_VERBS \
             and not _inflected(word.lower()):
-        return "word:" + word.lower(), at  # "grep 3.8": a decimal right after a noun names a release
+        return "word:" + word.lower()  # "grep 3.8": a decimal right after a noun names a release
     return None
 
 
