@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from cairn import meaning
 from cairn.meaning import quantities as Q
+from cairn.meaning import scan as S
 from cairn.meaning.context import check_context
 from cairn.meaning.polarity import contradictions
 from cairn.meaning.sentences import sentence_around, sentence_around_slow, sentence_spans
@@ -190,12 +191,14 @@ _NEG = st.lists(st.sampled_from([
 @given(_TEXT)
 def test_the_scanner_tried_where_a_quantity_can_start_finds_what_a_full_scan_finds(text):
     text = unicodedata.normalize("NFKC", text)
-    assert [m.span() for m in Q._scan(text)] == [m.span() for m in Q._SCAN.finditer(text)]
+    assert [m.span() for m in S._scan(text)] == [m.span() for m in S._SCAN.finditer(text)]
 
 
 _SPACED = st.lists(st.one_of(st.sampled_from([
     "USD", "usd", "40", "minus", "negative", "May", "Sept.", "x86", "slice-by-8", "US$5", "$", "€", "one", "1,000",
     "-", "\u2212", "5", "of", "day", "No.", "Section", "(USD4", "GPLv3", "2024-05-12", "ten-", "twenty-four",
+    "12", "3.5", "2208", "2208,", "5.", "3.x", "7)", "2.0.1", "12th", "million", "k", "m", "days,", "per", "cent",
+    "°C", "C", "degrees", "celsius", "and", "to", "between", "2018-19", "3,", "4;", "1.5.", "09", "0", "Jan",
 ]), st.text(max_size=4)), max_size=20).flatmap(
     lambda words: st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\u00a0", "\u2003"]), min_size=len(words),
                            max_size=len(words)).map(lambda gaps: "".join(w + g for w, g in zip(words, gaps))))
@@ -207,11 +210,13 @@ def test_the_scanner_tried_only_in_chunks_that_can_hold_a_start_finds_the_same(t
     """Every place _START finds lies in a chunk said to hold one, and the scan
     over those chunks alone finds what the plain scan finds."""
     text = unicodedata.normalize("NFKC", text)
-    spans = Q._candidates(text)
+    spans = S._candidates(text)
     for h in range(len(text)):
-        if Q._START.match(text, h):
+        if S._START.match(text, h):
             assert any(s <= h < e for s, e in spans)
-    assert [m.span() for m in Q._scan_chunks(text, spans)] == [m.span() for m in Q._scan(text)]
+    assert [m.span() for m in S._scan_chunks(text, spans)] == [m.span() for m in S._scan(text)]
+    # and what each match gives (a plain number is read without the scanner)
+    assert Q.extract.__wrapped__(text) == (Q._quantities(text, S._scan(text)) if spans else ())
 
 
 @settings(max_examples=400, deadline=None)
@@ -219,8 +224,24 @@ def test_the_scanner_tried_only_in_chunks_that_can_hold_a_start_finds_the_same(t
 def test_text_said_to_hold_no_quantity_holds_none(text):
     """The cheap test before the scanner never hides a quantity the scanner finds."""
     text = unicodedata.normalize("NFKC", text)
-    if Q._surely_none(text):
-        assert [m.group(0) for m in Q._SCAN.finditer(text)] == []
+    if S._surely_none(text):
+        assert [m.group(0) for m in S._SCAN.finditer(text)] == []
+
+
+_BEFORE_NUMBER = st.lists(st.sampled_from([
+    "Section", "sections", "and", "or", "band", "for", "Apache", "grep", "version", "v", "§", "§§", "No.", "the",
+    "costs", "increased", "3.1,", "3.2", "&", "city", "Allow", ".", ",", "'s", "x\u2019y", "\u00e9t\u00e9", "ab" * 25,
+    " ", "  ", "\t", "\n", "5", "RFC",
+]), max_size=12).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_BEFORE_NUMBER, st.sampled_from(["Sections 3.1, 3.2, and", "Section 5 and", "RFC 9110 or",
+                                                  "version 2 or", "Apache 2.0 and", "clauses 4 & 5 and"])), st.data())
+def test_the_word_before_a_number_is_the_plain_paths(text, data):
+    text = text + " 7"
+    start = data.draw(st.sampled_from([len(text) - 1, data.draw(st.integers(0, len(text)))]))
+    assert Q._reference_and_start(text, start) == Q._reference_and_start_plain(text, start)
 
 
 @settings(max_examples=200, deadline=None)

@@ -7,7 +7,9 @@ score cannot see.
   words (`contradiction`); `quantifiers`: `all` against `one of`, as a bound;
 - `context`: the sentence around a verbatim quote that negates or retracts
   it (`context-negates`);
-- `sentences`: the sentence boundaries the context rule and the judge use.
+- `sentences`: the sentence boundaries the context rule and the judge use;
+- `scan` (where `quantities` looks) and `lexicon` (the word classes
+  `polarity` reads) serve the rules above.
 
 Each rule fails a claim whatever its score; `check()` runs them all over a
 claim and its resolved evidence.

@@ -30,12 +30,37 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import NamedTuple
+
+from .scan import (
+    _BETWEEN_BEFORE,
+    _CASED,
+    _CURRENCY_CODES,
+    _CURRENCY_SIGNS,
+    _LONE_LETTER_UNITS,
+    _MONTH_NAMES,
+    _MONTH_OF,
+    _MONTHS,
+    _NOT_NAMES,
+    _NUMBER_GROUPS,
+    _RANGE_JOIN,
+    _REFERENCE_WORDS,
+    _SCALES,
+    _SENT_START,
+    _UNITS,
+    _WORD_BEFORE,
+    NUMBER_WORDS,
+    _candidates,
+    _PlainNumber,
+    _scan_chunks,
+    _surely_none,
+    _trie,
+)
 
 DateParts = tuple[int | None, int | None, int | None]  # (year, month, day), a part None when not given
 
@@ -65,257 +90,6 @@ class NumberMismatch:
     @property
     def message(self) -> str:
         return f"claim says {self.claim}; {self.where} say{'s' if self.where == 'source' else ''} {self.quotes}"
-
-
-# --------------------------------------------------------------------------
-# Word lists
-
-_SMALL = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty"
-).split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_SMALL)}
-NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(_TENS, 2)})
-_SCALES = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9, "trillion": 12, "k": 3, "m": 6, "bn": 9,
-           "mn": 6}
-
-_MONTHS = "january february march april may june july august september october november december".split()
-_MONTH_OF = {m: i for i, m in enumerate(_MONTHS, 1)}
-_MONTH_OF.update({m[:3]: i for i, m in enumerate(_MONTHS, 1)})
-_MONTH_OF["sept"] = 9
-def _trie(words: Iterable[str]) -> str:
-    """A regular expression matching any of `words`, longest first, written as a
-    trie (one branch per letter) so that the engine does not try every word at
-    every position: the scanner's speed depends on it."""
-    tree: dict = {}
-    for w in words:
-        node = tree
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def walk(node: dict) -> str:
-        end = "" in node
-        branches = [re.escape(ch) + walk(sub) for ch, sub in sorted(node.items()) if ch]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if end else body
-
-    return "(?:" + walk(tree) + ")"
-
-
-_MONTH_NAMES = [m.capitalize() for m in _MONTHS] + [m.upper() for m in _MONTHS]
-_MONTH_ABBRS = [a for m in ("jan feb mar apr jun jul aug sept sep oct nov dec".split()) for a in (m.capitalize(), m.upper())]
-_MONTH_RE = f"(?:{_trie(_MONTH_NAMES)}(?![^\\W\\d_])|{_trie(_MONTH_ABBRS)}(?![^\\W\\d_])\\.?)"
-
-# unit spellings -> normalised unit; matched case-insensitively unless listed in _CASED
-_UNITS: dict[str, str] = {}
-
-
-def _unit(norm: str, *spellings: str) -> None:
-    for s in spellings:
-        _UNITS[s] = norm
-
-
-_unit("°C", "°c", "° c", "ºc", "degrees celsius", "degree celsius", "degrees centigrade", "deg c", "celsius")
-_unit("°F", "°f", "° f", "ºf", "degrees fahrenheit", "degree fahrenheit", "deg f", "fahrenheit")
-_unit("°", "°", "degrees", "degree", "deg")
-_unit("%", "%", "percent", "per cent", "pct")
-_unit("percentage point", "percentage points", "percentage point", "pp")
-_unit("second", "seconds", "second", "secs", "sec")
-_unit("minute", "minutes", "minute", "mins", "min")
-_unit("hour", "hours", "hour", "hrs", "hr", "h")
-_unit("day", "days", "day", "business days", "business day", "working days", "working day",
-      "calendar days", "calendar day")
-_unit("week", "weeks", "week", "wks", "wk")
-_unit("month", "months", "month")
-_unit("year", "years", "year", "yrs", "yr")
-_unit("decade", "decades", "decade")
-_unit("century", "centuries", "century")
-_unit("mm", "mm", "millimetres", "millimetre", "millimeters", "millimeter")
-_unit("cm", "cm", "centimetres", "centimetre", "centimeters", "centimeter")
-_unit("m", "metres", "metre", "meters", "meter")
-_unit("km", "km", "kilometres", "kilometre", "kilometers", "kilometer", "kms")
-_unit("mile", "miles", "mile", "mi")
-_unit("ft", "feet", "foot", "ft")
-_unit("inch", "inches", "inch")
-_unit("mg", "mg", "milligrams", "milligram")
-_unit("g", "grams", "gram", "gr")
-_unit("kg", "kg", "kilograms", "kilogram", "kilos", "kgs")
-_unit("t", "tonnes", "tonne", "tons", "ton")
-_unit("lb", "lb", "lbs", "pounds weight")
-_unit("oz", "oz", "ounces", "ounce")
-_unit("ml", "ml", "millilitres", "millilitre", "milliliters", "milliliter")
-_unit("l", "litres", "litre", "liters", "liter")
-_unit("byte", "bytes", "byte")
-_unit("KB", "kb", "kilobytes", "kilobyte", "kib")
-_unit("MB", "mb", "megabytes", "megabyte", "mib")
-_unit("GB", "gb", "gigabytes", "gigabyte", "gib")
-_unit("TB", "tb", "terabytes", "terabyte", "tib")
-_unit("bit", "bits", "bit")
-_unit("USD", "usd", "us$", "dollars", "dollar")
-_unit("EUR", "eur", "euros", "euro")
-_unit("GBP", "gbp", "pounds sterling", "sterling")
-_unit("JPY", "jpy", "yen")
-_unit("times", "times", "fold")
-_unit("am", "am", "a.m.", "a.m")
-_unit("pm", "pm", "p.m.", "p.m")
-_CASED = {"m", "g", "h", "t", "l", "B"}  # one-letter units only in this exact case (and never as a word)
-_CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
-_CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad": "CAD", "aud": "AUD",
-                   "chf": "CHF", "inr": "INR", "cny": "CNY", "us$": "USD"}
-_LONE_LETTER_UNITS = {"C": "°C", "F": "°F", "m": "m", "g": "g", "h": "hour", "l": "l", "t": "t"}
-
-_unit_alts = sorted((u for u in _UNITS if len(u) > 1 or not u.isalpha()), key=len, reverse=True)
-_UNIT_RE = _trie(_unit_alts).replace(r"\ ", r"\s+")
-
-# words after which a number names something (a reference), lower case
-_REFERENCE_WORDS = {
-    "version": "version", "ver": "version", "v": "version", "release": "release", "revision": "revision",
-    "rev": "revision", "section": "section", "sec": "section", "§": "section", "§§": "section",
-    "sections": "section", "article": "article", "art": "article", "articles": "article",
-    "clause": "clause", "clauses": "clause", "subsection": "subsection", "chapter": "chapter",
-    "ch": "chapter", "part": "part", "paragraph": "paragraph", "para": "paragraph", "appendix": "appendix",
-    "annex": "annex", "schedule": "schedule", "exhibit": "exhibit", "figure": "figure", "fig": "figure",
-    "table": "table", "item": "item", "rule": "rule", "step": "step", "page": "page", "pages": "page",
-    "p": "page", "pp": "page", "line": "line", "lines": "line", "rfc": "rfc", "iso": "iso", "iec": "iec",
-    "ieee": "ieee", "ecma": "ecma", "pep": "pep", "cve": "cve", "edition": "edition", "volume": "volume",
-    "vol": "volume", "no": "number", "nos": "number", "number": "number", "model": "model", "type": "type",
-    "class": "class", "level": "level", "tier": "tier", "phase": "phase", "stage": "stage", "grade": "grade",
-    "category": "category", "form": "form", "title": "title", "chapter's": "chapter", "issue": "issue",
-    "bug": "bug", "ticket": "ticket", "patch": "patch", "build": "build", "update": "update",
-}
-# capitalised words that are not names when a number follows them
-_NOT_NAMES = frozenset(
-    """a an the in on at by for from to of and or but if as is are was were be been this that these those
-    about after before since until till during within over under above below up down around approximately
-    about nearly almost only just some all any each every no nor not per than then when while where which
-    who whose what with without upon into onto via between among across through throughout toward towards
-    total totals it its his her their our your my we you they he she i there here some most more less
-    least fewer many few several both either neither other another such same first last next previous
-    allow allows wait keep add pay pays paid use uses take takes give gives get gets make makes see
-    see also note step""".split()
-) | set(_MONTHS) | {m[:3] for m in _MONTHS}
-
-_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?!\d)"
-_NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"})
-_SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|bn|mn|k|m)(?![^\W\d_])"
-
-# one scanner, alternatives in priority order
-_SCAN = re.compile(
-    rf"""
-    (?P<iso>(?<![\w.])(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}})(?!\w|\.\d))
-  | (?P<dmy>(?<![\w.])(?P<dd>{_DAY})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_RE})(?:,?\s+(?P<dy>\d{{4}}))?(?![^\W\d_]))
-  | (?P<mdy>(?<![\w])(?P<mm>{_MONTH_RE})\s+(?P<md>{_DAY})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{{4}}))?(?!\w|\.\d|,\d))
-  | (?P<my2>(?<![\w])(?P<mm2>{_MONTH_RE}),?\s+(?P<my2y>\d{{4}})(?!\w|\.\d))
-  | (?P<slash>(?<![\w./])(?P<s1>\d{{1,2}})/(?P<s2>\d{{1,2}})/(?P<s3>\d{{4}})(?![\w./]))
-  | (?P<dotted>(?<![\w.])\d+(?:\.\d+){{2,}}(?!\w|\.\d))
-  | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+)*)-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?!\w|\.\d))
-  | (?P<num>
-        (?P<cur>(?<![\w])(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?))?
-        (?P<sign>(?<![\w.,\d])(?:[-\u2212\u2013]|minus\s+|negative\s+)(?=\d|{_NUMWORD}))?
-        (?P<n>(?<![\w.,])(?:{_NUM})(?![\d])|(?<![\w-])(?:{_NUMWORD})(?:-(?:{_NUMWORD}))?(?![\w-]))
-        (?:(?P<ord>st|nd|rd|th)(?![\w]))?
-        (?:\s?(?P<scale>{_SCALE_RE}))?
-        (?:\s?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>[CFmghlt])(?![\w]))?
-    )
-    """,
-    re.VERBOSE | re.IGNORECASE,
-)
-_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|to|and|through|thru)\s*", re.IGNORECASE)
-_BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$", re.IGNORECASE)
-_WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*|§§?)\.?\s*$")
-_LINE_START = re.compile(r"(?:^|\n)[ \t]*$")
-_SENT_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
-
-
-# where a quantity, date or identifier can start: the scanner is tried only there
-_START = re.compile(
-    rf"""[$€£¥₹\d]|(?<![^\W\d_])(?:US\$|minus\s|negative\s|{_MONTH_RE}(?![^\W\d_])|(?:{_NUMWORD})(?![^\W\d_])
-        |[A-Za-z]+(?:-[A-Za-z]+)*-?\d|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?\d)""",
-    re.VERBOSE | re.IGNORECASE,
-)
-
-
-def _scan(text: str) -> Iterator[re.Match[str]]:
-    """_SCAN's matches, tried only where one can start (the same matches as
-    finditer): the plain form of `_scan_chunks`, which tests shows agree."""
-    pos = 0
-    n = len(text)
-    while pos < n:
-        c = _START.search(text, pos)
-        if c is None:
-            return
-        start = c.start()
-        m = _match_at(text, start, pos)
-        if m is None:
-            pos = c.start() + 1
-            continue
-        yield m
-        pos = m.end()
-
-
-def _match_at(text: str, start: int, pos: int) -> re.Match[str] | None:
-    """_SCAN's match where _START found a start (a sign before a digit belongs
-    to the number), None when it matches nothing there."""
-    m = None
-    if start > 0 and text[start - 1] in "-\u2212\u2013" and start - 1 >= pos:
-        m = _SCAN.match(text, start - 1)
-    if m is None or m.end() == m.start():
-        m = _SCAN.match(text, start)
-    if m is None or m.end() == m.start():
-        return None
-    return m
-
-
-@lru_cache(maxsize=65536)
-def _may_start(chunk: str) -> bool:
-    """Whether _START can find a start inside `chunk` (a run of text between
-    white space) whatever surrounds it: white space comes before it, and " 0"
-    after it stands for the most any start looks past it (`USD 40`)."""
-    c = _START.search(chunk + " 0")
-    return c is not None and c.start() < len(chunk)
-
-
-def _candidates(text: str) -> list[tuple[int, int]]:
-    """The spans of the white-space-separated chunks of `text` in which _START
-    can find a start: no start lies outside them."""
-    spans = []
-    i = 0
-    for chunk in text.split():
-        i = text.find(chunk, i)
-        if _may_start(chunk):
-            spans.append((i, i + len(chunk)))
-        i += len(chunk)
-    return spans
-
-
-def _scan_chunks(text: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
-    """`_scan`, with _START searched only inside the chunks that can hold a
-    start. A start inside a chunk looks at most two characters past it (white
-    space and a digit, `USD 40`), so each search stops there."""
-    pos = 0
-    n = len(text)
-    k = 0
-    while k < len(spans):
-        cs, ce = spans[k]
-        if ce <= pos:
-            k += 1
-            continue
-        c = _START.search(text, max(pos, cs), min(n, ce + 2))
-        if c is None or c.start() >= ce:
-            k += 1
-            continue
-        start = c.start()
-        m = _match_at(text, start, pos)
-        if m is None:
-            pos = start + 1
-            continue
-        yield m
-        pos = m.end()
 
 
 def _decimal(written: str) -> Decimal | None:
@@ -369,6 +143,7 @@ def _date_text(y: int | None, m: int | None, d: int | None) -> str:
     return " ".join(parts)
 
 
+_LINE_START = re.compile(r"(?:^|\n)[ \t]*$")
 _LIST_BEFORE = re.compile(r"\d+(?:\.\d+)*[a-z]?\s*(?:,\s*(?:and|or)?|and|or|&)\s*$")
 
 
@@ -402,7 +177,22 @@ def _word_before(text: str, start: int) -> tuple[str, int] | None:
 
 
 def _reference_and_start(text: str, start: int) -> tuple[str, int] | None:
-    """The reference word a number belongs to, and where that word starts."""
+    """The reference word a number belongs to, and where that word starts.
+    Most numbers follow a plain word and one space ("city 2208"): that word
+    is found with one rfind, and what it names is kept per word; any other
+    case (a list, punctuation, other white space) takes the plain path, which
+    the tests hold this one to."""
+    if start >= 2 and text[start - 1] == " ":
+        lo = max(0, start - 40)
+        at = text.rfind(" ", lo, start - 1) + 1
+        word = text[at:start - 1]
+        if (at > 0 or lo == 0) and word.isalpha() and not word.endswith(("and", "or")):
+            ref = _reference_of(word)
+            return (ref, at) if ref else None
+    return _reference_and_start_plain(text, start)
+
+
+def _reference_and_start_plain(text: str, start: int) -> tuple[str, int] | None:
     # "Sections 3.1, 3.2, and 3.4": every number of the list belongs to the word before it
     if text[max(0, start - 6):start].rstrip().endswith((",", "&", "and", "or")):
         for _ in range(12):
@@ -414,14 +204,22 @@ def _reference_and_start(text: str, start: int) -> tuple[str, int] | None:
     if not found:
         return None
     word, at = found
+    ref = _reference_of(word)
+    return (ref, at) if ref else None
+
+
+@lru_cache(maxsize=32768)
+def _reference_of(word: str) -> str | None:
+    """What the word before a number makes of it: a reference word's name
+    ("section"), "name:…" for a capitalised name, "word:…" for another noun."""
     key = _REFERENCE_WORDS.get(word.lower().rstrip("'’"))
     if key:
-        return key, at
+        return key
     if word[0].isupper() and word.lower() not in _NOT_NAMES and len(word) > 1:
-        return "name:" + word.lower(), at
+        return "name:" + word.lower()
     if len(word) > 1 and word.isalpha() and (word.lower() not in _NOT_NAMES or word.lower() in _TOOL_NAMES) \
             and word.lower() not in _QUANTITY_VERBS and not _inflected(word.lower()):
-        return "word:" + word.lower(), at  # "grep 3.8": a decimal right after a noun names a release
+        return "word:" + word.lower()  # "grep 3.8": a decimal right after a noun names a release
     return None
 
 
@@ -443,20 +241,6 @@ _QUANTITY_VERBS = frozenset(
 )
 
 
-_DIGIT = re.compile(r"\d")
-_ASCII_NON_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
-_WORD_STARTS = frozenset(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"}
-
-
-def _surely_none(text: str) -> bool:
-    """True when `text` can hold no quantity, date or identifier: every one
-    needs a digit or a number word. A cheap test before the scanner, for the
-    many sentences without either (ASCII only; other text is scanned)."""
-    if _DIGIT.search(text) is not None or not text.isascii():
-        return False
-    return _WORD_STARTS.isdisjoint(text.lower().translate(_ASCII_NON_LETTERS).split())
-
-
 @lru_cache(maxsize=16384)
 def extract(text: str) -> tuple[Quantity, ...]:
     """Every quantity, date and identifier in `text`, in order."""
@@ -466,8 +250,14 @@ def extract(text: str) -> tuple[Quantity, ...]:
     spans = _candidates(text)
     if not spans:
         return ()
+    return _quantities(text, _scan_chunks(text, spans))
+
+
+def _quantities(text: str, matches: Iterable[re.Match[str] | _PlainNumber]) -> tuple[Quantity, ...]:
+    """The quantities of _SCAN's matches in `text` (NFKC), in order; the plain
+    path is `_quantities(text, _scan(text))`."""
     out: list[Quantity] = []
-    for m in _scan_chunks(text, spans):
+    for m in matches:
         s, e = m.span()
         g = m.lastgroup
         if g == "iso":
@@ -522,8 +312,8 @@ def extract(text: str) -> tuple[Quantity, ...]:
     return tuple(_ranges(text, out))
 
 
-def _number(text: str, m: re.Match) -> Quantity | None:
-    written, cur, scale, u, lone, sign, ordinal = m.group("n", "cur", "scale", "unit", "lone", "sign", "ord")
+def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
+    written, cur, scale, u, lone, sign, ordinal = m.group(*_NUMBER_GROUPS)
     value = _decimal(written)
     if value is None:
         return None
@@ -603,7 +393,7 @@ def _number(text: str, m: re.Match) -> Quantity | None:
     return Quantity("number", text[s:e].strip(), s, e, value=value, unit=unit)
 
 
-def _bare(text: str, m: re.Match[str], value: Decimal, word: bool, unit: str | None) -> Quantity | None:
+def _bare(text: str, m: re.Match[str] | _PlainNumber, value: Decimal, word: bool, unit: str | None) -> Quantity | None:
     s = m.start()
     e = m.end("scale") if m.group("scale") else m.end("n")
     if m.group("sign"):

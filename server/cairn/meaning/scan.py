@@ -1,0 +1,359 @@
+"""Where quantities, dates and identifiers can be in a text (cairn.meaning.quantities
+reads what each one says): the word lists (numbers, months, units, currency,
+reference words), the one scanner expression `_SCAN` with its alternatives in
+priority order, where a match can start (`_START`), and the scans over a text:
+the plain one, and the one that looks only inside the chunks (runs between
+white space) that can hold a start and reads a plain number without `_SCAN`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from itertools import accumulate
+from typing import Any
+
+# --------------------------------------------------------------------------
+# Word lists
+
+_SMALL = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_SMALL)}
+NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(_TENS, 2)})
+_SCALES = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9, "trillion": 12, "k": 3, "m": 6, "bn": 9,
+           "mn": 6}
+
+_MONTHS = "january february march april may june july august september october november december".split()
+_MONTH_OF = {m: i for i, m in enumerate(_MONTHS, 1)}
+_MONTH_OF.update({m[:3]: i for i, m in enumerate(_MONTHS, 1)})
+_MONTH_OF["sept"] = 9
+def _trie(words: Iterable[str]) -> str:
+    """A regular expression matching any of `words`, longest first, written as a
+    trie (one branch per letter) so that the engine does not try every word at
+    every position: the scanner's speed depends on it."""
+    tree: dict = {}
+    for w in words:
+        node = tree
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def walk(node: dict) -> str:
+        end = "" in node
+        branches = [re.escape(ch) + walk(sub) for ch, sub in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if end else body
+
+    return "(?:" + walk(tree) + ")"
+
+
+_MONTH_NAMES = [m.capitalize() for m in _MONTHS] + [m.upper() for m in _MONTHS]
+_MONTH_ABBRS = [a for m in ("jan feb mar apr jun jul aug sept sep oct nov dec".split()) for a in (m.capitalize(), m.upper())]
+_MONTH_RE = f"(?:{_trie(_MONTH_NAMES)}(?![^\\W\\d_])|{_trie(_MONTH_ABBRS)}(?![^\\W\\d_])\\.?)"
+
+# unit spellings -> normalised unit; matched case-insensitively unless listed in _CASED
+_UNITS: dict[str, str] = {}
+
+
+def _unit(norm: str, *spellings: str) -> None:
+    for s in spellings:
+        _UNITS[s] = norm
+
+
+_unit("°C", "°c", "° c", "ºc", "degrees celsius", "degree celsius", "degrees centigrade", "deg c", "celsius")
+_unit("°F", "°f", "° f", "ºf", "degrees fahrenheit", "degree fahrenheit", "deg f", "fahrenheit")
+_unit("°", "°", "degrees", "degree", "deg")
+_unit("%", "%", "percent", "per cent", "pct")
+_unit("percentage point", "percentage points", "percentage point", "pp")
+_unit("second", "seconds", "second", "secs", "sec")
+_unit("minute", "minutes", "minute", "mins", "min")
+_unit("hour", "hours", "hour", "hrs", "hr", "h")
+_unit("day", "days", "day", "business days", "business day", "working days", "working day",
+      "calendar days", "calendar day")
+_unit("week", "weeks", "week", "wks", "wk")
+_unit("month", "months", "month")
+_unit("year", "years", "year", "yrs", "yr")
+_unit("decade", "decades", "decade")
+_unit("century", "centuries", "century")
+_unit("mm", "mm", "millimetres", "millimetre", "millimeters", "millimeter")
+_unit("cm", "cm", "centimetres", "centimetre", "centimeters", "centimeter")
+_unit("m", "metres", "metre", "meters", "meter")
+_unit("km", "km", "kilometres", "kilometre", "kilometers", "kilometer", "kms")
+_unit("mile", "miles", "mile", "mi")
+_unit("ft", "feet", "foot", "ft")
+_unit("inch", "inches", "inch")
+_unit("mg", "mg", "milligrams", "milligram")
+_unit("g", "grams", "gram", "gr")
+_unit("kg", "kg", "kilograms", "kilogram", "kilos", "kgs")
+_unit("t", "tonnes", "tonne", "tons", "ton")
+_unit("lb", "lb", "lbs", "pounds weight")
+_unit("oz", "oz", "ounces", "ounce")
+_unit("ml", "ml", "millilitres", "millilitre", "milliliters", "milliliter")
+_unit("l", "litres", "litre", "liters", "liter")
+_unit("byte", "bytes", "byte")
+_unit("KB", "kb", "kilobytes", "kilobyte", "kib")
+_unit("MB", "mb", "megabytes", "megabyte", "mib")
+_unit("GB", "gb", "gigabytes", "gigabyte", "gib")
+_unit("TB", "tb", "terabytes", "terabyte", "tib")
+_unit("bit", "bits", "bit")
+_unit("USD", "usd", "us$", "dollars", "dollar")
+_unit("EUR", "eur", "euros", "euro")
+_unit("GBP", "gbp", "pounds sterling", "sterling")
+_unit("JPY", "jpy", "yen")
+_unit("times", "times", "fold")
+_unit("am", "am", "a.m.", "a.m")
+_unit("pm", "pm", "p.m.", "p.m")
+_CASED = {"m", "g", "h", "t", "l", "B"}  # one-letter units only in this exact case (and never as a word)
+_CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+_CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad": "CAD", "aud": "AUD",
+                   "chf": "CHF", "inr": "INR", "cny": "CNY", "us$": "USD"}
+_LONE_LETTER_UNITS = {"C": "°C", "F": "°F", "m": "m", "g": "g", "h": "hour", "l": "l", "t": "t"}
+
+_unit_alts = sorted((u for u in _UNITS if len(u) > 1 or not u.isalpha()), key=len, reverse=True)
+_UNIT_RE = _trie(_unit_alts).replace(r"\ ", r"\s+")
+
+# words after which a number names something (a reference), lower case
+_REFERENCE_WORDS = {
+    "version": "version", "ver": "version", "v": "version", "release": "release", "revision": "revision",
+    "rev": "revision", "section": "section", "sec": "section", "§": "section", "§§": "section",
+    "sections": "section", "article": "article", "art": "article", "articles": "article",
+    "clause": "clause", "clauses": "clause", "subsection": "subsection", "chapter": "chapter",
+    "ch": "chapter", "part": "part", "paragraph": "paragraph", "para": "paragraph", "appendix": "appendix",
+    "annex": "annex", "schedule": "schedule", "exhibit": "exhibit", "figure": "figure", "fig": "figure",
+    "table": "table", "item": "item", "rule": "rule", "step": "step", "page": "page", "pages": "page",
+    "p": "page", "pp": "page", "line": "line", "lines": "line", "rfc": "rfc", "iso": "iso", "iec": "iec",
+    "ieee": "ieee", "ecma": "ecma", "pep": "pep", "cve": "cve", "edition": "edition", "volume": "volume",
+    "vol": "volume", "no": "number", "nos": "number", "number": "number", "model": "model", "type": "type",
+    "class": "class", "level": "level", "tier": "tier", "phase": "phase", "stage": "stage", "grade": "grade",
+    "category": "category", "form": "form", "title": "title", "chapter's": "chapter", "issue": "issue",
+    "bug": "bug", "ticket": "ticket", "patch": "patch", "build": "build", "update": "update",
+}
+# capitalised words that are not names when a number follows them
+_NOT_NAMES = frozenset(
+    """a an the in on at by for from to of and or but if as is are was were be been this that these those
+    about after before since until till during within over under above below up down around approximately
+    about nearly almost only just some all any each every no nor not per than then when while where which
+    who whose what with without upon into onto via between among across through throughout toward towards
+    total totals it its his her their our your my we you they he she i there here some most more less
+    least fewer many few several both either neither other another such same first last next previous
+    allow allows wait keep add pay pays paid use uses take takes give gives get gets make makes see
+    see also note step""".split()
+) | set(_MONTHS) | {m[:3] for m in _MONTHS}
+
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?!\d)"
+_NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"})
+_SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|bn|mn|k|m)(?![^\W\d_])"
+
+# one scanner, alternatives in priority order
+_SCAN = re.compile(
+    rf"""
+    (?P<iso>(?<![\w.])(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}})(?!\w|\.\d))
+  | (?P<dmy>(?<![\w.])(?P<dd>{_DAY})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_RE})(?:,?\s+(?P<dy>\d{{4}}))?(?![^\W\d_]))
+  | (?P<mdy>(?<![\w])(?P<mm>{_MONTH_RE})\s+(?P<md>{_DAY})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{{4}}))?(?!\w|\.\d|,\d))
+  | (?P<my2>(?<![\w])(?P<mm2>{_MONTH_RE}),?\s+(?P<my2y>\d{{4}})(?!\w|\.\d))
+  | (?P<slash>(?<![\w./])(?P<s1>\d{{1,2}})/(?P<s2>\d{{1,2}})/(?P<s3>\d{{4}})(?![\w./]))
+  | (?P<dotted>(?<![\w.])\d+(?:\.\d+){{2,}}(?!\w|\.\d))
+  | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+)*)-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?!\w|\.\d))
+  | (?P<num>
+        (?P<cur>(?<![\w])(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?))?
+        (?P<sign>(?<![\w.,\d])(?:[-\u2212\u2013]|minus\s+|negative\s+)(?=\d|{_NUMWORD}))?
+        (?P<n>(?<![\w.,])(?:{_NUM})(?![\d])|(?<![\w-])(?:{_NUMWORD})(?:-(?:{_NUMWORD}))?(?![\w-]))
+        (?:(?P<ord>st|nd|rd|th)(?![\w]))?
+        (?:\s?(?P<scale>{_SCALE_RE}))?
+        (?:\s?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>[CFmghlt])(?![\w]))?
+    )
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|to|and|through|thru)\s*", re.IGNORECASE)
+_BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*|§§?)\.?\s*$")
+_SENT_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
+
+
+# where a quantity, date or identifier can start: the scanner is tried only there
+_START = re.compile(
+    rf"""[$€£¥₹\d]|(?<![^\W\d_])(?:US\$|minus\s|negative\s|{_MONTH_RE}(?![^\W\d_])|(?:{_NUMWORD})(?![^\W\d_])
+        |[A-Za-z]+(?:-[A-Za-z]+)*-?\d|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?\d)""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def _scan(text: str) -> Iterator[re.Match[str]]:
+    """_SCAN's matches, tried only where one can start (the same matches as
+    finditer): the plain form of `_scan_chunks`, which tests shows agree."""
+    pos = 0
+    n = len(text)
+    while pos < n:
+        c = _START.search(text, pos)
+        if c is None:
+            return
+        start = c.start()
+        m = _match_at(text, start, pos)
+        if m is None:
+            pos = c.start() + 1
+            continue
+        yield m
+        pos = m.end()
+
+
+def _match_at(text: str, start: int, pos: int) -> re.Match[str] | None:
+    """_SCAN's match where _START found a start (a sign before a digit belongs
+    to the number), None when it matches nothing there."""
+    m = None
+    if start > 0 and text[start - 1] in "-\u2212\u2013" and start - 1 >= pos:
+        m = _SCAN.match(text, start - 1)
+    if m is None or m.end() == m.start():
+        m = _SCAN.match(text, start)
+    if m is None or m.end() == m.start():
+        return None
+    return m
+
+
+def _may_start(chunk: str) -> bool:
+    """Whether _START can find a start inside `chunk` (a run of text between
+    white space) whatever surrounds it: white space comes before it, and " 0"
+    after it stands for the most any start looks past it (`USD 40`)."""
+    c = _START.search(chunk + " 0")
+    return c is not None and c.start() < len(chunk)
+
+
+# _may_start of each chunk seen, emptied when full (a dict's get costs a third of an lru_cache look-up)
+_HELD: dict[str, bool] = {}
+_HELD_LIMIT = 65536
+
+
+def _candidates(text: str) -> list[tuple[int, int]]:
+    """The spans of the white-space-separated chunks of `text` in which _START
+    can find a start: no start lies outside them."""
+    chunks = text.split()
+    held = list(map(_HELD.get, chunks))
+    if None in held:
+        if len(_HELD) >= _HELD_LIMIT:
+            _HELD.clear()
+        for k, h in enumerate(held):
+            if h is None:
+                held[k] = _HELD[chunks[k]] = _may_start(chunks[k])
+    if True not in held:
+        return []
+    if len(text) == sum(map(len, chunks)) + len(chunks) - 1:
+        # one white-space character between chunks and none around them (most texts): each
+        # chunk starts one character after the end of the one before
+        starts = accumulate((len(c) + 1 for c in chunks), initial=0)
+        return [(s, s + len(c)) for s, c, h in zip(starts, chunks, held) if h]
+    spans = []
+    i = 0
+    for chunk, h in zip(chunks, held):
+        i = text.find(chunk, i)
+        if h:
+            spans.append((i, i + len(chunk)))
+        i += len(chunk)
+    return spans
+
+
+_NUMBER_GROUPS = ("n", "cur", "scale", "unit", "lone", "sign", "ord")  # the groups _number reads
+
+
+class _PlainNumber:
+    """What `_number` reads of _SCAN's match for a plain number (digits, one
+    decimal part), found without running _SCAN: its span and its digits."""
+
+    __slots__ = ("_start", "_end", "_digits")
+    lastgroup = "num"
+
+    def __init__(self, start: int, end: int, digits: str) -> None:
+        self._start, self._end, self._digits = start, end, digits
+
+    def span(self, group: int | str = 0) -> tuple[int, int]:
+        return self._start, self._end
+
+    def start(self, group: int | str = 0) -> int:
+        return self._start
+
+    def end(self, group: int | str = 0) -> int:
+        return self._end
+
+    def group(self, *names: int | str) -> Any:
+        if names == _NUMBER_GROUPS:  # what _number asks for: only the digits are there
+            return (self._digits, None, None, None, None, None, None)
+        got = tuple(self._digits if g in (0, "n", "num") else None for g in names or (0,))
+        return got[0] if len(got) == 1 else got
+
+
+_PLAIN = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+# what _SCAN's number may take after its digits (ordinal, scale, unit, a lone unit letter), and
+# what a day of one or two digits may take to make a date ("12 May", "3rd of June")
+_NUMBER_TAIL = re.compile(
+    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|[CFmghlt](?![\w])", re.IGNORECASE)
+_DAY_TAIL = re.compile(rf"(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}", re.IGNORECASE)
+_PLAIN_AFTER = frozenset(",;:)!?.")
+
+
+def _plain_number(text: str, start: int, end: int) -> _PlainNumber | None:
+    """_SCAN's match at the start of a chunk [start, end) when the chunk opens
+    with a plain number that nothing around it changes; None when _SCAN must
+    be run. The chunk's start follows white space, so no sign, currency or
+    word joins the number from before; after the digits comes white space, or
+    one of , ; : ) ! ? . not followed by a digit, so no date, range, list or
+    version can go on; and no ordinal, scale or unit may follow."""
+    m = _PLAIN.match(text, start, end)
+    if m is None:
+        return None
+    e = m.end()
+    if e < end and (text[e] not in _PLAIN_AFTER or (e + 1 < len(text) and text[e + 1].isdigit())):
+        return None
+    if _NUMBER_TAIL.match(text, e) or (e - start <= 2 and "." not in m.group() and _DAY_TAIL.match(text, e)):
+        return None
+    return _PlainNumber(start, e, m.group())
+
+
+def _scan_chunks(text: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[str] | _PlainNumber]:
+    """`_scan`, with _START searched only inside the chunks that can hold a
+    start. A start inside a chunk looks at most two characters past it (white
+    space and a digit, `USD 40`), so each search stops there. A chunk that
+    opens with a plain number gives it without running _SCAN."""
+    pos = 0
+    n = len(text)
+    k = 0
+    while k < len(spans):
+        cs, ce = spans[k]
+        if ce <= pos:
+            k += 1
+            continue
+        if pos <= cs:
+            plain = _plain_number(text, cs, ce)
+            if plain is not None:
+                yield plain
+                pos = plain.end()
+                continue
+        c = _START.search(text, max(pos, cs), min(n, ce + 2))
+        if c is None or c.start() >= ce:
+            k += 1
+            continue
+        start = c.start()
+        m = _match_at(text, start, pos)
+        if m is None:
+            pos = start + 1
+            continue
+        yield m
+        pos = m.end()
+
+
+_DIGIT = re.compile(r"\d")
+_ASCII_NON_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
+_WORD_STARTS = frozenset(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"}
+
+
+def _surely_none(text: str) -> bool:
+    """True when `text` can hold no quantity, date or identifier: every one
+    needs a digit or a number word. A cheap test before the scanner, for the
+    many sentences without either (ASCII only; other text is scanned)."""
+    if _DIGIT.search(text) is not None or not text.isascii():
+        return False
+    return _WORD_STARTS.isdisjoint(text.lower().translate(_ASCII_NON_LETTERS).split())
