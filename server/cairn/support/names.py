@@ -74,6 +74,12 @@ def _is_name(word: str, opens: bool) -> bool:
     return all(p.lower() not in lex and p.lower().rstrip("s") not in lex for p in word.split("-") if p)
 
 
+@lru_cache(maxsize=65536)
+def _candidate(word: str, opens: bool) -> bool:
+    """A claim's word that may stand in another name's place: a name, not a number or a stopword."""
+    return word.lower() not in STOPWORDS and not _DIGIT.search(word) and _is_name(word, opens)
+
+
 def _differ(a: str, b: str) -> bool:
     return a.replace("-", "").lower() != b.replace("-", "").lower()
 
@@ -85,9 +91,7 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, 
     held = " ".join(quotes).lower() + "\n" + named.lower()
     ctoks = _tokens(claim)
     # a cheap test first: most claims have no name the quotes lack
-    candidates = {i for i, (w, opens) in enumerate(ctoks)
-                  if w.lower() not in STOPWORDS and w.lower() not in held and not _DIGIT.search(w)
-                  and _is_name(w, opens)}
+    candidates = {i for i, (w, opens) in enumerate(ctoks) if _candidate(w, opens) and w.lower() not in held}
     if not candidates:
         return None
     a = [w.lower() for w, _ in ctoks]
