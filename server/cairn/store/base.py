@@ -161,6 +161,12 @@ class IndexStore(ABC):
     @abstractmethod
     def add_versions(self, versions: list[NewVersion]) -> list[int]: ...
 
+    def background_writer(self) -> IndexStore | None:
+        """Another handle on this index, for one other thread to store versions with
+        (add_versions) while this handle goes on being read; None when writes must go
+        through this handle. The caller closes it."""
+        return None
+
     @abstractmethod
     def set_current(self, source: str, version_id: int) -> None: ...
 

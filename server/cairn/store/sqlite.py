@@ -118,7 +118,7 @@ class Store(Search, Proofs, IndexStore):
     # chunk rows remembered as proven at most this many (about 12 MB); then forgotten and checked again
     PROVEN_CACHE = 100_000
 
-    def __init__(self, root: Path, *, path: Path | None = None):
+    def __init__(self, root: Path, *, path: Path | None = None, checked: bool = True):
         self.root = root
         self.path = path or root / STORE_DIR / STORE_FILE
         self._lock = threading.RLock()
@@ -131,7 +131,20 @@ class Store(Search, Proofs, IndexStore):
         self._proven_chunks: dict[int, bytes] = {}
         self._unproven: set[tuple[str, str, str, int]] = set()  # (source, version, chunk_id, start) seen
         self._told_cache = False
-        self._conn = self._open()
+        if checked:
+            self._conn = self._open()
+        else:  # an index another handle has just opened and checked (background_writer)
+            try:
+                self._conn = self._connect()
+            except sqlite3.Error as exc:
+                raise self.failure(exc, "open") from exc
+
+    def background_writer(self) -> Store | None:
+        """A second connection to this index: a thread writes on it while this one reads
+        (the write-ahead log lets readers go on during a write transaction)."""
+        if self.read_only:
+            return None
+        return Store(self.root, path=self.path, checked=False)
 
     # -- failures -------------------------------------------------------------------
 
@@ -211,13 +224,13 @@ class Store(Search, Proofs, IndexStore):
     def _open_checked(self, *, read_only: bool = False) -> sqlite3.Connection:
         conn = self._connect(read_only=read_only)
         try:
-            self._check(conn)
+            self._check(conn, read_only=read_only)
         except BaseException:
             conn.close()
             raise
         return conn
 
-    def _check(self, conn: sqlite3.Connection) -> None:
+    def _check(self, conn: sqlite3.Connection, *, read_only: bool = False) -> None:
         conn.executescript(_SCHEMA)
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
@@ -229,7 +242,30 @@ class Store(Search, Proofs, IndexStore):
         ok = conn.execute("PRAGMA quick_check(1)").fetchone()
         if not ok or ok[0] != "ok":
             raise _Damage(f"index failed its integrity check: {ok[0] if ok else '?'}")
+        if not read_only:
+            self._tune_search(conn)
         self._check_owner(conn)
+
+    # FTS5 keeps the words of the rows being written in a table in memory and writes it
+    # out as a new segment when it grows past this many bytes (1 MB unless set) or at a
+    # commit; segments are merged as they pile up. Larger segments need fewer merges:
+    # with a batch of 16 M characters (Workspace.BATCH_CHARS) a third less time goes
+    # into the full-text index (bench/scale_bench.py). The setting is kept in the index's
+    # own chunks_fts_config table; it changes how the index is written, never what it holds.
+    FTS_HASH_BYTES = 64 * 1024 * 1024
+
+    def _tune_search(self, conn: sqlite3.Connection) -> None:
+        row = conn.execute("SELECT v FROM chunks_fts_config WHERE k = 'hashsize'").fetchone()
+        if row is not None and row[0] == self.FTS_HASH_BYTES:
+            return
+        try:
+            with immediate(conn):
+                conn.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('hashsize', ?)",
+                             (self.FTS_HASH_BYTES,))
+        except sqlite3.OperationalError as exc:
+            if unavailable_reason(exc) is None:
+                raise
+            # read-only or full: written the slower way until it can be set
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection, schema: str) -> None:
@@ -366,16 +402,40 @@ class Store(Search, Proofs, IndexStore):
         The new chunks enter the full-text index in one statement at the end: one
         statement a version cost twice the time (FTS5 works per statement)."""
         blobs = [v.compressed() for v in versions]
+        bulk = sum(len(b) for b in blobs) >= self.BULK_BYTES
         with self._lock:
             c = self._conn
-            with immediate(c):
-                firsts: list[int] = []
-                ids = [self._insert_version(c, v, blob, firsts) for v, blob in zip(versions, blobs)]
-                if firsts:
-                    # every chunk row above the lowest of these was written in this transaction
-                    c.execute("INSERT INTO chunks_fts (rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ?",
-                              (min(firsts),))
+            if bulk:
+                self._bulk_settings(c, True)
+            try:
+                with immediate(c):
+                    firsts: list[int] = []
+                    ids = [self._insert_version(c, v, blob, firsts) for v, blob in zip(versions, blobs)]
+                    if firsts:
+                        # every chunk row above the lowest of these was written in this transaction
+                        c.execute("INSERT INTO chunks_fts (rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ?",
+                                  (min(firsts),))
+            finally:
+                if bulk:
+                    self._bulk_settings(c, False)
         return ids
+
+    # A batch whose compressed texts reach this many bytes is written with a larger page
+    # cache and fewer checkpoints (bench/scale_bench.py, 50 MB: about a tenth less CPU).
+    # Neither setting changes what a commit makes durable: a checkpoint only copies
+    # committed pages from the write-ahead log into the file, and SQLite always reads
+    # a page from the log when it is newer there.
+    BULK_BYTES = 1_000_000
+    BULK_CACHE_KB = 65_536
+    BULK_CHECKPOINT_PAGES = 16_384  # about 64 MB of log between checkpoints (the default is 1,000)
+
+    def _bulk_settings(self, c: sqlite3.Connection, on: bool) -> None:
+        if on:
+            c.execute(f"PRAGMA cache_size = -{self.BULK_CACHE_KB}")
+            c.execute(f"PRAGMA wal_autocheckpoint = {self.BULK_CHECKPOINT_PAGES}")
+        else:
+            c.execute("PRAGMA cache_size = -2000")  # SQLite's default: the pages above are freed
+            c.execute("PRAGMA wal_autocheckpoint = 1000")
 
     def _insert_version(self, c: sqlite3.Connection, v: NewVersion, blob: bytes, firsts: list[int]) -> int:
         """Write one version and its chunks (in the caller's transaction); the rowid its
