@@ -76,10 +76,11 @@ def unpack(job: Job, packed: Packed) -> Parsed:
 
 
 def workers() -> int:
-    """CAIRN_INDEX_WORKERS, else 1. Writing the index, not parsing, limits
-    indexing (one process writes), so on the two shared cores this was measured
-    on, two workers did not make a first index faster (bench/scale_bench.py,
-    50 MB: 7.5 s in one process, 7.8 s with two workers)."""
+    """CAIRN_INDEX_WORKERS, else 1. One process already keeps two cores busy on
+    SQLite (it parses while the Writer's thread writes the index), and worker
+    processes cost CPU of their own (starting, sending texts back): on the 50 MB
+    corpus of bench/scale_bench.py one process spent 5.1 CPU seconds, two
+    workers 6.2 (docs/team.md, "Measured")."""
     raw = os.environ.get("CAIRN_INDEX_WORKERS", "").strip()
     if raw.isdigit() and int(raw) >= 1:
         return min(int(raw), 32)
