@@ -227,6 +227,8 @@ class Workspace:
         pending_chars = 0
         parsers = Parsers(self.PARALLEL_BYTES)
         writer = Writer(self.store)
+        batch_files = min(self.BATCH_FILES, self.store.BATCH_FILES)
+        batch_chars = min(self.BATCH_CHARS, self.store.BATCH_CHARS)
 
         def take(outcomes: Iterable[tuple[Job, tuple[NewVersion, list[str]] | None, Exception | None]]) -> None:
             nonlocal pending, pending_chars
@@ -237,7 +239,7 @@ class Workspace:
                 assert parsed is not None  # an outcome holds either the parse or its error
                 pending.append(parsed)
                 pending_chars += len(parsed[0].text)
-                if len(pending) >= self.BATCH_FILES or pending_chars >= self.BATCH_CHARS:
+                if len(pending) >= batch_files or pending_chars >= batch_chars:
                     self._stored(writer.wait(), res)
                     writer.start(pending)  # stored while the next sources are read and parsed
                     pending, pending_chars = [], 0
@@ -269,8 +271,9 @@ class Workspace:
         return res
 
     PARALLEL_BYTES = PARALLEL_BYTES  # of sources parsed here before worker processes take over
-    # parsed sources are stored together, up to this many files or characters (a larger
-    # batch feeds the SQLite full-text index larger segments: see Store.FTS_HASH_BYTES)
+    # parsed sources are stored together, up to this many files or characters, or the
+    # store's own limits when smaller (IndexStore.BATCH_FILES: SQLite's are the larger,
+    # which feeds its full-text index larger segments, see Store.FTS_HASH_BYTES)
     BATCH_FILES = 256
     BATCH_CHARS = 16_000_000
 

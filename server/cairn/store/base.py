@@ -125,6 +125,10 @@ class IndexStore(ABC):
     root: Path
     rebuilt_reason: str | None = None  # set when a damaged index was moved aside and made anew
     read_only: bool = False
+    # indexing stores parsed sources in batches of at most this many files or characters
+    # (Workspace.index; the smaller of the workspace's and the store's limits applies)
+    BATCH_FILES = 64
+    BATCH_CHARS = 4_000_000
 
     @property
     @abstractmethod
