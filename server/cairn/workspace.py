@@ -273,7 +273,7 @@ class Workspace:
     PARALLEL_BYTES = PARALLEL_BYTES  # of sources parsed here before worker processes take over
     # parsed sources are stored together, up to this many files or characters, or the
     # store's own limits when smaller (IndexStore.BATCH_FILES: SQLite's are the larger,
-    # which feeds its full-text index larger segments, see Store.FTS_HASH_BYTES)
+    # which feeds its full-text index larger segments, see store.sqlite_bulk)
     BATCH_FILES = 256
     BATCH_CHARS = 16_000_000
 

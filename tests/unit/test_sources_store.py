@@ -324,9 +324,11 @@ def test_every_chunk_of_a_batch_enters_the_full_text_index(tmp_path: Path):
 
 
 def test_the_full_text_index_is_written_in_large_segments_on_old_and_new_indexes(tmp_path: Path):
-    """A new index sets FTS5's in-memory table size (Store.FTS_HASH_BYTES); an index
+    """A new index sets FTS5's in-memory table size (sqlite_bulk.FTS_HASH_BYTES); an index
     made without it gets it when opened, and answers every search as before."""
     import sqlite3
+
+    from cairn.store.sqlite_bulk import FTS_HASH_BYTES
 
     root = tmp_path / "ws"
     (root / "sources").mkdir(parents=True)
@@ -349,12 +351,12 @@ def test_the_full_text_index_is_written_in_large_segments_on_old_and_new_indexes
 
     before = answers(ws.store)
     assert before[0] and len(before[1]) == 5 and before[2]
-    assert hashsize() == Store.FTS_HASH_BYTES
+    assert hashsize() == FTS_HASH_BYTES
     ws.store.close()
     with sqlite3.connect(db) as conn:  # as an index written before the setting was
         conn.execute("DELETE FROM chunks_fts_config WHERE k = 'hashsize'")
     assert hashsize() is None
     store = Store(root)
-    assert hashsize() == Store.FTS_HASH_BYTES
+    assert hashsize() == FTS_HASH_BYTES
     assert answers(store) == before
     store.close()

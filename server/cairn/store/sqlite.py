@@ -51,6 +51,7 @@ from .proofs import (
     _VERSION_COLS,
     Proofs,
 )
+from .sqlite_bulk import bulk_batch, tune_search
 from .sqlite_faults import (
     StoreDamaged,
     _Damage,
@@ -115,7 +116,7 @@ CREATE TABLE IF NOT EXISTS purged (source TEXT NOT NULL, version TEXT NOT NULL, 
 class Store(Search, Proofs, IndexStore):
     """One workspace's chunk store. Thread-safe: one connection, one lock."""
 
-    # larger batches than the default: FTS5 then writes larger segments (see FTS_HASH_BYTES);
+    # larger batches than the default: FTS5 then writes larger segments (sqlite_bulk);
     # PostgreSQL keeps the default (larger batches gained nothing there)
     BATCH_FILES = 256
     BATCH_CHARS = 16_000_000
@@ -247,29 +248,8 @@ class Store(Search, Proofs, IndexStore):
         if not ok or ok[0] != "ok":
             raise _Damage(f"index failed its integrity check: {ok[0] if ok else '?'}")
         if not read_only:
-            self._tune_search(conn)
+            tune_search(conn)
         self._check_owner(conn)
-
-    # FTS5 keeps the words of the rows being written in a table in memory and writes it
-    # out as a new segment when it grows past this many bytes (1 MB unless set) or at a
-    # commit; segments are merged as they pile up. Larger segments need fewer merges:
-    # with batches of 16 M characters (BATCH_CHARS) the full-text index cost about 40 %
-    # less (docs/team.md, "Measured"). The setting is kept in the index's own
-    # chunks_fts_config table; it changes how the index is written, never what it holds.
-    FTS_HASH_BYTES = 64 * 1024 * 1024
-
-    def _tune_search(self, conn: sqlite3.Connection) -> None:
-        row = conn.execute("SELECT v FROM chunks_fts_config WHERE k = 'hashsize'").fetchone()
-        if row is not None and row[0] == self.FTS_HASH_BYTES:
-            return
-        try:
-            with immediate(conn):
-                conn.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('hashsize', ?)",
-                             (self.FTS_HASH_BYTES,))
-        except sqlite3.OperationalError as exc:
-            if unavailable_reason(exc) is None:
-                raise
-            # read-only or full: written the slower way until it can be set
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection, schema: str) -> None:
@@ -406,40 +386,16 @@ class Store(Search, Proofs, IndexStore):
         The new chunks enter the full-text index in one statement at the end: one
         statement a version cost twice the time (FTS5 works per statement)."""
         blobs = [v.compressed() for v in versions]
-        bulk = sum(len(b) for b in blobs) >= self.BULK_BYTES
         with self._lock:
             c = self._conn
-            if bulk:
-                self._bulk_settings(c, True)
-            try:
-                with immediate(c):
-                    firsts: list[int] = []
-                    ids = [self._insert_version(c, v, blob, firsts) for v, blob in zip(versions, blobs)]
-                    if firsts:
-                        # every chunk row above the lowest of these was written in this transaction
-                        c.execute("INSERT INTO chunks_fts (rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ?",
-                                  (min(firsts),))
-            finally:
-                if bulk:
-                    self._bulk_settings(c, False)
+            with bulk_batch(c, sum(len(b) for b in blobs)), immediate(c):
+                firsts: list[int] = []
+                ids = [self._insert_version(c, v, blob, firsts) for v, blob in zip(versions, blobs)]
+                if firsts:
+                    # every chunk row above the lowest of these was written in this transaction
+                    c.execute("INSERT INTO chunks_fts (rowid, text) SELECT rowid, text FROM chunks WHERE rowid > ?",
+                              (min(firsts),))
         return ids
-
-    # A batch whose compressed texts reach this many bytes is written with a larger page
-    # cache and fewer checkpoints (bench/scale_bench.py, 50 MB: about a tenth less CPU).
-    # Neither setting changes what a commit makes durable: a checkpoint only copies
-    # committed pages from the write-ahead log into the file, and SQLite always reads
-    # a page from the log when it is newer there.
-    BULK_BYTES = 1_000_000
-    BULK_CACHE_KB = 65_536
-    BULK_CHECKPOINT_PAGES = 16_384  # about 64 MB of log between checkpoints (the default is 1,000)
-
-    def _bulk_settings(self, c: sqlite3.Connection, on: bool) -> None:
-        if on:
-            c.execute(f"PRAGMA cache_size = -{self.BULK_CACHE_KB}")
-            c.execute(f"PRAGMA wal_autocheckpoint = {self.BULK_CHECKPOINT_PAGES}")
-        else:
-            c.execute("PRAGMA cache_size = -2000")  # SQLite's default: the pages above are freed
-            c.execute("PRAGMA wal_autocheckpoint = 1000")
 
     def _insert_version(self, c: sqlite3.Connection, v: NewVersion, blob: bytes, firsts: list[int]) -> int:
         """Write one version and its chunks (in the caller's transaction); the rowid its
