@@ -13,6 +13,12 @@ and span (the chunk texts are cut from the text again here), so receiving a
 source costs the indexing process far less than parsing it would.
 CAIRN_INDEX_WORKERS sets how many (default 1: no worker process; see workers()
 for why).
+
+Parsed sources are stored in batches. A Writer stores a batch on a thread of its
+own, through the handle IndexStore.background_writer gives (SQLite: a second
+connection), while the calling thread goes on reading, hashing and parsing:
+SQLite works without holding Python's lock, so writing the index and parsing
+the next sources share the two cores even without worker processes.
 """
 
 from __future__ import annotations
@@ -21,13 +27,13 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from . import chunking
 from .chunking import RawChunk
 from .sources import SourceError, parse_bytes
-from .store import NewVersion
+from .store import IndexStore, NewVersion
 from .store.base import compressed_text
 
 PARALLEL_BYTES = 8 * 1024 * 1024  # parsed in this process before workers are started
@@ -70,10 +76,11 @@ def unpack(job: Job, packed: Packed) -> Parsed:
 
 
 def workers() -> int:
-    """CAIRN_INDEX_WORKERS, else 1. Writing the index, not parsing, limits
-    indexing (one process writes), so on the two shared cores this was measured
-    on, two workers did not make a first index faster (bench/scale_bench.py,
-    50 MB: 7.5 s in one process, 7.8 s with two workers)."""
+    """CAIRN_INDEX_WORKERS, else 1. One process already keeps two cores busy on
+    SQLite (it parses while the Writer's thread writes the index), and worker
+    processes cost CPU of their own (starting, sending texts back): on the 50 MB
+    corpus of bench/scale_bench.py one process spent 5.1 CPU seconds, two
+    workers 6.2 (docs/team.md, "Measured")."""
     raw = os.environ.get("CAIRN_INDEX_WORKERS", "").strip()
     if raw.isdigit() and int(raw) >= 1:
         return min(int(raw), 32)
@@ -145,3 +152,66 @@ class Parsers:
             if type(exc).__name__ == "BrokenProcessPool":
                 return self._here(job)
             return job, None, exc
+
+
+Stored = tuple[list[Parsed], Exception | None]  # a batch handed to a Writer and what storing it raised
+
+
+class Writer:
+    """Batches of parsed versions stored on a thread of its own, one batch at a
+    time. `start` hands a batch over and returns at once; `wait` gives back the
+    batch started last with its error (None: stored). Without a background
+    handle on the store, `start` stores the batch itself, before it returns."""
+
+    def __init__(self, store: IndexStore):
+        self._store = store
+        self._handle: IndexStore | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        self._running: tuple[list[Parsed], Future | None, Exception | None] | None = None
+        self._inline = False  # the store offers no background handle: batches are stored in start()
+
+    def start(self, batch: list[Parsed]) -> None:
+        """Store this batch (the caller has waited for the one before)."""
+        assert self._running is None, "wait() for the batch before"
+        if self._handle is None and not self._inline:
+            self._handle = self._store.background_writer()
+            if self._handle is None:
+                self._inline = True
+            else:
+                self._thread = ThreadPoolExecutor(1, thread_name_prefix="cairn-index-writer")
+        versions = [v for v, _ in batch]
+        if self._thread is None or self._handle is None:
+            try:
+                self._store.add_versions(versions)
+                self._running = (batch, None, None)
+            except Exception as exc:  # noqa: BLE001 - handed back to the caller by wait()
+                self._running = (batch, None, exc)
+            return
+        self._running = (batch, self._thread.submit(self._handle.add_versions, versions), None)
+
+    def wait(self) -> Stored | None:
+        """The batch started last and what storing it raised; None when there is none."""
+        if self._running is None:
+            return None
+        batch, fut, exc = self._running
+        self._running = None
+        if fut is not None:
+            try:
+                fut.result()
+            except Exception as err:  # noqa: BLE001 - handed back to the caller
+                exc = err
+        return batch, exc
+
+    def close(self) -> None:
+        """Wait for a batch still being stored (its outcome is dropped), then let the
+        thread and the second handle go."""
+        try:
+            self.wait()
+        finally:
+            if self._thread is not None:
+                self._thread.shutdown(wait=True)
+                self._thread = None
+            if self._handle is not None:
+                if self._handle is not self._store:  # a handle of its own (SQLite: a second connection)
+                    self._handle.close()
+                self._handle = None

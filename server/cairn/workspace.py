@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from . import chunking
 from .config import Settings, load_settings
 from .gitsafe import run_git
-from .parallel import PARALLEL_BYTES, Job, Parsers
+from .parallel import PARALLEL_BYTES, Job, Parsers, Stored, Writer
 from .sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
 from .store import STORE_DIR, IndexStore, NewVersion, StoreError, open_store
 
@@ -226,6 +226,9 @@ class Workspace:
         pending: list[tuple[NewVersion, list[str]]] = []
         pending_chars = 0
         parsers = Parsers(self.PARALLEL_BYTES)
+        writer = Writer(self.store)
+        batch_files = min(self.BATCH_FILES, self.store.BATCH_FILES)
+        batch_chars = min(self.BATCH_CHARS, self.store.BATCH_CHARS)
 
         def take(outcomes: Iterable[tuple[Job, tuple[NewVersion, list[str]] | None, Exception | None]]) -> None:
             nonlocal pending, pending_chars
@@ -236,8 +239,9 @@ class Workspace:
                 assert parsed is not None  # an outcome holds either the parse or its error
                 pending.append(parsed)
                 pending_chars += len(parsed[0].text)
-                if len(pending) >= self.BATCH_FILES or pending_chars >= self.BATCH_CHARS:
-                    self._store_parsed(pending, res)
+                if len(pending) >= batch_files or pending_chars >= batch_chars:
+                    self._stored(writer.wait(), res)
+                    writer.start(pending)  # stored while the next sources are read and parsed
                     pending, pending_chars = [], 0
 
         try:
@@ -254,8 +258,10 @@ class Workspace:
                 if job is not None:
                     take(parsers.submit(job))
             take(parsers.finish())
+            self._stored(writer.wait(), res)
         finally:
             parsers.close()
+            writer.close()
         self._store_parsed(pending, res)
         for ident in sorted(stale):
             self.store.drop_current(ident)
@@ -265,9 +271,11 @@ class Workspace:
         return res
 
     PARALLEL_BYTES = PARALLEL_BYTES  # of sources parsed here before worker processes take over
-    # parsed sources are stored together, up to this many files or characters
-    BATCH_FILES = 64
-    BATCH_CHARS = 4_000_000
+    # parsed sources are stored together, up to this many files or characters, or the
+    # store's own limits when smaller (IndexStore.BATCH_FILES: SQLite's are the larger,
+    # which feeds its full-text index larger segments, see store.sqlite_bulk)
+    BATCH_FILES = 256
+    BATCH_CHARS = 16_000_000
 
     def _prepare(self, ident: str, chunk_chars: int, res: IndexResult) -> Job | None:
         """Bring one source up to date when the store holds its version; else the job of parsing it."""
@@ -312,10 +320,21 @@ class Workspace:
             return
         try:
             self.store.add_versions([v for v, _ in parsed])
-            stored = parsed
-        except Exception as exc:  # one bad source never stops the run
+        except Exception as exc:  # noqa: BLE001 - one bad source never stops the run; _stored raises a store failure
+            self._stored((parsed, exc), res)
+            return
+        self._stored((parsed, None), res)
+
+    def _stored(self, outcome: Stored | None, res: IndexResult) -> None:
+        """Note a stored batch (a Writer's outcome); when storing it failed, store its
+        sources one by one, so that only the source at fault is reported."""
+        if outcome is None:
+            return
+        parsed, exc = outcome
+        stored = parsed
+        if exc is not None:
             if _is_store_failure(exc):
-                raise
+                raise exc
             if len(parsed) == 1:
                 self._failed(parsed[0][0].source, exc, res)
                 return

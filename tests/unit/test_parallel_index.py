@@ -37,11 +37,12 @@ def _state(ws: Workspace) -> tuple:
     return chunks, versions, ws.store.source_errors()
 
 
-def _store(kind: str, root: Path, name: str, request: pytest.FixtureRequest) -> IndexStore:
+def _store(kind: str, root: Path, name: str, request: pytest.FixtureRequest | None) -> IndexStore:
     if kind == "sqlite":
         return Store(root, path=root.parent / f"{name}.db")
     from cairn.store.postgres import PostgresStore
 
+    assert request is not None
     return PostgresStore(root, request.getfixturevalue("postgres_server").new_database())
 
 
@@ -77,3 +78,87 @@ def test_worker_processes_store_what_one_process_stores(tmp_path: Path, monkeypa
     assert again.indexed == [] and again.unchanged == one.total
     serial.store.close()
     parallel.store.close()
+
+
+def _searches(ws: Workspace) -> tuple:
+    """What the store's searches answer on the corpus above."""
+    quotes = [(c.chunk_id, c.start) for c, _ in ws.store.find_quote("refund order")]
+    words = sorted(c.chunk_id for c in ws.store.search_words(["customer", "pol"], limit=500))
+    ranked = [c.chunk_id for c in ws.store.rank(["credit", "café", "days"], 10)]
+    return quotes, words, ranked
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_batches_stored_on_the_writer_thread_store_what_one_batch_stores(tmp_path: Path, monkeypatch, request,
+                                                                          kind: str):
+    """Batches handed to the Writer (on SQLite: its own connection on a thread of
+    its own, while the next sources are parsed) store the same rows, errors,
+    warnings and search answers as indexing in one batch."""
+    import threading
+
+    root = _corpus(tmp_path / "ws")
+    settings = load_settings(root)
+    monkeypatch.setenv("CAIRN_INDEX_WORKERS", "1")
+    whole = Workspace(root, settings, store=_store(kind, root, "whole", request))
+    one = whole.index()
+
+    handles: list[IndexStore | None] = []
+    real = type(whole.store).background_writer
+
+    def background_writer(self):
+        handles.append(real(self))
+        return handles[-1]
+
+    monkeypatch.setattr(type(whole.store), "background_writer", background_writer)
+    monkeypatch.setattr(Workspace, "BATCH_FILES", 4)  # seven batches, six of them on the writer
+    batched = Workspace(root, settings, store=_store(kind, root, "batched", request))
+    many = batched.index()
+    assert len(handles) == 1
+    # SQLite: a second connection; PostgreSQL stores each batch in the caller (the server's
+    # trigram index, not Cairn, limits it: overlapping gained nothing measurable)
+    assert (handles[0] is not None) == (kind == "sqlite")
+    assert sorted(many.indexed) == sorted(one.indexed) and many.errors == one.errors
+    assert many.warnings == one.warnings
+    assert _state(batched) == _state(whole)
+    assert _searches(batched) == _searches(whole) and _searches(whole)[0]
+    assert not [t for t in threading.enumerate() if t.name.startswith("cairn-index-writer")]
+    if kind == "sqlite":
+        import sqlite3
+
+        batched.store.close()
+        with sqlite3.connect(root.parent / "batched.db") as db:  # the search index equals the chunk rows
+            db.execute("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)")
+    whole.store.close()
+
+
+def test_a_failure_of_the_index_on_the_writer_thread_stops_the_run(tmp_path: Path, monkeypatch):
+    """The index failing under the Writer (here: a full disk) is the run's error, as
+    it is when the batch is written in the caller; no writer thread is left behind."""
+    import sqlite3
+    import threading
+
+    from cairn.store import StoreUnavailable
+
+    root = _corpus(tmp_path / "ws")
+    ws = Workspace(root, load_settings(root), store=_store("sqlite", root, "full", None))
+    monkeypatch.setattr(Workspace, "BATCH_FILES", 4)
+    monkeypatch.setenv("CAIRN_INDEX_WORKERS", "1")
+    real = Store._insert_version
+    calls: list[str] = []
+
+    def full(self, c, v, blob, firsts):  # the fault injected where SQLite would raise it
+        calls.append(threading.current_thread().name)
+        if len(calls) > 6:
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(self, c, v, blob, firsts)
+
+    monkeypatch.setattr(Store, "_insert_version", full)
+    with pytest.raises(StoreUnavailable, match="disk is full"):
+        ws.index()
+    assert any(name.startswith("cairn-index-writer") for name in calls)
+    assert not [t for t in threading.enumerate() if t.name.startswith("cairn-index-writer")]
+    monkeypatch.setattr(Store, "_insert_version", real)
+    again = ws.index()  # nothing half-written is trusted: the sources not stored are indexed now
+    assert not again.errors.keys() - {"sources/broken.pdf"}
+    assert len(ws.store.current_versions()) == len(again.indexed) + again.unchanged
+    ws.store.close()

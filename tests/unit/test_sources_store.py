@@ -321,3 +321,42 @@ def test_every_chunk_of_a_batch_enters_the_full_text_index(tmp_path: Path):
         assert rows == 6 * 4 * 2  # both versions of every file are kept
         hits = db.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'wonef0p0 OR wtwof5p3'").fetchone()
         assert hits[0] == 2  # superseded chunks stay searchable (their versions are kept)
+
+
+def test_the_full_text_index_is_written_in_large_segments_on_old_and_new_indexes(tmp_path: Path):
+    """A new index sets FTS5's in-memory table size (sqlite_bulk.FTS_HASH_BYTES); an index
+    made without it gets it when opened, and answers every search as before."""
+    import sqlite3
+
+    from cairn.store.sqlite_bulk import FTS_HASH_BYTES
+
+    root = tmp_path / "ws"
+    (root / "sources").mkdir(parents=True)
+    for i in range(5):
+        (root / "sources" / f"d{i}.md").write_text(
+            f"# Doc {i}\n\nRefunds for order {i} are paid within {10 + i} days.\n\nCredit notes expire.\n")
+    db = root / ".cairn" / "index.db"
+    ws = _ws(root)
+    ws.index()
+
+    def hashsize() -> int | None:
+        with sqlite3.connect(db) as conn:
+            row = conn.execute("SELECT v FROM chunks_fts_config WHERE k = 'hashsize'").fetchone()
+        return row[0] if row else None
+
+    def answers(store: Store) -> tuple:
+        return ([(c.chunk_id, off) for c, off in store.find_quote("are paid within 12 days")],
+                sorted(c.chunk_id for c in store.search_words(["credit", "exp"])),
+                [c.chunk_id for c in store.rank(["refunds", "order", "3"], 3)])
+
+    before = answers(ws.store)
+    assert before[0] and len(before[1]) == 5 and before[2]
+    assert hashsize() == FTS_HASH_BYTES
+    ws.store.close()
+    with sqlite3.connect(db) as conn:  # as an index written before the setting was
+        conn.execute("DELETE FROM chunks_fts_config WHERE k = 'hashsize'")
+    assert hashsize() is None
+    store = Store(root)
+    assert hashsize() == FTS_HASH_BYTES
+    assert answers(store) == before
+    store.close()

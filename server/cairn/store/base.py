@@ -125,6 +125,10 @@ class IndexStore(ABC):
     root: Path
     rebuilt_reason: str | None = None  # set when a damaged index was moved aside and made anew
     read_only: bool = False
+    # indexing stores parsed sources in batches of at most this many files or characters
+    # (Workspace.index; the smaller of the workspace's and the store's limits applies)
+    BATCH_FILES = 64
+    BATCH_CHARS = 4_000_000
 
     @property
     @abstractmethod
@@ -160,6 +164,12 @@ class IndexStore(ABC):
 
     @abstractmethod
     def add_versions(self, versions: list[NewVersion]) -> list[int]: ...
+
+    def background_writer(self) -> IndexStore | None:
+        """Another handle on this index, for one other thread to store versions with
+        (add_versions) while this handle goes on being read; None when writes must go
+        through this handle. The caller closes it."""
+        return None
 
     @abstractmethod
     def set_current(self, source: str, version_id: int) -> None: ...

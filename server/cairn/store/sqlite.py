@@ -51,6 +51,7 @@ from .proofs import (
     _VERSION_COLS,
     Proofs,
 )
+from .sqlite_bulk import bulk_batch, tune_search
 from .sqlite_faults import (
     StoreDamaged,
     _Damage,
@@ -115,10 +116,14 @@ CREATE TABLE IF NOT EXISTS purged (source TEXT NOT NULL, version TEXT NOT NULL, 
 class Store(Search, Proofs, IndexStore):
     """One workspace's chunk store. Thread-safe: one connection, one lock."""
 
+    # larger batches than the default: FTS5 then writes larger segments (sqlite_bulk);
+    # PostgreSQL keeps the default (larger batches gained nothing there)
+    BATCH_FILES = 256
+    BATCH_CHARS = 16_000_000
     # chunk rows remembered as proven at most this many (about 12 MB); then forgotten and checked again
     PROVEN_CACHE = 100_000
 
-    def __init__(self, root: Path, *, path: Path | None = None):
+    def __init__(self, root: Path, *, path: Path | None = None, checked: bool = True):
         self.root = root
         self.path = path or root / STORE_DIR / STORE_FILE
         self._lock = threading.RLock()
@@ -131,7 +136,20 @@ class Store(Search, Proofs, IndexStore):
         self._proven_chunks: dict[int, bytes] = {}
         self._unproven: set[tuple[str, str, str, int]] = set()  # (source, version, chunk_id, start) seen
         self._told_cache = False
-        self._conn = self._open()
+        if checked:
+            self._conn = self._open()
+        else:  # an index another handle has just opened and checked (background_writer)
+            try:
+                self._conn = self._connect()
+            except sqlite3.Error as exc:
+                raise self.failure(exc, "open") from exc
+
+    def background_writer(self) -> Store | None:
+        """A second connection to this index: a thread writes on it while this one reads
+        (the write-ahead log lets readers go on during a write transaction)."""
+        if self.read_only:
+            return None
+        return Store(self.root, path=self.path, checked=False)
 
     # -- failures -------------------------------------------------------------------
 
@@ -211,13 +229,13 @@ class Store(Search, Proofs, IndexStore):
     def _open_checked(self, *, read_only: bool = False) -> sqlite3.Connection:
         conn = self._connect(read_only=read_only)
         try:
-            self._check(conn)
+            self._check(conn, read_only=read_only)
         except BaseException:
             conn.close()
             raise
         return conn
 
-    def _check(self, conn: sqlite3.Connection) -> None:
+    def _check(self, conn: sqlite3.Connection, *, read_only: bool = False) -> None:
         conn.executescript(_SCHEMA)
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
@@ -229,6 +247,8 @@ class Store(Search, Proofs, IndexStore):
         ok = conn.execute("PRAGMA quick_check(1)").fetchone()
         if not ok or ok[0] != "ok":
             raise _Damage(f"index failed its integrity check: {ok[0] if ok else '?'}")
+        if not read_only:
+            tune_search(conn)
         self._check_owner(conn)
 
     @staticmethod
@@ -368,7 +388,7 @@ class Store(Search, Proofs, IndexStore):
         blobs = [v.compressed() for v in versions]
         with self._lock:
             c = self._conn
-            with immediate(c):
+            with bulk_batch(c, sum(len(b) for b in blobs)), immediate(c):
                 firsts: list[int] = []
                 ids = [self._insert_version(c, v, blob, firsts) for v, blob in zip(versions, blobs)]
                 if firsts:
