@@ -16,6 +16,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "meani
 from make_meaning import build  # the fixture builder lives beside its data
 
 
+async def _hover_text(client: LanguageClient, uri: str, line: int) -> str:
+    """The hover's text on a claim's line."""
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri),
+                          position=types.Position(line=line, character=2)))
+    assert hover is not None
+    return hover.contents.value if hasattr(hover.contents, "value") else str(hover.contents)
+
+
 async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_path: Path):
     root = build(tmp_path / "ws")
     await start(client, root)
@@ -46,11 +55,7 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not [x for x in diags if x.range.start.line == apache]
 
     # the hover names the words that decided
-    hover = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=u),
-                          position=types.Position(line=returned, character=2)))
-    assert hover is not None
-    value = hover.contents.value if hasattr(hover.contents, "value") else str(hover.contents)
+    value = await _hover_text(client, u, returned)
     assert "`contradiction`" in value and "cannot be returned" in value
 
     # no quick-fix is offered for a meaning failure
@@ -75,11 +80,7 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     solaris = line_of(text, "sub-second timeouts on Solaris")
     assert by_line[("unsupported-claim", solaris)].message.startswith(
         "the claim says Solaris where its quote says macOS")
-    hover = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=u),
-                          position=types.Position(line=solaris, character=2)))
-    assert hover is not None
-    value = hover.contents.value if hasattr(hover.contents, "value") else str(hover.contents)
+    value = await _hover_text(client, u, solaris)
     assert "Not supported" in value and "Solaris where its quote says macOS" in value
     # and a correct claim of the same source has no diagnostic
     one_of = line_of(text, "when one of its input files is empty")
