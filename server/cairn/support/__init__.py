@@ -14,7 +14,8 @@ The modules, each readable alone, in the order a text goes through them:
 - ``tokenise``: the tokens of one whitespace-free chunk, by the token pattern;
 - ``chunks``: a chunk read once into a kept entry, common chunks without the pattern;
 - ``text``: a text's entries and tokens, with what crosses chunks;
-- ``scoring``: a claim's content against its quotes' keys, ``check_support``.
+- ``scoring``: a claim's content against its quotes' keys, ``check_support``;
+- ``names``: the rule ``names``, a claim's name in the place of the quote's.
 """
 
 from __future__ import annotations
