@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..support.words import english_lexicon
+
 NEGATORS = frozenset(
     "not no never nor neither none nothing nobody nowhere cannot unable lacks lack lacking".split()
 )
@@ -116,13 +118,6 @@ MAX_PHRASE = max(len(p.split()) for p in DIRECTIONS)
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
-
-
-@lru_cache(maxsize=1)
-def english_lexicon() -> frozenset[str]:
-    from english_words import get_english_words_set
-
-    return frozenset(get_english_words_set(["web2"], lower=True))
 
 
 @lru_cache(maxsize=65536)

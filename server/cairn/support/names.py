@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from .words import STOPWORDS
+from .words import STOPWORDS, english_lexicon
 
 __all__ = ["displaced"]
 
@@ -35,13 +35,6 @@ __all__ = ["displaced"]
 _TOKEN_OR_STOP = re.compile(r"(?P<w>[\w.\-/+]*\w)|[.!?:;]")
 _DIGIT = re.compile(r"\d")
 _CODE_MARKS = "_./+"
-
-
-@lru_cache(maxsize=1)
-def _lexicon() -> frozenset[str]:
-    from english_words import get_english_words_set
-
-    return frozenset(get_english_words_set(["web2"], lower=True))
 
 
 @lru_cache(maxsize=8192)
@@ -70,7 +63,7 @@ def _is_name(word: str, opens: bool) -> bool:
     """A name by its spelling, or a word no dictionary holds (`printf`, `btrfs`)."""
     if _written_as_name(word, opens):
         return True
-    lex = _lexicon()
+    lex = english_lexicon()
     return all(p.lower() not in lex and p.lower().rstrip("s") not in lex for p in word.split("-") if p)
 
 

@@ -3,6 +3,7 @@ scale words and the stopwords (``cairn/stopwords.txt``)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from importlib import resources
 
 NUMBER_WORDS: dict[str, str] = {
@@ -35,3 +36,12 @@ def _load_stopwords() -> frozenset[str]:
 
 
 STOPWORDS: frozenset[str] = _load_stopwords()
+
+
+@lru_cache(maxsize=1)
+def english_lexicon() -> frozenset[str]:
+    """The words of Webster's Second International (the `english-words` package), lower case:
+    what the polarity rule's prefixes and the rule `names` take for an English word."""
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["web2"], lower=True))
