@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .context import ContextNegation, check_context, negation_before
-from .polarity import POSITIVE, Contradiction, contradictions, read
+from .context import ContextNegation, check_context, in_sentence, negation_before
+from .polarity import POSITIVE, Contradiction, contradictions
 from .quantifiers import quantifier_conflicts
 from .quantities import NumberMismatch, compare
 from .sentences import sentence_around, sentence_spans
@@ -99,8 +99,7 @@ def _sentence_agrees(claim: str, evidence: list[Evidence]) -> bool:
         s, _ = sentence_around(e.text, e.start, e.end)
         if s == e.start or not negation_before(e.text[s:e.start]):
             continue
-        reading = read(e.text[s:e.end])
-        found = contradictions(claim, [], quote_reading=reading, span=(e.start - s, e.end - s))
+        reading, found = in_sentence(claim, e.text, s, e.start, e.end)
         if not any(c.kind == "negation" for c in found) and any(
                 cl.polarity != POSITIVE for cl in reading.clauses if cl.end > e.start - s and cl.start < e.end - s):
             return True

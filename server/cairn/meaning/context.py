@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .polarity import contradictions, read
+from .polarity import Contradiction, Reading, contradictions, read
 from .sentences import sentence_around
 
-__all__ = ["ContextNegation", "check_context", "negation_before"]
+__all__ = ["ContextNegation", "check_context", "in_sentence", "negation_before"]
 
 _FRAME_BEFORE_WORDS = r"""(?:
         \bit\s+(?:is|was|has\s+been|'s)\s+(?:not\s+true|not\s+the\s+case|no\s+longer\s+(?:true|the\s+case)|false|untrue
@@ -91,14 +91,13 @@ def check_context(claim: str, text: str, start: int, end: int) -> ContextNegatio
         if _CLAIM_FRAMES.search(claim):
             return None  # the claim reports the retraction itself
         return ContextNegation(_clip(sentence), f"\u201c{framed.group(0).strip(' ,')}\u201d")
-    if not before.strip() or not _NEGATION_WORD.search(before):
+    if not negation_before(before):
         return None  # nothing before the quote in its sentence could negate it
     # a negation of the sentence reaching into the quote
     quote = text[start:end]
     if contradictions(claim, [quote]):
         return None  # the quote alone already contradicts: that is `contradiction`, not context
-    # only what comes before the quote can govern it ("copies 100 KiB, not 102,400 blocks" does not)
-    found = contradictions(claim, [], quote_reading=read(text[s:end]), span=(start - s, end - s))
+    found = in_sentence(claim, text, s, start, end)[1]
     if found:
         return ContextNegation(_clip(sentence), f"{found[0].quote} in its sentence")
     return None
@@ -130,6 +129,15 @@ def _may_hold(text: str, cues: frozenset[str], *patterns: re.Pattern[str]) -> bo
     if "n't" in text or "N'T" in text or "n'T" in text or "N't" in text:
         return True
     return not cues.isdisjoint(text.lower().translate(_ASCII_NON_LETTERS).split())
+
+
+def in_sentence(claim: str, text: str, s: int, start: int, end: int) -> tuple[Reading, list[Contradiction]]:
+    """The quote text[start:end] read inside its sentence (which opens at `s`), and
+    where the claim contradicts the clauses that hold it. Only what comes before the
+    quote can govern it ("copies 100 KiB, not 102,400 blocks" does not), so the
+    sentence is read up to the quote's end."""
+    reading = read(text[s:end])
+    return reading, contradictions(claim, [], quote_reading=reading, span=(start - s, end - s))
 
 
 def negation_before(before: str) -> bool:
