@@ -358,8 +358,8 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
         # "hundreds of", "a thousand reasons", "million dollars": a bare scale word is not a stated amount
         return None
     n_end = m.end("n")
-    if not (unit or ordinal or scale or sign or cur or word) and e == n_end and n_end < len(text) \
-            and text[n_end].isalpha() and text[n_end].isascii() and text[n_end] not in "sS" and \
+    bare = not (unit or ordinal or scale or sign or cur or word) and e == n_end  # digits and nothing read after
+    if bare and n_end < len(text) and text[n_end].isalpha() and text[n_end].isascii() and text[n_end] not in "sS" and \
             (n_end + 1 == len(text) or not text[n_end + 1].isalnum()):
         # "subsection 6d", "Option 6c", "Article 12a": a number with a letter glued to it numbers an
         # item (units and scales glued to a number were read above); the letter is part of its name.
@@ -369,7 +369,7 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
         return Quantity("identifier", text[m.start("n"):n_end + 1], m.start("n"), n_end + 1,
                         name=item[0].split(":", 1)[-1] if item else "item",
                         ident=(*_ident(written), 1000 + ord(letter.lower())))
-    if not (unit or ordinal or scale or sign or cur or word) and e == n_end and text[n_end:n_end + 1] in (".", ")") \
+    if bare and text[n_end:n_end + 1] in (".", ")") \
             and (n_end + 1 == len(text) or text[n_end + 1] in " \t\n") and _LINE_START.search(text, 0, s):
         # "5.1. The rights granted …", "3) Fallback": a number opening a line and closed by a full
         # stop or a parenthesis numbers a clause of the text, as "section 5.1" does
