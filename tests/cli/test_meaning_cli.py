@@ -51,6 +51,9 @@ def test_messages_name_both_sides(claims):
     assert version == ["claim says version 2; source says version 3"]
     assert msg["timeout now supports sub-second timeouts on Solaris."] == [
         "the claim says Solaris where its quote says macOS (support 0.83, threshold 0.5; missing: Solaris)"]
+    assert msg['Set the mode to "lenient" to reject unsigned packages.'][0].startswith(
+        "the claim says lenient where its quote says strict (")
+    assert msg["grep's -E option now uses the new matcher."][0].startswith("the claim says -E where its quote says -P (")
     assert msg["join stopped reporting disorder when both of its input files are empty."] == [
         "claim says both of its input; quote says one of the files"]
     ctx = msg["The warranty covers accidental damage."][0]

@@ -20,6 +20,14 @@ from cairn.support.names import displaced
     # a name elsewhere than between shared words is left to the score
     ("Solaris gained sub-second timeouts.", "timeout now supports sub-second timeouts on macOS.", None),
     ("The depot in Leeds opened in May.", "The depot in York opened in May.", ("Leeds", "York")),
+    # words between quotation marks (or backticks) on both sides are the very words used: literals
+    ('The field "summary" holds the abstract.', 'The field "title" holds the abstract.', ("summary", "title")),
+    ("Set `retries` to zero to fail at once.", "Set `timeout` to zero to fail at once.", ("retries", "timeout")),
+    ("\u201cmilder\u201d winters were reported there", "\u201cwetter\u201d winters were reported there", ("milder", "wetter")),
+    # runs of different lengths: the words next to the same shared words, when spelled as names
+    ("rsync's -z flag now compresses the stream.", "The -c flag now compresses the stream.", ("-z", "-c")),
+    ("mount now recognises the squashfs file system layout.", 'mount now recognises the "nilfs" and "zonefs" file system layout.',
+     ("squashfs", "nilfs")),
 ])
 def test_a_name_in_place_of_another(claim, quote, pair):
     assert displaced(claim, [quote]) == pair
@@ -37,6 +45,14 @@ def test_a_name_in_place_of_another(claim, quote, pair):
     ("the timeout is configurable", "the timeout is customisable"),
     # numbers are the quantity rule's
     ("grep 3.8 now warns", "grep 3.7 now warns"),
+    # one side quoted, the other not: a quotation mark alone does not make an ordinary word a name
+    ('The mode "strict" rejects it.', "The mode lenient rejects it."),
+    # runs of different lengths: a capital alone is not enough (a title, a role, a pronoun stand for names)
+    ("Obama signed the bill into law.", "The President signed the bill into law."),
+    # an inflected dictionary word is an ordinary word, not a name (`applies`, `introducing`)
+    ("The waiver applies for the longest duration the law provides.",
+     "(ii) for the maximum duration provided by applicable law"),
+    ("while he was introducing the band", 'the comedian said "No. The band" as he introduced the band'),
     # a name the quote holds anywhere is not replaced by anything
     ("Solaris and macOS now support it", "macOS and Solaris now support it"),
 ])

@@ -13,11 +13,18 @@ statement made of a different thing.
 Both words must be names, not ordinary words: a word no English dictionary
 holds (Webster's Second International, the `english-words` package), a word
 with a capital inside it (`macOS`) or capitalised inside a sentence
-(`Solaris`), or a code name (`auth_timeout`, `.FEATURES`, `-E`). Ordinary
+(`Solaris`), or a code name (`auth_timeout`, `.FEATURES`, `-E`); or, on
+both sides, a word between quotation marks or backticks, which a text uses
+as the very word (`the field "summary"` is not `the field "title"`). Ordinary
 words differ between a claim and its quote all the time by paraphrase
 (`makes` for `creates`) and are left to the score. Numbers are the quantity
 rule's, and a name the quotes hold anywhere, or that the cited source's
 heading holds, is not replaced by anything.
+
+Where the two differ by runs of different lengths (`grep's -E option` and
+`the -P option`), the words next to the shared ones are compared, and only
+when one is spelled as a name: a capital alone does not do there, since a
+title or a role stands for a name (`Obama` and `the President`).
 """
 
 from __future__ import annotations
@@ -26,28 +33,42 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
+from typing import NamedTuple
 
 from .words import STOPWORDS, english_lexicon
 
 __all__ = ["displaced"]
 
-# words with the punctuation code names carry inside them (auth_timeout, .FEATURES, -E, u+w)
-_TOKEN_OR_STOP = re.compile(r"(?P<w>[\w.\-/+]*\w)|[.!?:;]")
+# words with the punctuation code names carry inside them (auth_timeout, .FEATURES, -E, u+w);
+# quotation marks and backticks, which make the words between them literal
+_TOKEN_OR_STOP = re.compile(r"(?P<w>[\w.\-/+]*\w)|(?P<q>[\"`\u201c\u201d])|[.!?:;]")
 _DIGIT = re.compile(r"\d")
 _CODE_MARKS = "_./+"
 
 
+class _Word(NamedTuple):
+    text: str
+    opens: bool  # it opens a sentence (a capital there says nothing)
+    quoted: bool  # between quotation marks or backticks: the very words a text uses or names
+
+
 @lru_cache(maxsize=8192)
-def _tokens(text: str) -> tuple[tuple[str, bool], ...]:
-    """The words of `text`, each with whether it opens a sentence (kept: quotes come again)."""
-    out: list[tuple[str, bool]] = []
+def _tokens(text: str) -> tuple[_Word, ...]:
+    """The words of `text` (kept: quotes come again)."""
+    out: list[_Word] = []
     opens = True
+    mark = ""  # the open quotation mark, if any
     for m in _TOKEN_OR_STOP.finditer(text):
-        word = m.group("w")
-        if word is None:
+        word, q = m.group("w"), m.group("q")
+        if q is not None:
+            if mark and (q == mark or (mark == "\u201c" and q == "\u201d")):
+                mark = ""
+            elif not mark and q != "\u201d":
+                mark = q
+        elif word is None:
             opens = True  # a full stop, question mark, colon…: the next word opens a sentence
         else:
-            out.append((word, opens))
+            out.append(_Word(word, opens, bool(mark)))
             opens = False
     return tuple(out)
 
@@ -63,8 +84,24 @@ def _is_name(word: str, opens: bool) -> bool:
     """A name by its spelling, or a word no dictionary holds (`printf`, `btrfs`)."""
     if _written_as_name(word, opens):
         return True
+    return not any(_in_dictionary(p.lower()) for p in word.split("-") if p)
+
+
+# the regular inflections of English, undone: the word list holds most words in their plain form only
+# (`apply`, not `applies`; `introduce`, not `introducing`)
+_ENDINGS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"))
+
+
+def _in_dictionary(w: str) -> bool:
     lex = english_lexicon()
-    return all(p.lower() not in lex and p.lower().rstrip("s") not in lex for p in word.split("-") if p)
+    if w in lex:
+        return True
+    for end, plain in _ENDINGS:
+        if w.endswith(end) and len(w) - len(end) >= 2:
+            stem = w[: -len(end)]
+            if stem + plain in lex or (len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in lex):  # stopped
+                return True
+    return False
 
 
 @lru_cache(maxsize=65536)
@@ -77,6 +114,32 @@ def _differ(a: str, b: str) -> bool:
     return a.replace("-", "").lower() != b.replace("-", "").lower()
 
 
+def _in_place(mine: _Word, theirs: _Word, *, edge: bool) -> bool:
+    """Whether the quote's word `theirs`, in the place of the claim's candidate
+    `mine`, names something else. Both quoted: two literal words. Otherwise
+    both names, and one written as a name: the dictionary alone misses newer
+    words ("configurable"), so a word it lacks is a name only beside one
+    spelled as a name. `edge`: the two words only stand next to the same
+    shared words, in runs of different lengths (`grep's -E option` and `the
+    -P option`); then one must be spelled as a name (quoted, code, a capital
+    inside it) and the other too or held by no dictionary; a capital alone
+    is not enough (`Obama` and `the President`)."""
+    t, opens = theirs.text, theirs.opens
+    if _DIGIT.search(t) or t.lower() in STOPWORDS or not _differ(mine.text, t):
+        return False
+    if mine.quoted and theirs.quoted:
+        return True
+    if edge:
+        return (_spelled(mine) or _spelled(theirs)) and all(_spelled(w) or _is_name(w.text, True) for w in (mine, theirs))
+    return _is_name(t, opens) and (_written_as_name(t, opens) or _written_as_name(mine.text, mine.opens))
+
+
+def _spelled(w: _Word) -> bool:
+    """A name by its spelling alone: quoted, a code name, or a capital inside it."""
+    t = w.text
+    return w.quoted or t[0] in "-." or any(c in _CODE_MARKS for c in t[1:]) or any(c.isupper() for c in t[1:])
+
+
 def displaced(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, str] | None:
     """(the claim's name, the quote's name) when the claim puts one name where
     a quote, around the same words, has another; None otherwise. `named`: the
@@ -84,31 +147,31 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, 
     held = " ".join(quotes).lower() + "\n" + named.lower()
     ctoks = _tokens(claim)
     # a cheap test first: most claims have no name the quotes lack
-    candidates = {i for i, (w, opens) in enumerate(ctoks) if _candidate(w, opens) and w.lower() not in held}
+    candidates = {i for i, w in enumerate(ctoks)
+                  if (w.quoted or _candidate(w.text, w.opens)) and w.text.lower() not in held}
     if not candidates:
         return None
-    a = [w.lower() for w, _ in ctoks]
+    a = [w.text.lower() for w in ctoks]
     # and a candidate needs a neighbour the quotes hold, to stand between shared words
-    near = {w.lower() for text in (*quotes, named) for w, _ in _tokens(text)}
+    near = {w.text.lower() for text in (*quotes, named) for w in _tokens(text)}
     candidates = {i for i in candidates if (i > 0 and a[i - 1] in near) or (i + 1 < len(a) and a[i + 1] in near)}
     if not candidates:
         return None
     for quote in quotes:
         qtoks = _tokens(quote)
-        ops = SequenceMatcher(a=a, b=[w.lower() for w, _ in qtoks], autojunk=False).get_opcodes()
+        ops = SequenceMatcher(a=a, b=[w.text.lower() for w in qtoks], autojunk=False).get_opcodes()
         for k, (tag, i1, i2, j1, j2) in enumerate(ops):
-            if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1 or i1 not in candidates:
+            if tag != "replace":
                 continue
             before = ops[k - 1][2] - ops[k - 1][1] if k > 0 and ops[k - 1][0] == "equal" else 0
             after = ops[k + 1][2] - ops[k + 1][1] if k + 1 < len(ops) and ops[k + 1][0] == "equal" else 0
-            if before + after < 2:
-                continue  # the same words around both: at least two
-            theirs, opens = qtoks[j1]
-            mine = ctoks[i1][0]
-            if _DIGIT.search(theirs) or theirs.lower() in STOPWORDS or not _differ(mine, theirs):
-                continue
-            # both names, and one written as a name: the dictionary alone misses newer words
-            # ("configurable"), so a word it lacks is a name only beside one spelled as a name
-            if _is_name(theirs, opens) and (_written_as_name(theirs, opens) or _written_as_name(*ctoks[i1])):
-                return mine, theirs
+            if i2 - i1 == 1 and j2 - j1 == 1:
+                # one word for one, the same words around both: at least two
+                pairs = [(i1, j1, False)] if before + after >= 2 else []
+            else:
+                # runs of different lengths: the words next to at least two shared ones
+                pairs = ([(i1, j1, True)] if before >= 2 else []) + ([(i2 - 1, j2 - 1, True)] if after >= 2 else [])
+            for i, j, edge in pairs:
+                if i in candidates and _in_place(ctoks[i], qtoks[j], edge=edge):
+                    return ctoks[i].text, qtoks[j].text
     return None
