@@ -121,8 +121,8 @@ def apply_verdict(cr: ClaimResult, verdict: JudgeVerdict | None, threshold: floa
         mine, theirs = cr.displaced
         diags.append(Diagnostic(
             "unsupported-claim",
-            f"the claim says {mine} where its quote says {theirs} (support {_fmt(score)}, threshold {threshold:g};"
-            f" missing: {mine})", claim.line, claim.range))
+            f"the claim says {mine} where its quote says {theirs} (support {_fmt(score)}, threshold {threshold:g}"
+            + (f"; missing: {mine})" if " " not in mine else ")"), claim.line, claim.range))
     elif not passed:
         if lexical:
             missing = cr.missing

@@ -54,6 +54,9 @@ def test_messages_name_both_sides(claims):
     assert msg['Set the mode to "lenient" to reject unsigned packages.'][0].startswith(
         "the claim says lenient where its quote says strict (")
     assert msg["grep's -E option now uses the new matcher."][0].startswith("the claim says -E where its quote says -P (")
+    assert msg["The --dry-run option now overrides --force."] == [
+        "the claim says --dry-run option now overrides --force where its quote says"
+        " --force option now overrides --dry-run (support 1.00, threshold 0.5)"]
     assert msg["join stopped reporting disorder when both of its input files are empty."] == [
         "claim says both of its input; quote says one of the files"]
     ctx = msg["The warranty covers accidental damage."][0]

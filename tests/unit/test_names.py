@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cairn.support import check_support
-from cairn.support.names import displaced
+from cairn.support.names import displaced, in_place, swapped
 
 
 @pytest.mark.parametrize("claim,quote,pair", [
@@ -73,3 +73,38 @@ def test_the_calibrated_check_fails_and_the_seed_rule_does_not():
     assert not cal.passed and cal.displaced == ("Solaris", "macOS")
     seed = check_support(claim, [quote], mode="seed")
     assert seed.passed and seed.displaced is None
+
+
+@pytest.mark.parametrize("claim,quote,pair", [
+    ("In tar, --keep now overrides --overwrite.", "tar: --overwrite now overrides --keep, as documented.",
+     ("--keep now overrides --overwrite", "--overwrite now overrides --keep")),
+    ("Traffic is redirected from ftp-to-sftp.", "Traffic is redirected from sftp-to-ftp.", ("ftp-to-sftp", "sftp-to-ftp")),
+    ("PostgreSQL outperformed MySQL in the test.", "In the test MySQL outperformed PostgreSQL.",
+     ("PostgreSQL outperformed MySQL", "MySQL outperformed PostgreSQL")),
+    # the option's case is part of its name: -r is not -R
+    ("Here -r now implies -R.", "Here -R now implies -r.", ("-r now implies -R", "-R now implies -r")),
+])
+def test_two_names_the_other_way_round(claim, quote, pair):
+    assert swapped(claim, [quote]) == pair
+    assert in_place(claim, [quote]) == pair
+
+
+@pytest.mark.parametrize("claim,quote", [
+    # the passive swaps the roles back
+    ("MySQL was outperformed by PostgreSQL.", "PostgreSQL outperformed MySQL."),
+    ("find -perm /MODE is no longer disabled by POSIXLY_CORRECT.", "POSIXLY_CORRECT no longer disables find -perm /MODE."),
+    # words that join without order
+    ("It runs on Linux and FreeBSD.", "It runs on FreeBSD and Linux."),
+    ("a match between Kasparov and Karpov", "a match between Karpov and Kasparov"),
+    # the quote says it both ways round, so also the claim's way
+    ("--keep overrides --overwrite", "--overwrite overrides --keep unless --keep overrides --overwrite"),
+    # the same order
+    ("PostgreSQL outperformed MySQL.", "In 2020 PostgreSQL outperformed MySQL again."),
+    # ordinary words are not names: the order of "client" and "server" is the score's and the reader's
+    ("data flows from the client to the server", "data flows from the server to the client"),
+    # too far apart to be one relation
+    ("PostgreSQL, which is older than many of the other databases in the survey, beat MySQL.",
+     "MySQL, which is older than many of the other databases in the survey, beat PostgreSQL."),
+])
+def test_names_in_the_same_roles(claim, quote):
+    assert swapped(claim, [quote]) is None

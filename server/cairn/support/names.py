@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from .words import STOPWORDS, english_lexicon
 
-__all__ = ["displaced"]
+__all__ = ["displaced", "in_place", "swapped"]
 
 # words with the punctuation code names carry inside them (auth_timeout, .FEATURES, -E, u+w);
 # quotation marks and backticks, which make the words between them literal
@@ -175,3 +175,75 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, 
                 if i in candidates and _in_place(ctoks[i], qtoks[j], edge=edge):
                     return ctoks[i].text, qtoks[j].text
     return None
+
+
+# words that join two things without order: "A and B" says what "B and A" says
+_UNORDERED = frozenset({"and", "or", "nor", "with", "vs", "versus", "between", "both", "either", "neither", "as", "well"})
+# the passive swaps the roles back: "B is overridden by A" says what "A overrides B" says
+_PASSIVE = frozenset({"by", "is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
+# a code option whole at the start of a word (-A, --sort); elsewhere a hyphen parts words (http-to-https)
+_PART = re.compile(r"(?<![\w.])-{1,2}\w(?:[\w.\-/+]*\w)?|[\w.+/]*\w")
+_NEAR = 6  # at most this many words between the two names: one relation, not two clauses
+
+
+def _key(w: str) -> str:
+    """How a name is compared: a code name exactly (`-a` is not `-A`), any other name case-folded."""
+    return w if w[0] in "-." or any(c in _CODE_MARKS for c in w[1:]) else w.lower()
+
+
+@lru_cache(maxsize=8192)
+def _parts(text: str) -> tuple[tuple[str, int, int], ...]:
+    """The words of `text` for the order test, each with where it is."""
+    return tuple((m.group(), m.start(), m.end()) for m in _PART.finditer(text))
+
+
+def _relation(words: Sequence[str]) -> frozenset[str] | None:
+    """The words between two names, when they make an ordered relation in the active voice."""
+    low = [w.lower() for w in words]
+    if not low or len(low) > _NEAR or any(w in _UNORDERED or w in _PASSIVE for w in low):
+        return None
+    return frozenset(low)
+
+
+def swapped(claim: str, quotes: Sequence[str]) -> tuple[str, str] | None:
+    """(the claim's words, the quote's) when the claim puts two names the other
+    way round around the same relation: `-a now overrides -A` against `-A now
+    overrides -a`, `http-to-https` against `https-to-http`. Words that join
+    without order (`A and B`) and the passive (`B is overridden by A`, which
+    swaps the roles back) are left alone, and so is a quote that also says it
+    the claim's way round."""
+    cparts = _parts(claim)
+    cw = [w for w, _, _ in cparts]
+    ck = [_key(w) for w in cw]
+    names = [i for i, w in enumerate(cw) if not _DIGIT.search(w) and w.lower() not in STOPWORDS
+             and ck.count(ck[i]) == 1 and (_spelled(_Word(w, False, False)) or _is_name(w, True))]
+    if len(names) < 2:
+        return None
+    for quote in quotes:
+        qparts = _parts(quote)
+        qw = [w for w, _, _ in qparts]
+        qk = [_key(w) for w in qw]
+        at: dict[str, list[int]] = {}
+        for j, k in enumerate(qk):
+            at.setdefault(k, []).append(j)
+        for x in names:
+            for y in names:
+                if not x < y <= x + _NEAR + 1 or ck[x] not in at or ck[y] not in at:
+                    continue
+                rel = _relation(cw[x + 1:y])
+                if rel is None:
+                    continue
+                # the quote's pairs of the two, each way round, with a relation that shares a word
+                ways = {(a < b) for a in at[ck[x]] for b in at[ck[y]] if 0 < abs(b - a) <= _NEAR + 1
+                        and (r := _relation(qw[min(a, b) + 1:max(a, b)])) is not None and r & rel}
+                if ways == {False}:
+                    a, b = min(((a, b) for a in at[ck[x]] for b in at[ck[y]] if b < a <= b + _NEAR + 1
+                                and (r := _relation(qw[b + 1:a])) is not None and r & rel), key=lambda p: p[0] - p[1])
+                    return claim[cparts[x][1]:cparts[y][2]], quote[qparts[b][1]:qparts[a][2]]
+    return None
+
+
+def in_place(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, str] | None:
+    """The rule `names`: a name in the place of another (displaced), or two
+    names the other way round (swapped); None when neither."""
+    return displaced(claim, quotes, named) or swapped(claim, quotes)

@@ -315,7 +315,7 @@ def check_support(
     return result
 
 
-_displaced = lru_cache(maxsize=16384)(names.displaced)
+_displaced = lru_cache(maxsize=16384)(names.in_place)
 _new_result = object.__new__
 _set_score, _set_passed, _set_missing, _set_numbers_missing, _set_quote_numbers, _set_displaced = (
     SupportResult.__dict__[f].__set__ for f in SupportResult.__slots__
