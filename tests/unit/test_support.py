@@ -225,6 +225,14 @@ def test_percent():
             assert check_support(claim, [quote], mode=CAL).score == 1.0, (claim, quote)
 
 
+def test_a_percent_sign_not_after_a_number_is_code_not_percent():
+    assert "percent" not in keys("date +'%-N' pads with zeros", CAL)
+    assert "percent" not in keys("printf %d prints an integer", CAL)
+    assert keys("50 % of the 10% rise", CAL).count("percent") == 2
+    # the claim's format directive is not a word its quote lacks
+    assert check_support("the %d directive prints integers", ["the d directive prints integers"], mode=CAL).score == 1.0
+
+
 def test_scaled_numbers():
     (t,) = tokens("1.5 million", CAL)
     assert t.number and t.key == "1500000" and t.text == "1.5 million"

@@ -28,7 +28,10 @@ _CHUNK_CACHE_MAX = 100_000  # entries per cache; a full cache is emptied
 _NT = re.compile(r"(?<=[^\W\d_])n['\u2019]t(?![^\W\d_])", re.IGNORECASE)
 _NT_SPECIAL = re.compile(r"\b(can|won|shan)['\u2019]t\b|\b(can)(not)\b", re.IGNORECASE)
 _NT_BASE = {"can": "can", "won": "will", "shan": "shall"}
-_PERCENT = re.compile(r"%|\bper\s+cent\b", re.IGNORECASE)
+# a per cent sign is "percent" after a number only (`50%`, `50 %`); elsewhere it is code (`%-N`, `%d`)
+# and, like any other sign, no token
+_PERCENT = re.compile(r"(?<=\d)\s?%|\bper\s+cent\b", re.IGNORECASE)
+_PERCENT_SIGN = re.compile(r"(?<=\d)\s?%")
 
 
 def _expand(text: str, rules: frozenset[str]) -> str:
@@ -41,7 +44,7 @@ def _expand(text: str, rules: frozenset[str]) -> str:
 
 
 # A text's expansions are made cheaply when they can be: "%" is replaced
-# whole (str.replace), and the negations per chunk, on a chunk's first sight
+# in the whole text, and the negations per chunk, on a chunk's first sight
 # (_expand_chunk): their patterns never reach across whitespace. A text that
 # may hold "per cent", which does, is expanded whole by _expand instead.
 
@@ -134,7 +137,7 @@ def entries_of(text: str, rules: frozenset[str]) -> tuple[list[Entry], int]:
         if _expands_whole(text, rules):
             text, expand = _expand(text, rules), False
         elif "%" in text and "percent" in rules:
-            text = text.replace("%", " percent ")
+            text = _PERCENT_SIGN.sub(" percent ", text)
     else:
         text = text.lower() if text.isascii() else unicodedata.normalize("NFKC", text).casefold()
     caches = _CHUNK_CACHES.get((rules, modes.WEIGHT))
