@@ -292,6 +292,10 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
      "claim says contact; quote says not required that you contact"),
     ("gzip -l used to misreport lengths smaller than 4 GiB", "gzip -l no longer misreports lengths 4 GiB and larger",
      "claim says smaller than; quote says and larger"),
+    # a negated causative reaches what it would cause: "does not cause X to apply" denies X applying
+    ("Adding a module to the bundle makes the licence apply to the rest of the bundle",
+     "Adding a module to the bundle does not cause the licence to apply to the rest of the bundle",
+     "claim says apply; quote says not cause the licence"),
 ])
 def test_opposites_are_found_and_named(claim, quote, message):
     got = contradictions(claim, [quote])

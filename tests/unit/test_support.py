@@ -225,6 +225,14 @@ def test_percent():
             assert check_support(claim, [quote], mode=CAL).score == 1.0, (claim, quote)
 
 
+def test_a_v_glued_before_a_number_abbreviates_version():
+    assert keys("GPLv3 and LGPLv2.1", CAL) == ["gpl", "3", "and", "lgpl", "2.1"]
+    assert keys("GPLv3", "seed") == ["gplv", "3"]  # the seed rule reads runs of letters, as the SPEC says
+    assert keys("nv2 dev", CAL) == ["nv", "2", "dev"]  # too short to be a name with its version mark
+    # the licence's name, written either way, is the word the quote's heading holds
+    assert check_support("Under GPLv3 the grant is final", ["GPL version 3: the grant is final"], mode=CAL).score == 1.0
+
+
 def test_a_percent_sign_not_after_a_number_is_code_not_percent():
     assert "percent" not in keys("date +'%-N' pads with zeros", CAL)
     assert "percent" not in keys("printf %d prints an integer", CAL)

@@ -64,7 +64,8 @@ ADJECTIVE_ENDINGS = ("able", "ible", "al", "ent", "ant", "ive", "ate", "ete", "i
 # words whose negation reaches the verb after them ("no attempt to allocate")
 TRANSPARENT = frozenset(
     "attempt attempts attempted try tries tried effort intend intends intended plan plans planned need needs "
-    "able ability right way means permission obligation allowed permitted required going want wants".split()
+    "able ability right way means permission obligation allowed permitted required going want wants "
+    "cause causes caused".split()
 )
 
 # direction words: phrase -> (axis, sign, where the anchor is: "after" / "before" / None)

@@ -34,6 +34,7 @@ RULES: dict[str, str] = {
     "scale": "a numeral before hundred, thousand, million, billion or trillion is one number "
     "(1.5 million = 1,500,000), and a quote still offers its parts; billion and trillion are "
     "number words like million",
+    "version": "a v glued between a name and its number abbreviates version: GPLv3 = GPL v3 = GPL 3",
     "weight": "numbers and capitalised words inside a sentence (names) weigh 2",
     "names": "support fails when the claim, between words it shares with a quote, names one thing where "
     "the quote names another (Solaris for macOS, .VARIABLES for .FEATURES; support/names.py)",

@@ -126,6 +126,7 @@ def scan(chunk: str, rules: frozenset[str], opening_first: bool) -> tuple[list[T
     stemmer = stemmer_for(rules)
     weigh = "weight" in rules
     scale = "scale" in rules
+    version = "version" in rules
     nw = modes.WEIGHT if weigh else 1.0
     out: list[Tok] = []
     prev_end = 0
@@ -147,6 +148,8 @@ def scan(chunk: str, rules: frozenset[str], opening_first: bool) -> tuple[list[T
             out += year_range_toks(m[g], nw)
         else:
             raw = m["word"]
+            if version and len(raw) > 2 and raw[-1] in "vV" and chunk[m.end():m.end() + 1].isdigit():
+                raw = raw[:-1]  # GPLv3 is GPL version 3: the name, then its number
             word = raw.casefold()
             if fold:
                 word = _fold_latin(word)
