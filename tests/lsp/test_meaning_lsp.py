@@ -82,6 +82,14 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
         "the claim says Solaris where its quote says macOS")
     value = await _hover_text(client, u, solaris)
     assert "Not supported" in value and "Solaris where its quote says macOS" in value
+    # two names the other way round, and the same two in the passive, which swaps them back
+    swapped = line_of(text, "The --dry-run option now overrides --force.")
+    assert by_line[("unsupported-claim", swapped)].message.startswith(
+        "the claim says --dry-run option now overrides --force where its quote says --force option now overrides")
+    value = await _hover_text(client, u, swapped)
+    assert "Not supported" in value and "--force option now overrides --dry-run" in value.replace("\\", "")  # Markdown escapes
+    passive = line_of(text, "--dry-run is now overridden by the --force option.")
+    assert not [x for x in diags if x.range.start.line == passive]
     # and a correct claim of the same source has no diagnostic
     one_of = line_of(text, "when one of its input files is empty")
     assert not [x for x in diags if x.range.start.line == one_of]
