@@ -30,6 +30,7 @@ title or a role stands for a name (`Obama` and `the President`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -92,6 +93,7 @@ def _is_name(word: str, opens: bool) -> bool:
 _ENDINGS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"))
 
 
+@lru_cache(maxsize=65536)
 def _in_dictionary(w: str) -> bool:
     lex = english_lexicon()
     if w in lex:
@@ -186,15 +188,26 @@ _PART = re.compile(r"(?<![\w.])-{1,2}\w(?:[\w.\-/+]*\w)?|[\w.+/]*\w")
 _NEAR = 6  # at most this many words between the two names: one relation, not two clauses
 
 
+_CODE_INSIDE = re.compile(f"[{re.escape(_CODE_MARKS)}]")
+
+
 def _key(w: str) -> str:
     """How a name is compared: a code name exactly (`-a` is not `-A`), any other name case-folded."""
-    return w if w[0] in "-." or any(c in _CODE_MARKS for c in w[1:]) else w.lower()
+    return w if w[0] in "-." or _CODE_INSIDE.search(w, 1) else w.lower()
+
+
+class _Parts(NamedTuple):
+    words: tuple[str, ...]
+    keys: tuple[str, ...]  # each word as names are compared (_key)
+    spans: tuple[tuple[int, int], ...]
 
 
 @lru_cache(maxsize=8192)
-def _parts(text: str) -> tuple[tuple[str, int, int], ...]:
-    """The words of `text` for the order test, each with where it is."""
-    return tuple((m.group(), m.start(), m.end()) for m in _PART.finditer(text))
+def _parts(text: str) -> _Parts:
+    """The words of `text` for the order test, as compared and where they are (kept: quotes come again)."""
+    ms = list(_PART.finditer(text))
+    words = tuple(m.group() for m in ms)
+    return _Parts(words, tuple(map(_key, words)), tuple(m.span() for m in ms))
 
 
 def _relation(words: Sequence[str]) -> frozenset[str] | None:
@@ -213,16 +226,20 @@ def swapped(claim: str, quotes: Sequence[str]) -> tuple[str, str] | None:
     swaps the roles back) are left alone, and so is a quote that also says it
     the claim's way round."""
     cparts = _parts(claim)
-    cw = [w for w, _, _ in cparts]
-    ck = [_key(w) for w in cw]
-    names = [i for i, w in enumerate(cw) if not _DIGIT.search(w) and w.lower() not in STOPWORDS
-             and ck.count(ck[i]) == 1 and (_spelled(_Word(w, False, False)) or _is_name(w, True))]
+    cw, ck = cparts.words, cparts.keys
+    qparts_all = [_parts(q) for q in quotes]
+    held = set().union(*(p.keys for p in qparts_all))
+    counts = Counter(ck)
+    # names the claim writes once and a quote holds: the cheap tests first
+    names = [i for i, (w, k) in enumerate(zip(cw, ck)) if counts[k] == 1 and k in held and w.lower() not in STOPWORDS
+             and not _DIGIT.search(w)]
     if len(names) < 2:
         return None
-    for quote in quotes:
-        qparts = _parts(quote)
-        qw = [w for w, _, _ in qparts]
-        qk = [_key(w) for w in qw]
+    names = [i for i in names if _spelled(_Word(cw[i], False, False)) or _is_name(cw[i], True)]
+    if len(names) < 2:
+        return None
+    for quote, qparts in zip(quotes, qparts_all):
+        qw, qk = qparts.words, qparts.keys
         at: dict[str, list[int]] = {}
         for j, k in enumerate(qk):
             at.setdefault(k, []).append(j)
@@ -239,7 +256,8 @@ def swapped(claim: str, quotes: Sequence[str]) -> tuple[str, str] | None:
                 if ways == {False}:
                     a, b = min(((a, b) for a in at[ck[x]] for b in at[ck[y]] if b < a <= b + _NEAR + 1
                                 and (r := _relation(qw[b + 1:a])) is not None and r & rel), key=lambda p: p[0] - p[1])
-                    return claim[cparts[x][1]:cparts[y][2]], quote[qparts[b][1]:qparts[a][2]]
+                    return (claim[cparts.spans[x][0]:cparts.spans[y][1]],
+                            quote[qparts.spans[b][0]:qparts.spans[a][1]])
     return None
 
 
