@@ -139,6 +139,17 @@ def test_identifier_checked_against_the_source_not_the_quote():
     assert Q.compare("Apache 2.0 says so", ["says so"], []) == []  # absent: never a failure
 
 
+def test_a_named_release_against_the_quotes_unnamed_release():
+    quote = ["egrep has been deprecated since release 2.5.3 (2007)"]
+    assert Q.compare("egrep was deprecated in grep 2.5.1", quote)[0].message == "claim says 2.5.1; source says release 2.5.3"
+    assert Q.compare("egrep was deprecated in grep 2.5.3", quote) == []
+    # only the quote's own release: the rest of the chunk may name another release
+    assert Q.compare("In coreutils 9.0, ls stopped issuing errors", ["ls no longer issues errors"],
+                     ["ls no longer issues errors. This reverts a change made in release 8.32."]) == []
+    # a claim naming two releases may speak of two things; the quote's release is one of them
+    assert Q.compare("Django 4.2 requires Python 3.8", ["requires version 3.10 or later"]) == []
+
+
 def test_identifiers_leave_the_overlap_score_when_the_source_names_them():
     assert Q.without_identifiers("Under Apache 2.0, each Contributor grants", ["apache-2.0.txt\nApache License"]) \
         == "Under , each Contributor grants"

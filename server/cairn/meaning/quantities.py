@@ -517,6 +517,11 @@ def _offered(quotes: tuple[str, ...]) -> _Offered:
                     said(("number", "range")), said(("date",)))
 
 
+_REFERENCE_NAMES = frozenset(_REFERENCE_WORDS.values())
+_RELEASE_NAMES = frozenset({"version", "release"})
+_GENERIC_NAMES = _REFERENCE_NAMES | {"item"}
+
+
 def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[NumberMismatch]:
     """The claim's quantities, dates and identifiers that its quotes do not
     back. `context` holds the cited chunks' text and their sources' titles,
@@ -561,6 +566,14 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
         elif q.kind == "identifier":
             others = [x for text in (*quotes, *context) for x in extract(text)
                       if x.kind == "identifier" and x.name == q.name]
+            if not others and q.name not in _GENERIC_NAMES and _REFERENCE_NAMES.isdisjoint(
+                    x.name for x in cq if x.kind == "identifier") and sum(x.kind == "identifier" for x in cq) == 1:
+                # the claim's one release of a thing it names ("grep 2.5.1"), where the quote itself
+                # gives a release or version without the name ("since release 2.5.3"): that thing's.
+                # Only the quote's: the rest of a chunk may name other releases ("reverts a change
+                # made in release 8.32")
+                others = [x for text in quotes for x in extract(text) if x.kind == "identifier"
+                          and x.name in _RELEASE_NAMES]
             if others and not any(x.ident == q.ident for x in others):
                 shown = list(dict.fromkeys(_ident_shown(x) for x in others))
                 mine = _ident_shown(q)
