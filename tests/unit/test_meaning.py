@@ -307,6 +307,9 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
     ("Adding a module to the bundle makes the licence apply to the rest of the bundle",
      "Adding a module to the bundle does not cause the licence to apply to the rest of the bundle",
      "claim says apply; quote says not cause the licence"),
+    # a clause opened by "though" or "but" goes on about its sentence's subject ("they")
+    ("The legacy switches no longer work.", "The legacy switches are no longer listed in the manual, though they still work.",
+     "claim says no longer work; quote says work"),
 ])
 def test_opposites_are_found_and_named(claim, quote, message):
     got = contradictions(claim, [quote])
@@ -329,6 +332,11 @@ def test_opposites_are_found_and_named(claim, quote, message):
     ("The police could not identify the man", "The police issued a picture in a bid to help identify a man"),
     ("Not only the climate changed", "The climate changed"),
     ("It is not without risk", "It carries risk"),
+    # the next clause has a subject of its own, not a pronoun: it may speak of another thing
+    ("The legacy switches no longer work.", "The legacy switches are no longer listed, though the replacements work."),
+    # the next clause starts a new sentence: it may speak of anything
+    ("The legacy switches no longer work.", "The legacy switches are no longer listed. They work."),
+    ("The legacy switches still work.", "The legacy switches are no longer listed, though they still work."),
     # a negation governs its verb, not another negative word of its clause
     ("diff treats a closed standard input like a file that does not exist",
      "A standard input that's closed acts like a nonexistent file"),

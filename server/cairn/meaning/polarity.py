@@ -97,6 +97,9 @@ class Clause(NamedTuple):
     unasserted: frozenset[str] = frozenset()  # concepts it only names ("to identify"), not states
     question: bool = False  # a question asserts nothing
     mixed: frozenset[str] = frozenset()  # concepts written both plainly and negatively: it denies neither way
+    # opened by a conjunction (`though`, `but`) and a pronoun, not by the end of a sentence: it goes on
+    # speaking of what the clause before it spoke of ("are no longer documented, though they still work")
+    follows: bool = False
 
 
 class Reading(NamedTuple):
@@ -231,7 +234,7 @@ def read(text: str) -> Reading:
             clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if pol != POSITIVE else "",
                                   frozenset(st.heads) if pol != POSITIVE else frozenset(),
                                   frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
-                                  frozenset(st.negative & st.plain)))
+                                  frozenset(st.negative & st.plain), st.follows))
         st.reset(end)
 
     def content(t: _Tok, w: str, prev: str, i: int) -> None:
@@ -280,6 +283,7 @@ def read(text: str) -> Reading:
             continue
         if t.kind == "brk" or t.text in CLAUSE_BREAKERS or (t.kind == "comma" and st.subordinate):
             close(t.start, question=t.text == "?")
+            st.follows = t.text in CLAUSE_BREAKERS and i + 1 < n_toks and toks[i + 1].text in PERSONAL
             i += 1
             continue
         if t.text == "not" and i + 1 < len(toks) and toks[i + 1].text in ("only", "just", "merely", "simply"):
@@ -387,7 +391,7 @@ def read(text: str) -> Reading:
 
 
 class _State:
-    __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate",
+    __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
                  "unasserted", "infinitive", "in_phrase")
 
@@ -414,6 +418,7 @@ class _State:
         self.in_phrase = False  # a prepositional phrase right after the negation: its verb comes after it
         self.last_head_follow = False
         self.show_head = True
+        self.follows = False
 
     def cue_at(self, text: str, start: int, end: int, show_head: bool = True) -> None:
         self.waiting = True
@@ -488,6 +493,24 @@ def _conflict(a: str, b: str) -> bool:
     return a != b and POSITIVE in (a, b)
 
 
+def _said_after(cl: Clause, r: Reading, ql: Clause) -> tuple[Clause, str] | None:
+    """What the clause right after `ql` says of the word the claim's clause
+    negates, when `ql` speaks of the same thing but not of that word, and the
+    next clause goes on about it without naming anything else of the claim's:
+    `the flags … are no longer documented, though they still work` against
+    `the flags no longer work`. (That clause and its concept.)"""
+    k = r.clauses.index(ql)
+    if k + 1 >= len(r.clauses) or not cl.heads:
+        return None
+    nxt = r.clauses[k + 1]
+    if not nxt.follows or nxt.question:
+        return None
+    for h in sorted(cl.heads - ql.concepts):
+        if cl.concepts & nxt.concepts == {h} and _conflict(_stance(cl, h), _stance(nxt, h)):
+            return nxt, h
+    return None
+
+
 def _opposite_direction(c: Reading, cl: Clause, q: Reading, ql: Clause) -> bool:
     for d in c.directions:
         if not cl.start <= d.start < cl.end:
@@ -535,13 +558,21 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
             continue
         best: list[tuple[Reading, Clause, str]] = []
         best_n = 1
+        near: list[tuple[Reading, Clause]] = []  # the clauses that share most, governed or not
+        near_n = 1
         for r, cls in readings:
             for ql in cls:
                 if ql.question:
                     continue
                 shared = cl.concepts & ql.concepts
                 # the two clauses speak of the same thing: at least two words, half of the claim's
-                if len(shared) < 2 or 2 * len(shared) < len(cl.concepts) or len(shared) < best_n:
+                if len(shared) < 2 or 2 * len(shared) < len(cl.concepts):
+                    continue
+                if len(shared) > near_n:
+                    near, near_n = [(r, ql)], len(shared)
+                elif len(shared) == near_n:
+                    near.append((r, ql))
+                if len(shared) < best_n:
                     continue
                 governed = shared & (cl.heads | ql.heads | cl.negative | ql.negative) - cl.mixed - ql.mixed
                 if not governed and len(shared) >= 3 and 4 * len(shared) >= 3 * len(cl.concepts):
@@ -562,6 +593,10 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 continue  # a negation and an opposite bound cancel
             mine, theirs = _shown(c, cl, g), _shown(r, ql, g)
             out.append(Contradiction(mine, theirs, "negation"))
+        elif not best and len(near) == 1 and quote_reading is None:
+            found = _said_after(cl, *near[0])
+            if found is not None:
+                out.append(Contradiction(_shown(c, cl, found[1]), _shown(near[0][0], found[0], found[1]), "negation"))
     if quote_reading is not None:
         return _unique(out)
 
