@@ -184,18 +184,18 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
     return None
 
 
-@lru_cache(maxsize=8)
-def _by_first_word(table: tuple[str, ...]) -> dict[str, list[tuple[str, ...]]]:
+def _by_first_word(table: Iterable[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
     """The phrases of a table by their first word, longest first."""
     out: dict[str, list[tuple[str, ...]]] = {}
     for phrase in sorted(table, key=lambda p: -len(p.split())):
         words = tuple(phrase.split())
         out.setdefault(words[0], []).append(words)
-    return out
+    return {first: tuple(phrases) for first, phrases in out.items()}
 
 
-_DIRECTION_PHRASES = tuple(DIRECTIONS)
-_CEASING_PHRASES = tuple(CEASING)
+# made once: looked up for every direction or ceasing word read
+_DIRECTION_PHRASES = _by_first_word(DIRECTIONS)
+_CEASING_PHRASES = _by_first_word(CEASING)
 _DIRECTION_FIRST = frozenset(p.split()[0] for p in DIRECTIONS)
 _CEASING_FIRST = frozenset(p.split()[0] for p in CEASING)
 # every word that read() treats other than as a plain content word
@@ -203,16 +203,30 @@ _SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | CLAU
             | STOPWORDS | {"without", "not", "other", "non"})
 
 
-def _phrase_at(toks: list[_Tok], i: int, table: tuple[str, ...]) -> tuple[str, int] | None:
-    """The longest phrase of `table` that starts at token i, and its length in tokens."""
-    candidates = _by_first_word(table).get(toks[i].text)
-    if not candidates:
+def _phrase_at(toks: list[_Tok], i: int, phrases: dict[str, tuple[tuple[str, ...], ...]]) -> tuple[str, int] | None:
+    """The longest of `phrases` (_by_first_word of a table) that starts at token i, and its length in tokens."""
+    t = toks[i]
+    candidates = phrases.get(t.text)
+    if candidates is None or t.kind != "word":
         return None
-    for words in candidates:
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    second = after.text if after is not None and after.kind == "word" else None
+    for words in candidates:  # longest first
         n = len(words)
-        if i + n <= len(toks) and all(toks[i + k].kind == "word" and toks[i + k].text == words[k] for k in range(n)):
+        if n == 1:
+            return words[0], 1
+        if words[1] == second and i + n <= len(toks) and (n == 2 or _words_at(toks, i + 2, words[2:])):
             return " ".join(words), n
     return None
+
+
+def _words_at(toks: list[_Tok], i: int, words: tuple[str, ...]) -> bool:
+    """Whether the tokens from i on are the words `words` (i + len(words) <= len(toks))."""
+    for k, word in enumerate(words):
+        t = toks[i + k]
+        if t.kind != "word" or t.text != word:
+            return False
+    return True
 
 
 @lru_cache(maxsize=16384)
