@@ -36,7 +36,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..support import STOPWORDS, stem
 from .lexicon import (
@@ -643,20 +643,34 @@ class _Words(NamedTuple):
     unprefixed: frozenset[str]  # "exclusive" for "nonexclusive"
 
 
-@lru_cache(maxsize=32768)
 def _chunk_words(chunk: str) -> _Words:
     """A chunk's words (a run of text between white space, which no word or
-    cue crosses)."""
+    cue crosses), kept in _CHUNK_WORDS."""
     words = frozenset(_WORDS.findall(chunk.lower()))
     cue = bool(words & _CUE_WORDS) or any("n't" in w or w.startswith(("non-", "no-")) or w.endswith("-free") for w in words)
     cue = cue or "n't" in chunk or "n\u2019t" in chunk
-    return _Words(words, cue, frozenset(rest for w in words for rest in _unprefixed(w)))
+    return _keep(_CHUNK_WORDS, chunk, _Words(words, cue, frozenset(rest for w in words for rest in _unprefixed(w))))
+
+
+# What is read of each chunk seen, kept in plain dicts emptied when full: a
+# dict's get costs less than an lru_cache's look-up, and a claim has some
+# twenty chunks, each looked up by several tests.
+_CHUNK_WORDS: dict[str, _Words] = {}
+_CHUNK_SIGNS: dict[str, tuple[bool, frozenset[str], tuple[str, ...]]] = {}
+_KEPT_LIMIT = 32768
+
+
+def _keep(kept: dict, key: str, value: Any) -> Any:
+    if len(kept) >= _KEPT_LIMIT:
+        kept.clear()
+    kept[key] = value
+    return value
 
 
 @lru_cache(maxsize=8192)
 def _words_of(text: str) -> _Words:
     """A quote's words: those of its chunks taken together."""
-    parts = [_chunk_words(c) for c in text.split()]
+    parts = [_CHUNK_WORDS.get(c) or _chunk_words(c) for c in text.split()]
     return _Words(frozenset().union(*(p.words for p in parts)), any(p.cue for p in parts),
                   frozenset().union(*(p.unprefixed for p in parts)))
 
@@ -670,14 +684,17 @@ def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
     """`_may_differ_plain`, with each chunk's and each quote's words read once
     (a quote is checked again and again): "p + w in b" is "w is what is left
     of a word of b that opens with p"."""
-    mine = [_chunk_words(c) for c in claim.split()]
+    kept = _CHUNK_WORDS
+    mine = [kept.get(c) or _chunk_words(c) for c in claim.split()]
     if any(p.cue for p in mine):
         return True
     theirs = [_words_of(q) for q in quotes]
     if any(t.cue for t in theirs):
         return True
-    return any(not p.words.isdisjoint(t.unprefixed) or not p.unprefixed.isdisjoint(t.words)
-               for t in theirs for p in mine)
+    # the claim's chunks taken together: a word of one of them meets a quote's as well
+    words = frozenset().union(*(p.words for p in mine))
+    unprefixed = frozenset().union(*(p.unprefixed for p in mine))
+    return any(not words.isdisjoint(t.unprefixed) or not unprefixed.isdisjoint(t.words) for t in theirs)
 
 
 # --------------------------------------------------------------------------
@@ -741,14 +758,13 @@ def _word_signs(w: str) -> tuple[bool, tuple[str, ...]]:
     return negative, _analyse(w, True)[0]
 
 
-@lru_cache(maxsize=32768)
 def _chunk_signs(chunk: str) -> tuple[bool, frozenset[str], tuple[str, ...]]:
     """`_word_signs` over the words of a chunk (lower case, between white
     space), taken together: whether one reads negatively, every concept they
-    can stand for, and the words."""
+    can stand for, and the words (kept in _CHUNK_SIGNS)."""
     words = tuple(w for kind, w, _, _ in _chunk_tokens(chunk) if kind == "word")
     signs = [_word_signs(w) for w in words]
-    return any(n for n, _ in signs), frozenset(c for _, cs in signs for c in cs), words
+    return _keep(_CHUNK_SIGNS, chunk, (any(n for n, _ in signs), frozenset(c for _, cs in signs for c in cs), words))
 
 
 def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
@@ -758,12 +774,13 @@ def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
     the quotes deny among its words, or a direction word on both sides."""
     chunks = unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'").split()
     denied = frozenset().union(*(v.negative for v in views))
-    for chunk in chunks:
-        negative, concepts, _ = _chunk_signs(chunk)
+    kept = _CHUNK_SIGNS
+    signs = [kept.get(chunk) or _chunk_signs(chunk) for chunk in chunks]
+    for negative, concepts, _ in signs:
         if negative or not denied.isdisjoint(concepts):
             return True
     if any(v.directions for v in views):
-        words = [w for chunk in chunks for w in _chunk_signs(chunk)[2]]
+        words = [w for _, _, chunk_words in signs for w in chunk_words]
         for i, w in enumerate(words):
             if w in _DIRECTION_ONE or (i + 1 < len(words) and (w, words[i + 1]) in _DIRECTION_TWO):
                 return True
