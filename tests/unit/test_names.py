@@ -4,8 +4,10 @@ one name where its quote, around the same words, has another fails the check."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cairn.support import check_support
+from cairn.support import check_support, names
 from cairn.support.names import displaced, in_place, swapped
 
 
@@ -108,3 +110,51 @@ def test_two_names_the_other_way_round(claim, quote, pair):
 ])
 def test_names_in_the_same_roles(claim, quote):
     assert swapped(claim, [quote]) is None
+
+
+# The order test reads a text chunk by chunk (runs between white space), each chunk once: held to one pass.
+_PIECES = st.sampled_from(["-a", "-A", "--sort", "http-to-https", ".FEATURES", "x.y", "u+w", "a/b", "now", "overrides",
+                           "é", "_", "-", "--", ".", ",", "(-E)", "'-P'", "\"q\"", "x86", "3.8", "Zürich", "-é"])
+_GAPS = st.sampled_from([" ", "  ", "\t", "\n", "\u00a0", "\u2003", "", "."])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.lists(st.tuples(_PIECES, _GAPS), max_size=14).map(lambda ps: "".join(p + g for p, g in ps)),
+                 st.text(max_size=50)))
+def test_the_order_tests_words_read_chunk_by_chunk_are_those_of_one_pass(text):
+    assert names._parts.__wrapped__(text) == names._parts_plain(text)
+
+
+_NAMEY = st.sampled_from([
+    "timeout", "now", "supports", "sub-second", "timeouts", "on", "macOS", "Solaris", "Leeds", "York", "the",
+    "depot", "in", "opened", "May", "auth_timeout", ".FEATURES", ".VARIABLES", "-E", "-P", "u+w", "printf", "sort",
+    "btrfs", "configurable", "co-operation", "cooperation", "3.8", "grep", "a", "of", "Paris", "GPL", "option",
+    "grep's", "`-E`", "\"nocomment\"", "'x'", ".", ":", ",", "Zürich", "and", "is", "overrides", "-a", "-A",
+])
+
+
+@st.composite
+def _claim_and_quotes(draw):
+    """One to three quotes, and a claim made from the first with words replaced,
+    dropped or added (so that the alignment has work), or any text."""
+    quotes = draw(st.lists(st.lists(_NAMEY, max_size=14).map(" ".join), min_size=1, max_size=3))
+    words = quotes[0].split()
+    if words and draw(st.booleans()):
+        for _ in range(draw(st.integers(1, 3))):
+            k = draw(st.integers(0, len(words) - 1))
+            edit = draw(st.sampled_from(["replace", "drop", "add"]))
+            if edit == "replace":
+                words[k] = draw(_NAMEY)
+            elif edit == "drop" and len(words) > 1:
+                del words[k]
+            else:
+                words.insert(k, draw(_NAMEY))
+        return " ".join(words), quotes
+    return draw(st.lists(_NAMEY, max_size=14).map(" ".join)), quotes
+
+
+@settings(max_examples=600, deadline=None)
+@given(_claim_and_quotes(), st.sampled_from(["", "MPL-2.0\nMozilla Public License", "York", "macOS"]))
+def test_the_test_that_spares_an_alignment_hides_no_name(pair, named):
+    claim, quotes = pair
+    assert displaced(claim, quotes, named) == displaced(claim, quotes, named, plain=True)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cairn import meaning
+from cairn.meaning import quantifiers as Q
 from cairn.meaning.quantifiers import quantifier_conflicts
 
 
@@ -40,3 +43,14 @@ def test_check_reports_it_as_a_contradiction():
     assert [c.kind for c in found.contradictions] == ["quantifier"]
     assert meaning.check("You may distribute it provided you do all of the following.", ev,
                          polarity=False).contradictions == []
+
+
+_WORDS = st.sampled_from(["all", "All", "ALL", "both", "every", "each", "one", "one's", "either", "some", "someone",
+                          "of", "the", "files", "not", "no", "isn't", "rules", "é", "x", "-", ",", ".", "'", "2"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.lists(_WORDS, max_size=12).map(" ".join), st.lists(_WORDS, max_size=12).map("".join),
+                 st.text(max_size=40)))
+def test_the_test_before_reading_quantifiers_hides_none(text):
+    assert Q._quantifiers.__wrapped__(text) == Q._quantifiers_plain(text)

@@ -36,7 +36,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..support import STOPWORDS, stem
 from .lexicon import (
@@ -187,18 +187,18 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
     return None
 
 
-@lru_cache(maxsize=8)
-def _by_first_word(table: tuple[str, ...]) -> dict[str, list[tuple[str, ...]]]:
+def _by_first_word(table: Iterable[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
     """The phrases of a table by their first word, longest first."""
     out: dict[str, list[tuple[str, ...]]] = {}
     for phrase in sorted(table, key=lambda p: -len(p.split())):
         words = tuple(phrase.split())
         out.setdefault(words[0], []).append(words)
-    return out
+    return {first: tuple(phrases) for first, phrases in out.items()}
 
 
-_DIRECTION_PHRASES = tuple(DIRECTIONS)
-_CEASING_PHRASES = tuple(CEASING)
+# made once: looked up for every direction or ceasing word read
+_DIRECTION_PHRASES = _by_first_word(DIRECTIONS)
+_CEASING_PHRASES = _by_first_word(CEASING)
 _DIRECTION_FIRST = frozenset(p.split()[0] for p in DIRECTIONS)
 _CEASING_FIRST = frozenset(p.split()[0] for p in CEASING)
 # every word that read() treats other than as a plain content word
@@ -206,16 +206,30 @@ _SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | CLAU
             | STOPWORDS | {"without", "not", "other", "non"})
 
 
-def _phrase_at(toks: list[_Tok], i: int, table: tuple[str, ...]) -> tuple[str, int] | None:
-    """The longest phrase of `table` that starts at token i, and its length in tokens."""
-    candidates = _by_first_word(table).get(toks[i].text)
-    if not candidates:
+def _phrase_at(toks: list[_Tok], i: int, phrases: dict[str, tuple[tuple[str, ...], ...]]) -> tuple[str, int] | None:
+    """The longest of `phrases` (_by_first_word of a table) that starts at token i, and its length in tokens."""
+    t = toks[i]
+    candidates = phrases.get(t.text)
+    if candidates is None or t.kind != "word":
         return None
-    for words in candidates:
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    second = after.text if after is not None and after.kind == "word" else None
+    for words in candidates:  # longest first
         n = len(words)
-        if i + n <= len(toks) and all(toks[i + k].kind == "word" and toks[i + k].text == words[k] for k in range(n)):
+        if n == 1:
+            return words[0], 1
+        if words[1] == second and i + n <= len(toks) and (n == 2 or _words_at(toks, i + 2, words[2:])):
             return " ".join(words), n
     return None
+
+
+def _words_at(toks: list[_Tok], i: int, words: tuple[str, ...]) -> bool:
+    """Whether the tokens from i on are the words `words` (i + len(words) <= len(toks))."""
+    for k, word in enumerate(words):
+        t = toks[i + k]
+        if t.kind != "word" or t.text != word:
+            return False
+    return True
 
 
 @lru_cache(maxsize=16384)
@@ -664,20 +678,34 @@ class _Words(NamedTuple):
     unprefixed: frozenset[str]  # "exclusive" for "nonexclusive"
 
 
-@lru_cache(maxsize=32768)
 def _chunk_words(chunk: str) -> _Words:
     """A chunk's words (a run of text between white space, which no word or
-    cue crosses)."""
+    cue crosses), kept in _CHUNK_WORDS."""
     words = frozenset(_WORDS.findall(chunk.lower()))
     cue = bool(words & _CUE_WORDS) or any("n't" in w or w.startswith(("non-", "no-")) or w.endswith("-free") for w in words)
     cue = cue or "n't" in chunk or "n\u2019t" in chunk
-    return _Words(words, cue, frozenset(rest for w in words for rest in _unprefixed(w)))
+    return _keep(_CHUNK_WORDS, chunk, _Words(words, cue, frozenset(rest for w in words for rest in _unprefixed(w))))
+
+
+# What is read of each chunk seen, kept in plain dicts emptied when full: a
+# dict's get costs less than an lru_cache's look-up, and a claim has some
+# twenty chunks, each looked up by several tests.
+_CHUNK_WORDS: dict[str, _Words] = {}
+_CHUNK_SIGNS: dict[str, tuple[bool, frozenset[str], tuple[str, ...]]] = {}
+_KEPT_LIMIT = 32768
+
+
+def _keep(kept: dict, key: str, value: Any) -> Any:
+    if len(kept) >= _KEPT_LIMIT:
+        kept.clear()
+    kept[key] = value
+    return value
 
 
 @lru_cache(maxsize=8192)
 def _words_of(text: str) -> _Words:
     """A quote's words: those of its chunks taken together."""
-    parts = [_chunk_words(c) for c in text.split()]
+    parts = [_CHUNK_WORDS.get(c) or _chunk_words(c) for c in text.split()]
     return _Words(frozenset().union(*(p.words for p in parts)), any(p.cue for p in parts),
                   frozenset().union(*(p.unprefixed for p in parts)))
 
@@ -691,14 +719,17 @@ def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
     """`_may_differ_plain`, with each chunk's and each quote's words read once
     (a quote is checked again and again): "p + w in b" is "w is what is left
     of a word of b that opens with p"."""
-    mine = [_chunk_words(c) for c in claim.split()]
+    kept = _CHUNK_WORDS
+    mine = [kept.get(c) or _chunk_words(c) for c in claim.split()]
     if any(p.cue for p in mine):
         return True
     theirs = [_words_of(q) for q in quotes]
     if any(t.cue for t in theirs):
         return True
-    return any(not p.words.isdisjoint(t.unprefixed) or not p.unprefixed.isdisjoint(t.words)
-               for t in theirs for p in mine)
+    # the claim's chunks taken together: a word of one of them meets a quote's as well
+    words = frozenset().union(*(p.words for p in mine))
+    unprefixed = frozenset().union(*(p.unprefixed for p in mine))
+    return any(not words.isdisjoint(t.unprefixed) or not unprefixed.isdisjoint(t.words) for t in theirs)
 
 
 # --------------------------------------------------------------------------
@@ -762,14 +793,13 @@ def _word_signs(w: str) -> tuple[bool, tuple[str, ...]]:
     return negative, _analyse(w, True)[0]
 
 
-@lru_cache(maxsize=32768)
 def _chunk_signs(chunk: str) -> tuple[bool, frozenset[str], tuple[str, ...]]:
     """`_word_signs` over the words of a chunk (lower case, between white
     space), taken together: whether one reads negatively, every concept they
-    can stand for, and the words."""
+    can stand for, and the words (kept in _CHUNK_SIGNS)."""
     words = tuple(w for kind, w, _, _ in _chunk_tokens(chunk) if kind == "word")
     signs = [_word_signs(w) for w in words]
-    return any(n for n, _ in signs), frozenset(c for _, cs in signs for c in cs), words
+    return _keep(_CHUNK_SIGNS, chunk, (any(n for n, _ in signs), frozenset(c for _, cs in signs for c in cs), words))
 
 
 def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
@@ -779,12 +809,13 @@ def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
     the quotes deny among its words, or a direction word on both sides."""
     chunks = unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'").split()
     denied = frozenset().union(*(v.negative for v in views))
-    for chunk in chunks:
-        negative, concepts, _ = _chunk_signs(chunk)
+    kept = _CHUNK_SIGNS
+    signs = [kept.get(chunk) or _chunk_signs(chunk) for chunk in chunks]
+    for negative, concepts, _ in signs:
         if negative or not denied.isdisjoint(concepts):
             return True
     if any(v.directions for v in views):
-        words = [w for chunk in chunks for w in _chunk_signs(chunk)[2]]
+        words = [w for _, _, chunk_words in signs for w in chunk_words]
         for i, w in enumerate(words):
             if w in _DIRECTION_ONE or (i + 1 < len(words) and (w, words[i + 1]) in _DIRECTION_TWO):
                 return True

@@ -36,8 +36,25 @@ class _Quantifier(NamedTuple):
     shown: str  # as written, with what it quantifies ("all of the following")
 
 
+_ASCII_NON_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
+_QUANTIFIERS = _UNIVERSAL | _EXISTENTIAL
+
+
+def _surely_none(text: str) -> bool:
+    """True when `text` has no quantifier word: a cheap test before reading it
+    (ASCII only: its runs of letters hold every word _WORD finds)."""
+    return text.isascii() and _QUANTIFIERS.isdisjoint(text.lower().translate(_ASCII_NON_LETTERS).split())
+
+
 @lru_cache(maxsize=8192)
 def _quantifiers(text: str) -> tuple[_Quantifier, ...]:
+    if _surely_none(text):
+        return ()
+    return _quantifiers_plain(text)
+
+
+def _quantifiers_plain(text: str) -> tuple[_Quantifier, ...]:
+    """The quantifiers of `text`, read word by word (the plain path of `_quantifiers`)."""
     words = list(_WORD.finditer(text))
     low = [m.group().lower() for m in words]
     out = []

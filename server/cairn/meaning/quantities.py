@@ -382,15 +382,18 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
             ref = None  # only a decimal ("grep 3.8"), never "files 3", names a release after a plain noun
         elif ref.startswith("name:"):
             # "Apache 2.0", "Python 3.11": a name before a number; but "Allow 30 days" opens a sentence
-            at_start = _SENT_START.search(text, 0, word_start)
             whole_year = "." not in written and 1000 <= value < 3000
-            if whole_year or (at_start and "." not in written and not ref[5:].isupper()
-                              and not text[word_start:s].strip().isupper()):
+            if whole_year or ("." not in written and _SENT_START.search(text, 0, word_start)
+                              and not ref[5:].isupper() and not text[word_start:s].strip().isupper()):
                 ref = None
         if ref:
             return Quantity("identifier", text[m.start("n"):m.end("n")], m.start("n"), m.end("n"),
                             name=ref.split(":", 1)[-1], ident=_ident(written))
-    return Quantity("number", text[s:e].strip(), s, e, value=value, unit=unit)
+    # as Quantity("number", text[s:e].strip(), s, e, value=value, unit=unit), without its Python-level __new__
+    return _new(Quantity, ("number", text[s:e].strip(), s, e, value, None, unit, None, None, None))
+
+
+_new = tuple.__new__
 
 
 def _bare(text: str, m: re.Match[str] | _PlainNumber, value: Decimal, word: bool, unit: str | None) -> Quantity | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from itertools import accumulate
 from typing import Any
 
 # --------------------------------------------------------------------------
@@ -245,8 +244,13 @@ def _candidates(text: str) -> list[tuple[int, int]]:
     if len(text) == sum(map(len, chunks)) + len(chunks) - 1:
         # one white-space character between chunks and none around them (most texts): each
         # chunk starts one character after the end of the one before
-        starts = accumulate((len(c) + 1 for c in chunks), initial=0)
-        return [(s, s + len(c)) for s, c, h in zip(starts, chunks, held) if h]
+        spans = []
+        s = 0
+        for chunk, h in zip(chunks, held):
+            if h:
+                spans.append((s, s + len(chunk)))
+            s += len(chunk) + 1
+        return spans
     spans = []
     i = 0
     for chunk, h in zip(chunks, held):

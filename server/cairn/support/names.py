@@ -30,7 +30,6 @@ title or a role stands for a name (`Obama` and `the President`).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -142,10 +141,12 @@ def _spelled(w: _Word) -> bool:
     return w.quoted or t[0] in "-." or any(c in _CODE_MARKS for c in t[1:]) or any(c.isupper() for c in t[1:])
 
 
-def displaced(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, str] | None:
+def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool = False) -> tuple[str, str] | None:
     """(the claim's name, the quote's name) when the claim puts one name where
     a quote, around the same words, has another; None otherwise. `named`: the
-    cited sources' headings, whose names the claim may use freely."""
+    cited sources' headings, whose names the claim may use freely. `plain=True`
+    aligns every quote with the claim, without the test that spares most
+    alignments (_may_stand): the same answer, which the tests hold it to."""
     held = " ".join(quotes).lower() + "\n" + named.lower()
     ctoks = _tokens(claim)
     # a cheap test first: most claims have no name the quotes lack
@@ -161,6 +162,8 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, 
         return None
     for quote in quotes:
         qtoks = _tokens(quote)
+        if not plain and not _may_stand(ctoks, a, candidates, qtoks):
+            continue
         ops = SequenceMatcher(a=a, b=[w.text.lower() for w in qtoks], autojunk=False).get_opcodes()
         for k, (tag, i1, i2, j1, j2) in enumerate(ops):
             if tag != "replace":
@@ -177,6 +180,36 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, 
                 if i in candidates and _in_place(ctoks[i], qtoks[j], edge=edge):
                     return ctoks[i].text, qtoks[j].text
     return None
+
+
+def _may_stand(ctoks: Sequence[_Word], a: list[str], candidates: set[int], qtoks: tuple[_Word, ...]) -> bool:
+    """False when aligning the claim with this quote surely finds no name in
+    place of another. Every pair displaced() tests stands right after an equal
+    run or right before one, on both sides: a one-for-one replacement has the
+    same words around it, and the edge of a longer run has two before it or
+    two after it. So some candidate i and some word j of the quote must have
+    a[i - 1] == b[j - 1] or a[i + 1] == b[j + 1], and j name something else."""
+    b, at = _lowered(qtoks)
+    for i in candidates:
+        places = []
+        if i > 0:
+            places += [p + 1 for p in at.get(a[i - 1], ()) if p + 1 < len(b)]
+        if i + 1 < len(a):
+            places += [p - 1 for p in at.get(a[i + 1], ()) if p > 0]
+        for j in places:
+            if _in_place(ctoks[i], qtoks[j], edge=False) or _in_place(ctoks[i], qtoks[j], edge=True):
+                return True
+    return False
+
+
+@lru_cache(maxsize=8192)
+def _lowered(qtoks: tuple[_Word, ...]) -> tuple[list[str], dict[str, list[int]]]:
+    """A quote's words in lower case, and where each stands (kept: quotes come again)."""
+    b = [w.text.lower() for w in qtoks]
+    at: dict[str, list[int]] = {}
+    for j, w in enumerate(b):
+        at.setdefault(w, []).append(j)
+    return b, at
 
 
 # words that join two things without order: "A and B" says what "B and A" says
@@ -204,7 +237,40 @@ class _Parts(NamedTuple):
 
 @lru_cache(maxsize=8192)
 def _parts(text: str) -> _Parts:
-    """The words of `text` for the order test, as compared and where they are (kept: quotes come again)."""
+    """The words of `text` for the order test, as compared and where they are (kept: quotes come again).
+    No word holds white space, and white space before a chunk (a run between white space) is
+    neither a word character nor a full stop, so each chunk is read alone, once: the same
+    words as `_parts_plain`."""
+    words: list[str] = []
+    keys: list[str] = []
+    spans: list[tuple[int, int]] = []
+    i = 0
+    for chunk in text.split():
+        i = text.find(chunk, i)
+        got = _CHUNK_PARTS.get(chunk)
+        if got is None:
+            got = _chunk_parts(chunk)
+        for w, k, (s, e) in zip(*got):
+            words.append(w)
+            keys.append(k)
+            spans.append((i + s, i + e))
+        i += len(chunk)
+    return _Parts(tuple(words), tuple(keys), tuple(spans))
+
+
+# the parts of each chunk seen, emptied when full (a dict's get is quicker than an lru_cache)
+_CHUNK_PARTS: dict[str, _Parts] = {}
+
+
+def _chunk_parts(chunk: str) -> _Parts:
+    got = _CHUNK_PARTS[chunk] = _parts_plain(chunk)
+    if len(_CHUNK_PARTS) > 65536:
+        _CHUNK_PARTS.clear()
+    return got
+
+
+def _parts_plain(text: str) -> _Parts:
+    """`_parts` in one pass over the whole text."""
     ms = list(_PART.finditer(text))
     words = tuple(m.group() for m in ms)
     return _Parts(words, tuple(map(_key, words)), tuple(m.span() for m in ms))
@@ -218,6 +284,12 @@ def _relation(words: Sequence[str]) -> frozenset[str] | None:
     return frozenset(low)
 
 
+@lru_cache(maxsize=65536)
+def _name_word(w: str) -> bool:
+    """A word the order test takes for a name: spelled as one, or held by no dictionary (kept per word)."""
+    return _spelled(_Word(w, False, False)) or _is_name(w, True)
+
+
 def swapped(claim: str, quotes: Sequence[str]) -> tuple[str, str] | None:
     """(the claim's words, the quote's) when the claim puts two names the other
     way round around the same relation: `-a now overrides -A` against `-A now
@@ -229,13 +301,12 @@ def swapped(claim: str, quotes: Sequence[str]) -> tuple[str, str] | None:
     cw, ck = cparts.words, cparts.keys
     qparts_all = [_parts(q) for q in quotes]
     held = set().union(*(p.keys for p in qparts_all))
-    counts = Counter(ck)
     # names the claim writes once and a quote holds: the cheap tests first
-    names = [i for i, (w, k) in enumerate(zip(cw, ck)) if counts[k] == 1 and k in held and w.lower() not in STOPWORDS
+    names = [i for i, (w, k) in enumerate(zip(cw, ck)) if k in held and ck.count(k) == 1 and w.lower() not in STOPWORDS
              and not _DIGIT.search(w)]
     if len(names) < 2:
         return None
-    names = [i for i in names if _spelled(_Word(cw[i], False, False)) or _is_name(cw[i], True)]
+    names = [i for i in names if _name_word(cw[i])]
     if len(names) < 2:
         return None
     for quote, qparts in zip(quotes, qparts_all):
