@@ -394,7 +394,7 @@ class Store(Search, Proofs, IndexStore):
         blobs = [stored_text(v.text, v.chunks) for v in versions]
         with self._lock:
             c = self._conn
-            with bulk_batch(c, sum(len(b) for b in blobs)), immediate(c):
+            with bulk_batch(c, sum(len(v.text) for v in versions)), immediate(c):
                 firsts: list[int] = []
                 ids = [self._insert_version(c, v, blob, firsts) for v, blob in zip(versions, blobs)]
                 if firsts:
