@@ -242,6 +242,8 @@ class Store(Search, Proofs, IndexStore):
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        elif row[0] == "3" and read_only:
+            pass  # read as it is (schema 4 reads schema 3's rows); nothing is written to a read-only index
         elif row[0] in ("1", "2", "3"):
             self._migrate(conn, row[0])
         elif row[0] != SCHEMA_VERSION:
