@@ -8,9 +8,9 @@ afresh ("spawn": the caller may hold threads and open connections that a
 forked child must not inherit) parses the rest, and the results come back in
 the order the sources were given, so what is stored does not depend on the
 number of workers. A worker sends back what is cheap to send and costly to
-make: the text, its compressed form as the store keeps it, and each chunk's id
-and span (the chunk texts are cut from the text again here), so receiving a
-source costs the indexing process far less than parsing it would.
+make: the text and each chunk's id and span (the chunk texts are cut from the
+text again here), so receiving a source costs the indexing process far less
+than parsing it would.
 CAIRN_INDEX_WORKERS sets how many (default 1: no worker process; see workers()
 for why).
 
@@ -34,7 +34,6 @@ from . import chunking
 from .chunking import RawChunk
 from .sources import SourceError, parse_bytes
 from .store import IndexStore, NewVersion
-from .store.base import compressed_text
 
 PARALLEL_BYTES = 8 * 1024 * 1024  # parsed in this process before workers are started
 
@@ -48,8 +47,8 @@ class Job:
 
 
 Parsed = tuple[NewVersion, list[str]]  # the version to store, the parser's warnings
-# what a worker sends back: text, pages, lineage, date, warnings, compressed text, (chunk id, start, end, page)...
-Packed = tuple[str, list[int] | None, str, str | None, list[str], bytes, list[tuple[str, int, int, int | None]]]
+# what a worker sends back: text, pages, lineage, date, warnings, (chunk id, start, end, page)...
+Packed = tuple[str, list[int] | None, str, str | None, list[str], list[tuple[str, int, int, int | None]]]
 Outcome = tuple[Job, Parsed | None, Exception | None]  # exactly one of the two is set
 
 
@@ -64,15 +63,14 @@ def parse_job(ident: str, version: str, data: bytes, chunk_chars: int) -> Parsed
 def parse_packed(ident: str, version: str, data: bytes, chunk_chars: int) -> Packed:
     """parse_job in a worker process, packed for the trip back (see the module's docstring)."""
     v, warnings = parse_job(ident, version, data, chunk_chars)
-    return (v.text, v.pages, v.lineage, v.date, warnings, compressed_text(v.text),
-            [(c.chunk_id, c.start, c.end, c.page) for c in v.chunks])
+    return v.text, v.pages, v.lineage, v.date, warnings, [(c.chunk_id, c.start, c.end, c.page) for c in v.chunks]
 
 
 def unpack(job: Job, packed: Packed) -> Parsed:
     """What parse_job would have returned for this job, from a worker's packed answer."""
-    text, pages, lineage, date, warnings, blob, spans = packed
+    text, pages, lineage, date, warnings, spans = packed
     chunks = [RawChunk(cid, start, end, page, text[start:end]) for cid, start, end, page in spans]
-    return NewVersion(job.ident, job.version, lineage, job.chunk_chars, text, pages, chunks, True, date, blob), warnings
+    return NewVersion(job.ident, job.version, lineage, job.chunk_chars, text, pages, chunks, True, date), warnings
 
 
 def workers() -> int:

@@ -179,6 +179,21 @@ def test_a_read_only_index_folder_serves_a_check_that_needs_no_writes(checked):
     assert digest(db(root)) == before
 
 
+def test_a_read_only_index_of_schema_3_is_read_as_it_is(checked):
+    """Schema 4 reads schema 3's rows as they are, so an index that cannot be migrated
+    (read-only) still serves a check, and is left at schema 3."""
+    root, clean = checked
+    with sqlite3.connect(db(root)) as conn:
+        conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+    conn.close()
+    before = digest(db(root))
+    with read_only(db(root), db(root).parent):
+        proc = cairn(root, "check", "--format", "json")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert verdicts(proc.stdout) == clean
+    assert digest(db(root)) == before
+
+
 @pytest.mark.parametrize("folder_too", [False, True])
 def test_a_check_that_must_write_a_read_only_index_is_exit_2(checked, folder_too: bool):
     """Neither deleted and rebuilt (as the index once was) nor a traceback."""

@@ -62,11 +62,11 @@ class NewVersion:
     chunks: list[RawChunk]
     make_current: bool
     date: str | None = None  # YYYY-MM-DD from the source's metadata, stored with the version
-    blob: bytes | None = None  # the text as stored (compressed_text), when a parsing worker made it already
 
     def compressed(self) -> bytes:
-        """The text as both stores keep it: UTF-8 (lone surrogates kept), zlib level 1."""
-        return self.blob if self.blob is not None else compressed_text(self.text)
+        """The text as PostgreSQL keeps it: UTF-8 (lone surrogates kept), zlib level 1.
+        (The SQLite file keeps only the text outside the chunks: store.sqlite_text.)"""
+        return compressed_text(self.text)
 
 
 def compressed_text(text: str) -> bytes:

@@ -22,7 +22,6 @@ import os
 import sqlite3
 import threading
 import time
-import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -64,10 +63,13 @@ from .sqlite_faults import (
     unavailable_reason,
 )
 from .sqlite_search import Search
+from .sqlite_text import REST, stored_text, whole_text
 
 log = logging.getLogger("cairn.store")
 
-SCHEMA_VERSION = "3"  # 2: versions.text last; 3: MACs (provenance) on versions, chunks and the cache
+# 2: versions.text last; 3: MACs (provenance) on versions, chunks and the cache;
+# 4: versions.text of a new version holds only the text outside its chunks (sqlite_text)
+SCHEMA_VERSION = "4"
 
 _VERSIONS_DDL = """
 CREATE TABLE IF NOT EXISTS versions (
@@ -240,7 +242,9 @@ class Store(Search, Proofs, IndexStore):
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        elif row[0] in ("1", "2"):
+        elif row[0] == "3" and read_only:
+            pass  # read as it is (schema 4 reads schema 3's rows); nothing is written to a read-only index
+        elif row[0] in ("1", "2", "3"):
             self._migrate(conn, row[0])
         elif row[0] != SCHEMA_VERSION:
             raise _Damage(f"index schema {row[0]} is not {SCHEMA_VERSION}")
@@ -256,23 +260,27 @@ class Store(Search, Proofs, IndexStore):
         """Schema 1 or 2 -> 3: the versions table made anew (its text column last, the
         MAC columns before it), MAC columns added to chunks and the cache. Migrated,
         not rebuilt: superseded versions may exist nowhere else (no git history).
-        Nothing migrated has a MAC: it is of unverified provenance, like a foreign index."""
+        Nothing migrated has a MAC: it is of unverified provenance, like a foreign index.
+        3 -> 4: nothing to rewrite (a version's text is read in either form, see
+        sqlite_text); the number keeps a Cairn that knows only schema 3 from misreading
+        the new rows."""
         log.info("migrating the index from schema %s to %s", schema, SCHEMA_VERSION)
         conn.execute("BEGIN IMMEDIATE")
         try:
             if conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] != schema:
                 conn.execute("ROLLBACK")  # another process migrated it meanwhile
                 return
-            conn.execute(_VERSIONS_DDL.replace("EXISTS versions (", "EXISTS versions_new (", 1))
-            conn.execute(
-                "INSERT INTO versions_new (id, source, version, lineage, chunk_chars, pages, indexed_at, text)"
-                " SELECT id, source, version, lineage, chunk_chars, pages, indexed_at, text FROM versions"
-            )
-            conn.execute("DROP TABLE versions")
-            conn.execute("ALTER TABLE versions_new RENAME TO versions")
-            for table in ("chunks", "kv_cache"):
-                if "mac" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
-                    conn.execute(f"ALTER TABLE {table} ADD COLUMN mac BLOB")
+            if schema in ("1", "2"):
+                conn.execute(_VERSIONS_DDL.replace("EXISTS versions (", "EXISTS versions_new (", 1))
+                conn.execute(
+                    "INSERT INTO versions_new (id, source, version, lineage, chunk_chars, pages, indexed_at, text)"
+                    " SELECT id, source, version, lineage, chunk_chars, pages, indexed_at, text FROM versions"
+                )
+                conn.execute("DROP TABLE versions")
+                conn.execute("ALTER TABLE versions_new RENAME TO versions")
+                for table in ("chunks", "kv_cache"):
+                    if "mac" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN mac BLOB")
             conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
             conn.execute("COMMIT")
         except BaseException:
@@ -385,10 +393,10 @@ class Store(Search, Proofs, IndexStore):
         (indexing a corpus: one commit per file would cost a quarter of the time).
         The new chunks enter the full-text index in one statement at the end: one
         statement a version cost twice the time (FTS5 works per statement)."""
-        blobs = [v.compressed() for v in versions]
+        blobs = [stored_text(v.text, v.chunks) for v in versions]
         with self._lock:
             c = self._conn
-            with bulk_batch(c, sum(len(b) for b in blobs)), immediate(c):
+            with bulk_batch(c, sum(len(v.text) for v in versions)), immediate(c):
                 firsts: list[int] = []
                 ids = [self._insert_version(c, v, blob, firsts) for v, blob in zip(versions, blobs)]
                 if firsts:
@@ -535,11 +543,14 @@ class Store(Search, Proofs, IndexStore):
         with self._lock:
             row = self._conn.execute(f"SELECT {_VERSION_COLS}, v.text FROM versions v WHERE v.id = ?",
                                      (version_id,)).fetchone()
-            if row is None or not self._proven_version_row(row):
+            if row is None or not self._proven_version_row(row) or hashlib.sha256(row[8]).digest() != row[6]:
                 raise KeyError(version_id)
-        if hashlib.sha256(row[8]).digest() != row[6]:
+            chunks = [] if row[8][:1] != REST else self._conn.execute(
+                "SELECT start, end, text FROM chunks WHERE version_id = ?", (version_id,)).fetchall()
+        text = whole_text(row[8], chunks)
+        if text is None:
             raise KeyError(version_id)
-        return zlib.decompress(row[8]).decode("utf-8", "surrogatepass")
+        return text
 
 
     @staticmethod
