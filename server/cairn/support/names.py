@@ -44,6 +44,12 @@ __all__ = ["displaced", "in_place", "swapped"]
 _TOKEN_OR_STOP = re.compile(r"(?P<w>[\w.\-/+]*\w)|(?P<q>[\"`\u201c\u201d])|[.!?:;]")
 _DIGIT = re.compile(r"\d")
 _CODE_MARKS = "_./+"
+_CODE_INSIDE = re.compile(f"[{re.escape(_CODE_MARKS)}]")
+
+
+def _code_name(w: str) -> bool:
+    """Written as code: `-E`, `.FEATURES`, `auth_timeout`, `u+w`."""
+    return w[0] in "-." or _CODE_INSIDE.search(w, 1) is not None
 
 
 class _Word(NamedTuple):
@@ -75,7 +81,7 @@ def _tokens(text: str) -> tuple[_Word, ...]:
 
 def _written_as_name(word: str, opens: bool) -> bool:
     """A name by its spelling: a code name, a capital inside it, a capital inside a sentence."""
-    return (word[0] in "-." or any(c in _CODE_MARKS for c in word[1:])  # "-E", ".FEATURES", "auth_timeout"
+    return (_code_name(word)  # "-E", ".FEATURES", "auth_timeout"
             or any(c.isupper() for c in word[1:])  # "macOS", "GPL"
             or (word[0].isupper() and not opens))  # "Solaris" inside a sentence
 
@@ -138,7 +144,7 @@ def _in_place(mine: _Word, theirs: _Word, *, edge: bool) -> bool:
 def _spelled(w: _Word) -> bool:
     """A name by its spelling alone: quoted, a code name, or a capital inside it."""
     t = w.text
-    return w.quoted or t[0] in "-." or any(c in _CODE_MARKS for c in t[1:]) or any(c.isupper() for c in t[1:])
+    return w.quoted or _code_name(t) or any(c.isupper() for c in t[1:])
 
 
 def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool = False) -> tuple[str, str] | None:
@@ -221,12 +227,9 @@ _PART = re.compile(r"(?<![\w.])-{1,2}\w(?:[\w.\-/+]*\w)?|[\w.+/]*\w")
 _NEAR = 6  # at most this many words between the two names: one relation, not two clauses
 
 
-_CODE_INSIDE = re.compile(f"[{re.escape(_CODE_MARKS)}]")
-
-
 def _key(w: str) -> str:
     """How a name is compared: a code name exactly (`-a` is not `-A`), any other name case-folded."""
-    return w if w[0] in "-." or _CODE_INSIDE.search(w, 1) else w.lower()
+    return w if _code_name(w) else w.lower()
 
 
 class _Parts(NamedTuple):
