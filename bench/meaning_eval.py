@@ -58,7 +58,8 @@ def verdict(claim: str, evidence: list[meaning.Evidence], config, heading: str =
         lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode)
         if numbers == "new" and lex.score is not None and lex.score < THRESHOLD and lex.missing and heading:
             # as `cairn check` reads it: words naming the cited source leave the score
-            lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode, named=heading)
+            lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode, named=heading,
+                                around=[_sentence(e) for e in evidence])
         passed = lex.score is not None and lex.score >= THRESHOLD
         if passed and lex.displaced and check_support(claim, quotes, threshold=THRESHOLD, mode=mode,
                                                       named=heading).displaced:
@@ -74,6 +75,11 @@ def verdict(claim: str, evidence: list[meaning.Evidence], config, heading: str =
         if context and found.context:
             return False
     return passed
+
+
+def _sentence(e: meaning.Evidence) -> str:
+    s, t = meaning.sentence_around(e.text, e.start, e.end)
+    return e.text[s:t]
 
 
 def heading_of(source: str) -> str:

@@ -21,7 +21,8 @@ from pathlib import Path
 from cairn import support
 from cairn.calibrate import calibrate, load_rows
 
-ORDER = ["dates", "ordinal", "percent", "scale", "fold", "negation", "stem", "compound", "negators", "version", "names", "weight"]
+ORDER = ["dates", "ordinal", "percent", "scale", "fold", "negation", "stem", "compound", "negators", "version", "names",
+         "sentence", "weight"]
 NOT_ADOPTED = ["light_stem"]
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/wice/dev.jsonl"
 

@@ -582,9 +582,10 @@ class Verifier:
             lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode)
             if lex.score is not None and lex.score < cfg.threshold and lex.missing:
                 # words the quotes lack may name the cited documents themselves ("Under the
-                # Apache License, ..."): read the sources' headings only for a claim that needs it
+                # Apache License, ..."), and a quoted fragment is read in its sentence: read the
+                # sources' headings and the quotes' sentences only for a claim that needs it
                 lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode,
-                                    named=self._headings(results))
+                                    named=self._headings(results), around=_sentences(results))
             score = lex.score
             missing = list(lex.missing)
             displaced = lex.displaced
@@ -748,6 +749,18 @@ def _collapse(text: str) -> str:
 def _sentence(text: str, start: int, end: int) -> str:
     s, e = sentence_around(text, start, end)
     return text[s:e]
+
+
+def _sentences(results: list[CitationResult]) -> list[str]:
+    """The sentence of its source around each resolved quote, where it says more than the quote."""
+    out = []
+    for r in results:
+        if r.resolved and r.citation.quote and r.evidence is not None:
+            ch, s, e = r.evidence
+            sentence = _sentence(ch.text, s, e)
+            if len(sentence) > e - s:
+                out.append(sentence)
+    return out
 
 
 def _fmt(score: float | None) -> str:

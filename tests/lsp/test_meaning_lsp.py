@@ -93,3 +93,18 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     # and a correct claim of the same source has no diagnostic
     one_of = line_of(text, "when one of its input files is empty")
     assert not [x for x in diags if x.range.start.line == one_of]
+
+    # a quoted fragment read in its sentence: no squiggle; words from another sentence do not count
+    control = line_of(text, "Owning 50% or more of the outstanding shares counts as control.")
+    assert not [x for x in diags if x.range.start.line == control]
+    other = line_of(text, "Returns inspected at the Leeds depot are paid by bank transfer.")
+    assert by_line[("unsupported-claim", other)].message.endswith("missing: returns, inspected, leeds, depot")
+    at_most = line_of(text, "Owning at most 50% of the outstanding shares")
+    assert by_line[("contradiction", at_most)].message == "claim says at most; quote says or more"
+    third = line_of(text, "less than one third of the aggregate")
+    assert by_line[("number-mismatch", third)].message == "claim says one third; quotes say one half"
+    wasnt = line_of(text, "The escaping bug was fixed in 3.81.")
+    assert "but wasn't, for some reason." in by_line[("context-negates", wasnt)].message
+    value = await _hover_text(client, u, wasnt)
+    assert "`context-negates`" in value and "but wasn" in value
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The escaping bug was not fixed in 3.81.")]

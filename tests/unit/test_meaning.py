@@ -132,6 +132,18 @@ def test_same_quantities_written_differently_agree(claim, quote):
     assert Q.compare(claim, [quote]) == []
 
 
+@pytest.mark.parametrize("claim,quote,message", [
+    ("less than one third of the aggregate", "less than one half of the aggregate",
+     "claim says one third; quotes say one half"),
+    ("two thirds of the votes", "one half of the votes", "claim says two thirds; quotes say one half"),
+])
+def test_fractions_are_a_unit_of_their_count(claim, quote, message):
+    got = Q.compare(claim, [quote])
+    assert got and got[0].message == message
+    assert Q.compare("one half of the aggregate", ["two quarters of the aggregate"]) == []
+    assert Q.compare("one third of the aggregate", ["one third of the whole"]) == []
+
+
 def test_identifier_checked_against_the_source_not_the_quote():
     assert Q.compare("GPL version 2 says so", ["says so"], ["gpl-3.txt\nGNU GPL\nVersion 3, 29 June 2007"])[0].message \
         == "claim says version 2; source says version 3"
@@ -310,6 +322,9 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
     # a clause opened by "though" or "but" goes on about its sentence's subject ("they")
     ("The legacy switches no longer work.", "The legacy switches are no longer listed in the manual, though they still work.",
      "claim says no longer work; quote says work"),
+    # a bound after a parenthesised number bounds that number
+    ("owning at most 50% of the shares", "ownership of fifty percent (50%) or more of the shares",
+     "claim says at most; quote says or more"),
 ])
 def test_opposites_are_found_and_named(claim, quote, message):
     got = contradictions(claim, [quote])
@@ -332,6 +347,8 @@ def test_opposites_are_found_and_named(claim, quote, message):
     ("The police could not identify the man", "The police issued a picture in a bid to help identify a man"),
     ("Not only the climate changed", "The climate changed"),
     ("It is not without risk", "It carries risk"),
+    # "claimed to be fixed" names the fix without stating it
+    ("The bug was not fixed in 3.81", "The bug was claimed to be fixed in 3.81"),
     # the next clause has a subject of its own, not a pronoun: it may speak of another thing
     ("The legacy switches no longer work.", "The legacy switches are no longer listed, though the replacements work."),
     # the next clause starts a new sentence: it may speak of anything
@@ -512,6 +529,19 @@ def test_sentence_around_on_licence_text_agrees_with_the_full_reading():
     # "X doesn't mean that Q" denies Q whatever X is
     ("Note that \"Unused\" in the table above doesn't mean that these ranges are really unused.",
      "these ranges are really unused", "The ranges marked Unused are really unused.", True),
+    # an adverb inside the retracting relative clause
+    ("It may work if the file has several blocks, which typically is not the case for small files.",
+     "the file has several blocks", "Small files typically have several blocks.", True),
+    # ", but wasn't": an elliptical denial of what the quote states; a claim that says so is not negated
+    ("This was claimed to be fixed in 3.81, but wasn't, for some reason.", "to be fixed in 3.81",
+     "The bug was fixed in 3.81.", True),
+    ("This was claimed to be fixed in 3.81, but wasn't, for some reason.", "to be fixed in 3.81",
+     "The bug was not fixed in 3.81.", False),
+    ("It was claimed to be fixed in 3.81, but it never was.", "to be fixed in 3.81",
+     "The bug was fixed in 3.81.", True),
+    # "but" with a new predicate after the auxiliary is not an ellipsis
+    ("The fix was released in 3.81, but was not announced.", "The fix was released in 3.81",
+     "The fix was released in 3.81.", False),
 ])
 def test_context_negates(sentence, quote, claim, negates):
     start = sentence.index(quote)

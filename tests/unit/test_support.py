@@ -349,6 +349,26 @@ def test_words_naming_the_cited_source_leave_the_score():
     assert both.score == pytest.approx(2 / 3) and both.missing == ["reinstated"]
 
 
+def test_words_of_the_quotes_sentence_count_half():
+    claim = "Refunds are paid by bank transfer within a week."
+    quote = "paid by bank transfer"
+    sentence = "Refunds are paid by bank transfer within a week."
+    plain = check_support(claim, [quote], mode=CAL)
+    assert plain.score == pytest.approx(3 / 5) and plain.missing == ["refunds", "week"]
+    got = check_support(claim, [quote], mode=CAL, around=[sentence])
+    assert got.score == pytest.approx((3 + 0.5 * 2) / 5) and got.missing == []
+    # words from another sentence of the chunk are not beside the quote: nothing changes
+    other = check_support(claim, [quote], mode=CAL, around=["Returns are inspected at the Leeds depot."])
+    assert other.score == plain.score and other.missing == plain.missing
+    # the seed rule reads the quotes alone
+    seed = check_support(claim, [quote], mode="seed", around=[sentence])
+    assert seed.score == check_support(claim, [quote], mode="seed").score
+    # a word the sentence holds but the claim lacks changes nothing; names and sentence together
+    both = check_support("Mozilla refunds are paid by bank transfer", [quote], mode=CAL, named="Mozilla",
+                         around=[sentence])
+    assert both.score == pytest.approx((3 + 0.5) / 4) and both.missing == []
+
+
 def test_negators_are_one_word_for_the_calibrated_score():
     # a claim's "not" is backed by its quote's "no" or "without"; the seed rule reads them apart
     got = check_support("Refunds are not given after 30 days", ["No refunds are given after 30 days"], mode=CAL)

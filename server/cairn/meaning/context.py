@@ -44,14 +44,21 @@ _FRAME_AFTER_WORDS = r"""(?:
       | (?:no\s+longer\s+(?:applies|holds|stands))
     )\b"""
 # ", which is not the case" after the quote retracts it as much as "is false" does
-_WHICH_FRAME = r"""(?:which\s+(?:is|was|has\s+proved|proved|turned\s+out\s+to\s+be)\s+
+_WHICH_FRAME = r"""(?:which\s+(?:(?:often|always|[a-z]+ly)\s+)?(?:is|was|has\s+proved|proved|turned\s+out\s+to\s+be)\s+
         (?:not\s+(?:true|the\s+case|correct|so)|false|untrue|incorrect|wrong)\b)"""
-_FRAME_AFTER = re.compile(r"""^[\s"'\u201d,)]*(?:""" + _FRAME_AFTER_WORDS + "|" + _WHICH_FRAME + ")",
+# ", but wasn't," right after the quote: an auxiliary and its negation with nothing after them
+# (ellipsis) deny the very predicate the quote states ("claimed to be fixed in 3.81, but wasn't")
+_BUT_NOT = r"""(?:but\s+(?:(?:it|this|that|they|he|she)\s+)?
+        (?:never\s+(?:is|was|are|were|has|have|had|did|does|do)
+         |(?:is|was|are|were|has|have|had|did|does|do)(?:\s+not|n't|n\u2019t))
+        (?:\s+(?:really|actually|been))?\s*(?:[,.;!?)]|$))"""
+_FRAME_AFTER = re.compile(r"""^[\s"'\u201d,)]*(?:""" + _FRAME_AFTER_WORDS + "|" + _WHICH_FRAME + "|" + _BUT_NOT + ")",
                           re.IGNORECASE | re.VERBOSE)
 # The same frames found anywhere: a cheap test, on the whole chunk, that
 # none can be in the quote's sentence (most quotes have none near them).
 _FRAME_BEFORE_CUE = re.compile(_FRAME_BEFORE_WORDS, re.IGNORECASE | re.VERBOSE)
-_FRAME_AFTER_CUE = re.compile(_FRAME_AFTER_WORDS + "|" + _WHICH_FRAME, re.IGNORECASE | re.VERBOSE)
+_FRAME_AFTER_CUE = re.compile(_FRAME_AFTER_WORDS + "|" + _WHICH_FRAME + "|" + _BUT_NOT,
+                              re.IGNORECASE | re.VERBOSE)
 _CLAIM_FRAMES = re.compile(
     r"\b(?:not\s+true|not\s+the\s+case|no\s+longer|false|untrue|incorrect|myth|rejected|retracted|withdrawn"
     r"|disproven|refuted|debunked|overturned|revoked|rescinded|repealed|misconception)\b",
@@ -90,6 +97,8 @@ def check_context(claim: str, text: str, start: int, end: int) -> ContextNegatio
     if framed:
         if _CLAIM_FRAMES.search(claim):
             return None  # the claim reports the retraction itself
+        if framed.group(0).strip(" ,\"'\u201d)").lower().startswith("but") and _NEGATION_WORD.search(claim):
+            return None  # "… but wasn't": a claim that says it was not says what the sentence says
         return ContextNegation(_clip(sentence), f"\u201c{framed.group(0).strip(' ,')}\u201d")
     if not negation_before(before):
         return None  # nothing before the quote in its sentence could negate it
@@ -113,7 +122,7 @@ _BEFORE_CUES = frozenset(
 )
 _AFTER_CUES = frozenset(
     """false untrue incorrect wrong rejected retracted withdrawn disproven disproved refuted debunked myth
-    unfounded baseless overturned revoked rescinded repealed longer which""".split()
+    unfounded baseless overturned revoked rescinded repealed longer which but""".split()
 )
 _ASCII_NON_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
 

@@ -173,6 +173,9 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
     j = i
     for _ in range(4):
         j += step
+        if step < 0 and 0 <= j < len(toks) and toks[j].text == ")" and j >= 2 and toks[j - 2].text == "(" \
+                and toks[j - 1].kind == "num":
+            j -= 1  # "fifty percent (50%) or more": the number the parenthesis gives is what is bounded
         if j < 0 or j >= len(toks) or toks[j].kind in ("brk", "comma"):
             return None
         t = toks[j]
@@ -387,7 +390,9 @@ def read(text: str) -> Reading:
         prev = st.last_word
         st.last_word = w
         if w in STOPWORDS:
-            st.infinitive = False  # an infinitive run ends at the first function word
+            # an infinitive run ends at the first function word; but "to be" and "to have" go on to
+            # their participle ("claimed to be fixed" names the fix, it does not state it)
+            st.infinitive = w in ("be", "have") and prev == "to"
             if w not in ("a", "an", "the", "any"):
                 st.first = False
             if w in PREPOSITIONS or w == "and" or (

@@ -454,6 +454,9 @@ _BASE: dict[str, tuple[str, Decimal]] = {
     "mile": ("length", Decimal("1609.344")),
     "mg": ("mass", Decimal("0.001")), "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
     "t": ("mass", Decimal(1000000)), "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)),
+    "half": ("fraction", Decimal("0.5")), "quarter": ("fraction", Decimal("0.25")),
+    "fifth": ("fraction", Decimal("0.2")), "eighth": ("fraction", Decimal("0.125")),
+    "tenth": ("fraction", Decimal("0.1")),
 }
 
 

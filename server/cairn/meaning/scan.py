@@ -105,6 +105,13 @@ _unit("EUR", "eur", "euros", "euro")
 _unit("GBP", "gbp", "pounds sterling", "sterling")
 _unit("JPY", "jpy", "yen")
 _unit("times", "times", "fold")
+# a fraction after a count is a unit of it: "one third" is 1 third, not the count 1 ("less than one
+# third" is not "less than one half"); _BASE in quantities.py converts them ("one half" = "two quarters")
+_unit("half", "half", "halves")
+_unit("third", "thirds", "third")
+_unit("quarter", "quarters", "quarter")
+for _n in ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth"):
+    _unit(_n, _n, _n + "s")
 _unit("am", "am", "a.m.", "a.m")
 _unit("pm", "pm", "p.m.", "p.m")
 _CASED = {"m", "g", "h", "t", "l", "B"}  # one-letter units only in this exact case (and never as a word)

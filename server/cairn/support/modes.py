@@ -36,6 +36,8 @@ RULES: dict[str, str] = {
     "number words like million",
     "version": "a v glued between a name and its number abbreviates version: GPLv3 = GPL v3 = GPL 3",
     "weight": "numbers and capitalised words inside a sentence (names) weigh 2",
+    "sentence": "a claim's word that no quote holds but the quote's own sentence in the source does counts "
+    "half (a quoted fragment is read in its sentence; the rest of the chunk does not count)",
     "names": "support fails when the claim, between words it shares with a quote, names one thing where "
     "the quote names another (Solaris for macOS, .VARIABLES for .FEATURES; support/names.py)",
 }
