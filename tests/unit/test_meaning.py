@@ -322,6 +322,9 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
     # a clause opened by "though" or "but" goes on about its sentence's subject ("they")
     ("The legacy switches no longer work.", "The legacy switches are no longer listed in the manual, though they still work.",
      "claim says no longer work; quote says work"),
+    # after "refer" (and the other words that take "to" as a preposition) what follows "to" is stated
+    ("When the GPL speaks of free software, it is referring to price.", "we are referring to freedom, not price.",
+     "claim says price; quote says not price"),
     # a bound after a parenthesised number bounds that number
     ("owning at most 50% of the shares", "ownership of fifty percent (50%) or more of the shares",
      "claim says at most; quote says or more"),

@@ -28,6 +28,18 @@ PERSONAL = frozenset("he she they we i you it".split())
 SUBORDINATORS = frozenset("if when unless although because since while where whether once until".split())
 # forms of "be" (and "get"): "is used to X" is a passive, not the habitual past of "used to X"
 BE = frozenset("be is are was were been being am get gets got".split())
+# words after which "to" is a preposition, not the mark of an infinitive ("refers to price",
+# "similar to X", "access to the code"): what follows is named as their object, and stated
+TO_PREPOSITIONAL = frozenset(
+    """refer referred referring refers relate related relates relating apply applies applied applying belong
+    belongs belonged belonging listen listens listened respond responds responded reply replies replied object
+    objects objected contribute contributes contributed lead leads led amount amounts amounted adapt adapted
+    adjust adjusted compare compared comparing attach attached react reacted reacts switch switched switches
+    turn turned turns return returns returned returning back due according owing similar equal equivalent
+    identical subject contrary close next relative addition regard respect access reference references
+    exposure attention opposed devoted committed limited restricted confined specific available visible known
+    applicable relevant common unique""".split()
+)
 PREPOSITIONS = frozenset(
     """at for with in on by of from to into onto upon within under over via per about""".split()
 )

@@ -55,6 +55,7 @@ from .lexicon import (
     PREPOSITIONS,
     SUBJECTS,
     SUBORDINATORS,
+    TO_PREPOSITIONAL,
     TRANSPARENT,
     privative,
 )
@@ -258,7 +259,8 @@ def read(text: str) -> Reading:
         """A content word: its concept, and whether a negation governs it."""
         st.first = False
         concept = _word(st, words, w, t, text, len(clauses))
-        if (prev == "to" or (st.infinitive and prev == toks[i - 1].text)) and not st.waiting:
+        if ((prev == "to" and not (i >= 2 and toks[i - 2].text in TO_PREPOSITIONAL))
+                or (st.infinitive and prev == toks[i - 1].text)) and not st.waiting:
             st.unasserted.add(concept)  # "in a bid to help identify": named, not stated
             st.infinitive = True
         else:
