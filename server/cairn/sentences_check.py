@@ -11,7 +11,7 @@ warning fails the claim.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .meaning import sentence_spans
 from .model import Claim, Diagnostic
@@ -25,19 +25,32 @@ def claim_sentences(text: str) -> list[str]:
     return [" ".join(text[s:e].split()) for s, e in sentence_spans(text) if text[s:e].strip()]
 
 
-def sentence_support(text: str, quotes: list[str], *, threshold: float, mode: str) -> list[tuple[str, float | None]]:
-    """Each sentence of a claim of two or more sentences with its support alone; [] for one sentence."""
+def sentence_support(text: str, quotes: list[str], *, threshold: float, mode: str,
+                     context: Callable[[], tuple[str, list[str]]] | None = None) -> list[tuple[str, float | None]]:
+    """Each sentence of a claim of two or more sentences with its support alone; [] for one sentence.
+    `context` gives the cited sources' headings and the quotes' sentences, read as the claim's
+    score reads them: only for a sentence the quotes alone leave below the threshold."""
     sentences = claim_sentences(text)
     if len(sentences) < 2 or not quotes:
         return []
-    return [(s, check_support(s, quotes, threshold=threshold, mode=mode).score) for s in sentences]
+    out: list[tuple[str, float | None]] = []
+    got: tuple[str, list[str]] | None = None
+    for sentence in sentences:
+        lex = check_support(sentence, quotes, threshold=threshold, mode=mode)
+        if context is not None and lex.score is not None and lex.score < threshold and lex.missing:
+            if got is None:
+                got = context()
+            lex = check_support(sentence, quotes, threshold=threshold, mode=mode, named=got[0], around=got[1])
+        out.append((sentence, lex.score))
+    return out
 
 
-def check_sentences(claim: Claim, quotes: list[str], *, threshold: float, mode: str,
-                    strict: bool) -> tuple[list[Diagnostic], list[tuple[str, float | None]]]:
+def check_sentences(claim: Claim, quotes: list[str], *, threshold: float, mode: str, strict: bool,
+                    context: Callable[[], tuple[str, list[str]]] | None = None,
+                    ) -> tuple[list[Diagnostic], list[tuple[str, float | None]]]:
     """The `unsupported-sentence` diagnostics of a claim and every sentence's support
     (what the hover shows)."""
-    scored = sentence_support(claim.text, quotes, threshold=threshold, mode=mode)
+    scored = sentence_support(claim.text, quotes, threshold=threshold, mode=mode, context=context)
     out = []
     for sentence, score in scored:
         if score is None or score >= threshold:

@@ -568,7 +568,8 @@ class Verifier:
         if quotes:
             # each sentence of the claim alone (sentences_check.py)
             found, sentences = sentences_check.check_sentences(
-                claim, quotes, threshold=cfg.threshold, mode=cfg.support.mode, strict=cfg.strict_sentences)
+                claim, quotes, threshold=cfg.threshold, mode=cfg.support.mode, strict=cfg.strict_sentences,
+                context=lambda: (self._headings(results), _sentences(results)))
             diags += found
         score: float | None = None
         missing: list[str] = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from binding_ws import FROZEN, door_block, frozen_block, make
+from binding_ws import FROZEN, WAREHOUSE, block, door_block, frozen_block, make
 from cairn_testing import check_json, run_cairn
 
 CLAIM = "Frozen goods are held at or below -18 °C until dispatch."
@@ -160,3 +160,20 @@ def test_one_span_backing_unrelated_claims_in_two_drafts(tmp_path: Path):
             assert "drafts/a.md" not in got[0] and "drafts/c.md" not in got[0]
         assert by_path["drafts/a.md"]["supported"] is True  # a warning that never fails the claim
     assert run_cairn(ws, "check", "--strict").returncode == 1
+
+
+def test_a_sentence_backed_by_the_quotes_sentence_is_not_flagged(tmp_path: Path):
+    """Each sentence alone is scored as the claim is: a word of the quote's own sentence in the
+    source counts half (the rule `sentence`), a word only elsewhere in the chunk does not."""
+    ws = make(tmp_path / "ws")
+    quote = "held at or below -18 °C"
+    backed = "Frozen goods are held at or below -18 °C. Frozen goods are held so until dispatch."
+    elsewhere = "Frozen goods are held at or below -18 °C. Chilled goods are held nearby."
+    (ws / "drafts" / "a.md").write_text(
+        f"{backed}\n\n{block('sources/warehouse.md', WAREHOUSE, quote)}\n\n"
+        f"{elsewhere}\n\n{block('sources/warehouse.md', WAREHOUSE, quote)}", encoding="utf-8")
+    code, report = check_json(ws)
+    first, second = _claims(report)
+    assert "unsupported-sentence" not in _codes(first), first["diagnostics"]
+    sent = [d["message"] for d in second["diagnostics"] if d["code"] == "unsupported-sentence"]
+    assert len(sent) == 1 and "\u201cChilled goods are held nearby.\u201d" in sent[0]
