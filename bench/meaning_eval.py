@@ -29,6 +29,7 @@ from cairn import meaning
 from cairn.calibrate import load_rows
 from cairn.meaning.quantities import compare
 from cairn.support import check_support
+from cairn.verify import SENTENCE_REACH
 
 HERE = Path(__file__).resolve().parent
 PAIRS = HERE.parent / "tests/data/meaning/pairs.jsonl"
@@ -78,8 +79,9 @@ def verdict(claim: str, evidence: list[meaning.Evidence], config, heading: str =
 
 
 def _sentence(e: meaning.Evidence) -> str:
+    """The quote's sentence as `cairn check` reads it for the rule `sentence` (verify.py)."""
     s, t = meaning.sentence_around(e.text, e.start, e.end)
-    return e.text[s:t]
+    return e.text[max(s, e.start - SENTENCE_REACH):min(t, e.end + SENTENCE_REACH)]
 
 
 def heading_of(source: str) -> str:

@@ -752,15 +752,22 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[s:e]
 
 
+# How far the rule `sentence` reads on either side of a quote: a sentence of prose is shorter; a chunk
+# with no sentence end (a table, a listing) is not one sentence for it
+SENTENCE_REACH = 300
+
+
 def _sentences(results: list[CitationResult]) -> list[str]:
-    """The sentence of its source around each resolved quote, where it says more than the quote."""
+    """The sentence of its source around each resolved quote (up to SENTENCE_REACH characters on
+    either side), where it says more than the quote."""
     out = []
     for r in results:
         if r.resolved and r.citation.quote and r.evidence is not None:
             ch, s, e = r.evidence
-            sentence = _sentence(ch.text, s, e)
-            if len(sentence) > e - s:
-                out.append(sentence)
+            a, b = sentence_around(ch.text, s, e)
+            a, b = max(a, s - SENTENCE_REACH), min(b, e + SENTENCE_REACH)
+            if b - a > e - s:
+                out.append(ch.text[a:b])
     return out
 
 

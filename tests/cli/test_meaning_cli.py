@@ -83,3 +83,36 @@ def test_text_output_shows_the_words_that_decided(workspace):
     proc = run_cairn(workspace, "check")
     assert "[contradiction] claim says returned; quote says cannot be returned" in proc.stdout
     assert "[number-mismatch] claim says -18 °F; quotes say -18 °C" in proc.stdout
+
+
+def test_the_sentence_rule_reads_near_the_quote_only(tmp_path: Path):
+    """A chunk with no sentence end (a long list) is not one sentence for the rule `sentence`: words
+    within its reach of the quote count half, words further away count nothing."""
+    import json as _json
+
+    from cairn.chunking import chunk_id
+    from cairn.verify import SENTENCE_REACH
+
+    filler = " ".join(f"item{i} ordinary" for i in range(60))  # no sentence end anywhere
+    para = f"pallets, trolleys, ladders and brooms are stacked in aisle seven {filler} perishable crates of imported bananas"
+    assert len(para) > SENTENCE_REACH + 100
+    ws = tmp_path / "ws"
+    (ws / "sources").mkdir(parents=True)
+    (ws / "drafts").mkdir()
+    (ws / "sources" / "list.txt").write_text(para + "\n", encoding="utf-8")
+    (ws / "cairn.toml").write_text('drafts = ["drafts/*.md"]\n', encoding="utf-8")
+    quote = "stacked in aisle seven"
+
+    def cite(claim: str) -> str:
+        return (f"{claim}\n\n```cite\nchunk_id: {chunk_id('sources/list.txt', para)}\nstart: {para.index(quote)}\n"
+                f"end: {para.index(quote) + len(quote)}\nquote: {_json.dumps(quote)}\nsource: sources/list.txt\n```\n")
+
+    near = "Pallets, trolleys, ladders and brooms are stacked in aisle seven."  # 3 of 7 words in the quote
+    far = "Perishable crates of imported bananas are stacked in aisle seven."
+    (ws / "drafts" / "a.md").write_text(cite(near) + "\n" + cite(far), encoding="utf-8")
+    code, report = check_json(ws)
+    got = {c["text"]: c for c in report["drafts"][0]["claims"]}
+    assert got[near]["supported"] is True
+    assert got[far]["supported"] is False
+    assert [d["code"] for d in got[far]["diagnostics"]][0] == "unsupported-claim"  # (and citation-reuse)
+    assert got[far]["diagnostics"][0]["message"].endswith("missing: perishable, crates, imported, bananas")
