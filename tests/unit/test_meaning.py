@@ -142,6 +142,11 @@ def test_fractions_are_a_unit_of_their_count(claim, quote, message):
     assert got and got[0].message == message
     assert Q.compare("one half of the aggregate", ["two quarters of the aggregate"]) == []
     assert Q.compare("one third of the aggregate", ["one third of the whole"]) == []
+    # a fraction word that opens a compound is no unit, and "one" before it no count
+    assert Q.compare("uses one third-party library", ["uses a third-party library"]) == []
+    assert Q.compare("a half-open range", ["an open range"]) == []
+    assert [x.message for x in Q.compare("uses 3 third-party libraries", ["uses two third-party libraries"])] == [
+        "claim says 3; quotes say two"]
 
 
 def test_identifier_checked_against_the_source_not_the_quote():

@@ -334,6 +334,12 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
                 scale = None
         if scale:
             value = value * Decimal(10) ** _SCALES[scale.lower()]
+    if u and u.lower().rstrip("s") in _FRACTIONS and text[m.end("unit"):m.end("unit") + 1] == "-":
+        # "one third-party library", "a half-open range": the fraction word opens a compound, it is no unit
+        u = None
+        e = m.start("unit")
+        while text[e - 1].isspace():
+            e -= 1
     if u:
         key = " ".join(u.lower().split())  # a unit's words, one space between (it has none around it)
         if len(u) == 1 and u.isalpha() and u not in _CASED:
@@ -394,6 +400,7 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
 
 
 _new = tuple.__new__
+_FRACTIONS = frozenset("half halve third quarter fifth sixth seventh eighth ninth tenth".split())
 
 
 def _bare(text: str, m: re.Match[str] | _PlainNumber, value: Decimal, word: bool, unit: str | None) -> Quantity | None:
