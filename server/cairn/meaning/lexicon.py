@@ -37,7 +37,7 @@ TO_PREPOSITIONAL = frozenset(
     adjust adjusted compare compared comparing attach attached react reacted reacts switch switched switches
     turn turned turns return returns returned returning back due according owing similar equal equivalent
     identical subject contrary close next relative addition regard respect access reference references
-    exposure attention opposed devoted committed limited restricted confined specific available visible known
+    exposure attention opposed devoted committed limited restricted confined specific visible
     applicable relevant common unique""".split()
 )
 PREPOSITIONS = frozenset(
