@@ -330,6 +330,11 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
     # after "refer" (and the other words that take "to" as a preposition) what follows "to" is stated
     ("When the GPL speaks of free software, it is referring to price.", "we are referring to freedom, not price.",
      "claim says price; quote says not price"),
+    # a denial that has ceased holds the other way now: "no longer prohibited" is allowed now
+    ("Redistribution of the font is prohibited.", "Redistribution of the font is no longer prohibited.",
+     "claim says prohibited; quote says no longer prohibited"),
+    ("The tool fails to start.", "The tool no longer fails to start.",
+     "claim says fails; quote says no longer fails to start"),
     # a bound after a parenthesised number bounds that number
     ("owning at most 50% of the shares", "ownership of fifty percent (50%) or more of the shares",
      "claim says at most; quote says or more"),
@@ -355,6 +360,12 @@ def test_opposites_are_found_and_named(claim, quote, message):
     ("The police could not identify the man", "The police issued a picture in a bid to help identify a man"),
     ("Not only the climate changed", "The climate changed"),
     ("It is not without risk", "It carries risk"),
+    ("Redistribution of the font is now allowed.", "Redistribution of the font is no longer prohibited."),
+    ("The tool starts.", "The tool no longer fails to start."),
+    ("The tool is able to start again.", "The tool is no longer unable to start."),
+    # the ceasing governs only the negation right after it: "and should not" is a negation of its own
+    ("Number signs inside a function invocation should not be escaped.",
+     "Number signs inside a function invocation no longer introduce comments and should not be escaped"),
     # "claimed to be fixed" names the fix without stating it
     ("The bug was not fixed in 3.81", "The bug was claimed to be fixed in 3.81"),
     # the next clause has a subject of its own, not a pronoun: it may speak of another thing

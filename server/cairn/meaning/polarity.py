@@ -248,9 +248,13 @@ def read(text: str) -> Reading:
 
     def close(end: int, question: bool = False) -> None:
         if st.concepts or st.negations or st.ceased:
-            pol = CEASED if st.ceased and not st.negations else NEGATED if st.negations else POSITIVE
-            clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if pol != POSITIVE else "",
-                                  frozenset(st.heads) if pol != POSITIVE else frozenset(),
+            if st.lifted and not st.negations:
+                pol = POSITIVE  # "no longer prohibited", "stopped refusing": the denial ceased, so it holds now
+            else:
+                pol = CEASED if st.ceased and not st.negations else NEGATED if st.negations else POSITIVE
+            said = pol != POSITIVE or st.lifted  # a clause whose cue and heads decide what it says
+            clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if said else "",
+                                  frozenset(st.heads) if said else frozenset(),
                                   frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
                                   frozenset(st.negative & st.plain), st.follows))
         st.reset(end)
@@ -353,6 +357,7 @@ def read(text: str) -> Reading:
             ceasing = None  # "may be used to endorse": the passive of "use", not "no longer"
         if ceasing:
             st.ceased = True
+            st.ceased_end = i + ceasing[1]
             st.cue_at(text, t.start, toks[i + ceasing[1] - 1].end)
             st.first = False
             i += ceasing[1]
@@ -369,6 +374,8 @@ def read(text: str) -> Reading:
                 st.waiting = False
             elif w == "without" or (w == "no" and st.last_word in PREPOSITIONS):
                 st.word_negation = t.start  # "without a supervisor", "at no charge": the noun phrase only
+            elif st.lifts(toks, i):
+                st.cue_end(text, t.end, more=True)  # "no longer unable", "used not to": the ceasing governs it
             else:
                 st.negations += 1
                 st.cue_at(text, t.start, t.end)
@@ -381,8 +388,11 @@ def read(text: str) -> Reading:
             i += 1
             continue
         if w in NEGATING_VERBS and st.last_word != "to":  # "to prevent X" is a purpose, not a fact
-            st.negations += 1
-            st.cue_at(text, t.start, t.end, show_head=False)
+            if st.lifts(toks, i):
+                st.cue_end(text, t.end, more=True)  # "no longer prohibited": shown whole
+            else:
+                st.negations += 1
+                st.cue_at(text, t.start, t.end, show_head=False)
             st.last_word = w
             # "prohibited" negates its clause; its own word is the clause's statement, not a second negation
             st.heads.add(_word(st, words, w, t, text, len(clauses), own=False))
@@ -414,7 +424,7 @@ def read(text: str) -> Reading:
 class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
-                 "unasserted", "infinitive", "in_phrase")
+                 "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -440,6 +450,18 @@ class _State:
         self.last_head_follow = False
         self.show_head = True
         self.follows = False
+        self.ceased_end = -1  # the token right after a ceasing phrase
+        self.lifted = False  # a negation the ceasing phrase governs ("no longer prohibited")
+
+    def lifts(self, toks: list[_Tok], i: int) -> bool:
+        """Whether the negation at token i is the one a ceasing phrase right before it governs
+        (one "be" between them at most): then the two make the clause hold now."""
+        if not self.ceased or self.lifted or self.ceased_end < 0:
+            return False
+        if i == self.ceased_end or (i == self.ceased_end + 1 and toks[self.ceased_end].text in ("be", "being", "been")):
+            self.lifted = True
+            return True
+        return False
 
     def cue_at(self, text: str, start: int, end: int, show_head: bool = True) -> None:
         self.waiting = True
@@ -842,7 +864,7 @@ def _claim_may_contradict_plain(claim: str, views: list[_QuoteView]) -> bool:
 
 def _shown(r: Reading, cl: Clause, concept: str) -> str:
     """How a clause says what it says of `concept`: its negation and the word, as written."""
-    if cl.polarity != POSITIVE and concept in cl.heads and cl.cue:
+    if concept in cl.heads and cl.cue:  # a negated, ceased or lifted clause
         return cl.cue
     for m in r.words:
         if cl.start <= m.start < cl.end and m.concept == concept:
