@@ -239,6 +239,8 @@ class Workspace:
                 assert parsed is not None  # an outcome holds either the parse or its error
                 pending.append(parsed)
                 pending_chars += len(parsed[0].text)
+                # the store's own work on it, here while the writer stores the batch before
+                self.store.prepare_version(parsed[0])
                 if len(pending) >= batch_files or pending_chars >= batch_chars:
                     self._stored(writer.wait(), res)
                     writer.start(pending)  # stored while the next sources are read and parsed

@@ -13,8 +13,9 @@ import re
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..chunking import RawChunk
 from ..model import Chunk
@@ -62,6 +63,8 @@ class NewVersion:
     chunks: list[RawChunk]
     make_current: bool
     date: str | None = None  # YYYY-MM-DD from the source's metadata, stored with the version
+    # what the store worked out beforehand (IndexStore.prepare_version), on the thread that parses
+    prepared: Any = field(default=None, compare=False, repr=False)
 
     def compressed(self) -> bytes:
         """The text as PostgreSQL keeps it: UTF-8 (lone surrogates kept), zlib level 1.
@@ -164,6 +167,13 @@ class IndexStore(ABC):
 
     @abstractmethod
     def add_versions(self, versions: list[NewVersion]) -> list[int]: ...
+
+    def prepare_version(self, version: NewVersion) -> None:
+        """Do beforehand, on the calling thread, what storing this version will need and
+        no transaction does (indexing calls it for each parsed source while the
+        background writer stores the batch before). Default: nothing. Whatever is
+        prepared, add_versions stores the same rows as without it."""
+        return None
 
     def background_writer(self) -> IndexStore | None:
         """Another handle on this index, for one other thread to store versions with

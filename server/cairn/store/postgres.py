@@ -105,6 +105,10 @@ MIGRATIONS: list[list[str]] = [
 ]
 SCHEMA_VERSION = str(len(MIGRATIONS))
 
+# the columns of cairn_chunks as COPY writes them, in PostgreSQL's binary format: no text
+# to format and parse for the numbers, no escaping of the chunks' text
+_COPY_TYPES = ("int8", "text", "int4", "int4", "int4", "text", "bytea")
+
 _NOT_TEXT = re.compile("[\x00\ud800-\udfff]")  # what a PostgreSQL text value cannot hold
 
 _CHUNK_COLS = ("ch.chunk_id, v.source, v.version, ch.start_at, ch.end_at, ch.page, ch.text, v.id, v.indexed_at,"
@@ -330,7 +334,8 @@ class PostgresStore(IndexStore):
             ).fetchone()
             if row is not None:
                 with c.cursor().copy("COPY cairn_chunks (version_id, chunk_id, start_at, end_at, page, text, exact)"
-                                     " FROM STDIN") as copy:
+                                     " FROM STDIN (FORMAT BINARY)") as copy:
+                    copy.set_types(_COPY_TYPES)
                     for ch in v.chunks:
                         text, exact = _clean(ch.text)
                         copy.write_row((row[0], ch.chunk_id, ch.start, ch.end, ch.page, text, exact))

@@ -23,6 +23,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,18 @@ CREATE TABLE IF NOT EXISTS purged (source TEXT NOT NULL, version TEXT NOT NULL, 
 """
 
 
+@dataclass(slots=True)
+class _Prepared:
+    """A version's rows as Store.prepare_version works them out beforehand."""
+
+    vid: int  # the id the MACs name
+    blob: bytes  # versions.text (sqlite_text.stored_text)
+    pages: str | None
+    sha: bytes
+    mac: bytes
+    rows: list[tuple[Any, ...]]  # the chunk rows, MACs included
+
+
 class Store(Search, Proofs, IndexStore):
     """One workspace's chunk store. Thread-safe: one connection, one lock."""
 
@@ -124,6 +137,7 @@ class Store(Search, Proofs, IndexStore):
     BATCH_CHARS = 16_000_000
     # chunk rows remembered as proven at most this many (about 12 MB); then forgotten and checked again
     PROVEN_CACHE = 100_000
+    PREPARE_RESYNC = 64  # prepare_version looks up the largest stored id again every so many versions
 
     def __init__(self, root: Path, *, path: Path | None = None, checked: bool = True):
         self.root = root
@@ -138,6 +152,8 @@ class Store(Search, Proofs, IndexStore):
         self._proven_chunks: dict[int, bytes] = {}
         self._unproven: set[tuple[str, str, str, int]] = set()  # (source, version, chunk_id, start) seen
         self._told_cache = False
+        self._vid_hint: int | None = None  # the id prepare_version gives the next version
+        self._prepared_count = 0
         if checked:
             self._conn = self._open()
         else:  # an index another handle has just opened and checked (background_writer)
@@ -393,7 +409,8 @@ class Store(Search, Proofs, IndexStore):
         (indexing a corpus: one commit per file would cost a quarter of the time).
         The new chunks enter the full-text index in one statement at the end: one
         statement a version cost twice the time (FTS5 works per statement)."""
-        blobs = [stored_text(v.text, v.chunks) for v in versions]
+        blobs = [v.prepared.blob if isinstance(v.prepared, _Prepared) else stored_text(v.text, v.chunks)
+                 for v in versions]
         with self._lock:
             c = self._conn
             with bulk_batch(c, sum(len(v.text) for v in versions)), immediate(c):
@@ -418,18 +435,18 @@ class Store(Search, Proofs, IndexStore):
             if row:
                 # stored by someone else (or changed since): this parse of the file replaces it
                 self._drop_version(c, row[0])
-            vid = c.execute("SELECT coalesce(max(id), 0) + 1 FROM versions").fetchone()[0]
-            pages = json.dumps(v.pages) if v.pages else None
-            sha = hashlib.sha256(blob).digest()
+            top = c.execute("SELECT coalesce(max(id), 0) FROM versions").fetchone()[0]
+            p = v.prepared
+            if not (isinstance(p, _Prepared) and p.vid > top and p.blob is blob):
+                # not prepared, or under an id that is taken now: worked out here, under the next id
+                p = self._prepared(top + 1, v, blob)
+            vid = p.vid
             c.execute(
                 "INSERT INTO versions (id, source, version, lineage, chunk_chars, pages, indexed_at, text_sha, mac,"
                 " text) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (vid, v.source, v.version, v.lineage, v.chunk_chars, pages, time.time(), sha,
-                 self._version_mac(vid, v.source, v.version, v.lineage, v.chunk_chars, pages, sha), blob),
+                (vid, v.source, v.version, v.lineage, v.chunk_chars, p.pages, time.time(), p.sha, p.mac, blob),
             )
-            mac = self._chunk_mac
-            rows = [(vid, ch.chunk_id, ch.start, ch.end, ch.page, ch.text,
-                     mac(vid, ch.chunk_id, ch.start, ch.end, ch.page, ch.text)) for ch in v.chunks]
+            rows = p.rows
             firsts.append(c.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0])
             c.executemany(
                 "INSERT INTO chunks (version_id, chunk_id, start, end, page, text, mac) VALUES (?,?,?,?,?,?,?)", rows
@@ -442,6 +459,39 @@ class Store(Search, Proofs, IndexStore):
             c.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (v.source, vid))
             c.execute("DELETE FROM source_errors WHERE source = ?", (v.source,))
         return vid
+
+    def _prepared(self, vid: int, v: NewVersion, blob: bytes) -> _Prepared:
+        """The version row's MAC and its chunk rows (with theirs) under the id `vid`."""
+        pages = json.dumps(v.pages) if v.pages else None
+        sha = hashlib.sha256(blob).digest()
+        vmac = self._version_mac(vid, v.source, v.version, v.lineage, v.chunk_chars, pages, sha)
+        mac = self._chunk_mac
+        rows = [(vid, ch.chunk_id, ch.start, ch.end, ch.page, ch.text,
+                 mac(vid, ch.chunk_id, ch.start, ch.end, ch.page, ch.text)) for ch in v.chunks]
+        return _Prepared(vid, blob, pages, sha, vmac, rows)
+
+    def prepare_version(self, version: NewVersion) -> None:
+        """The version's stored text, its MAC and its chunk rows with theirs, worked out
+        on the thread that parses while the writing thread stores the batch before (about
+        a seventh of that thread's work on 100 MB, which is the longest stage of
+        indexing; docs/team.md, "Measured"). The MACs name the version's id, which the
+        writer gives only in its transaction: they are made under the id it will most
+        likely give, the next after the largest one stored or predicted here, and the
+        writer takes that id when it is still above every stored one (ids need not be
+        consecutive); otherwise it works the rows out again under its own. The rows
+        stored are the same either way."""
+        if self._vid_hint is None or self._prepared_count % self.PREPARE_RESYNC == 0:
+            # now and then the largest id another writer may have stored meanwhile
+            try:
+                with self._lock:
+                    top = self._conn.execute("SELECT coalesce(max(id), 0) FROM versions").fetchone()[0]
+            except sqlite3.Error:
+                return  # the writer works it out (and reports what is wrong)
+            self._vid_hint = max(self._vid_hint or 0, top + 1)
+        self._prepared_count += 1
+        vid = self._vid_hint
+        self._vid_hint = vid + 1
+        version.prepared = self._prepared(vid, version, stored_text(version.text, version.chunks))
 
     def _drop_versions(self, c: sqlite3.Connection, vids: list[int]) -> None:
         """Drop these versions in one transaction (all or none)."""
