@@ -151,9 +151,12 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool
     """(the claim's name, the quote's name) when the claim puts one name where
     a quote, around the same words, has another; None otherwise. `named`: the
     cited sources' headings, whose names the claim may use freely. `plain=True`
-    aligns every quote with the claim, without the test that spares most
-    alignments (_may_stand): the same answer, which the tests hold it to."""
+    aligns every quote with the claim, without the tests that spare most
+    claims (_no_candidate) and alignments (_may_stand): the same answer, which
+    the tests hold it to."""
     held = " ".join(quotes).lower() + "\n" + named.lower()
+    if not plain and _no_candidate(claim, held):
+        return None
     ctoks = _tokens(claim)
     # a cheap test first: most claims have no name the quotes lack
     candidates = {i for i, w in enumerate(ctoks)
@@ -186,6 +189,48 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool
                 if i in candidates and _in_place(ctoks[i], qtoks[j], edge=edge):
                     return ctoks[i].text, qtoks[j].text
     return None
+
+
+def _no_candidate(claim: str, held: str) -> bool:
+    """True when displaced() surely finds no candidate in the claim, without
+    reading its words in order: no quotation mark or backtick in it, and every
+    word that could be a candidate anywhere in a sentence is held. A word is
+    read within its chunk (a run between white space): _TOKEN_OR_STOP matches
+    no white space, so a chunk's matches are those of the whole text; a word
+    not at a sentence's opening is a candidate whenever it is at one
+    (_candidate(w, False) holds whenever _candidate(w, True) does)."""
+    kept = _CHUNK_CANDIDATES
+    for chunk in claim.split():
+        got = kept.get(chunk)
+        if got is None:
+            got = _chunk_candidates(chunk)
+        if got[0]:
+            return False
+        for w in got[1]:
+            if w not in held:
+                return False
+    return True
+
+
+# per chunk seen: (it holds a quotation mark or a backtick, its words that may be candidates, lower
+# case); emptied when full (a dict's get is quicker than an lru_cache)
+_CHUNK_CANDIDATES: dict[str, tuple[bool, tuple[str, ...]]] = {}
+
+
+def _chunk_candidates(chunk: str) -> tuple[bool, tuple[str, ...]]:
+    marks = False
+    words = []
+    for m in _TOKEN_OR_STOP.finditer(chunk):
+        if m.group("q") is not None:
+            marks = True
+        else:
+            w = m.group("w")
+            if w is not None and _candidate(w, False):
+                words.append(w.lower())
+    got = _CHUNK_CANDIDATES[chunk] = (marks, tuple(words))
+    if len(_CHUNK_CANDIDATES) > 65536:
+        _CHUNK_CANDIDATES.clear()
+    return got
 
 
 def _may_stand(ctoks: Sequence[_Word], a: list[str], candidates: set[int], qtoks: tuple[_Word, ...]) -> bool:
@@ -293,17 +338,20 @@ def _name_word(w: str) -> bool:
     return _spelled(_Word(w, False, False)) or _is_name(w, True)
 
 
-def swapped(claim: str, quotes: Sequence[str]) -> tuple[str, str] | None:
+def swapped(claim: str, quotes: Sequence[str], *, plain: bool = False) -> tuple[str, str] | None:
     """(the claim's words, the quote's) when the claim puts two names the other
     way round around the same relation: `-a now overrides -A` against `-A now
     overrides -a`, `http-to-https` against `https-to-http`. Words that join
     without order (`A and B`) and the passive (`B is overridden by A`, which
     swaps the roles back) are left alone, and so is a quote that also says it
-    the claim's way round."""
-    cparts = _parts(claim)
-    cw, ck = cparts.words, cparts.keys
+    the claim's way round. `plain=True` reads the claim whole, without the
+    test that spares most claims (_few_names): the same answer."""
     qparts_all = [_parts(q) for q in quotes]
     held = set().union(*(p.keys for p in qparts_all))
+    if not plain and _few_names(claim, held):
+        return None
+    cparts = _parts(claim)
+    cw, ck = cparts.words, cparts.keys
     # names the claim writes once and a quote holds: the cheap tests first
     names = [i for i, (w, k) in enumerate(zip(cw, ck)) if k in held and ck.count(k) == 1 and w.lower() not in STOPWORDS
              and not _DIGIT.search(w)]
@@ -333,6 +381,38 @@ def swapped(claim: str, quotes: Sequence[str]) -> tuple[str, str] | None:
                     return (claim[cparts.spans[x][0]:cparts.spans[y][1]],
                             quote[qparts.spans[b][0]:qparts.spans[a][1]])
     return None
+
+
+def _few_names(claim: str, held: set[str]) -> bool:
+    """True when swapped() surely finds fewer than two names in the claim: it
+    counts the claim's words that are names and that the quotes hold, each
+    read within its chunk as _parts reads them, without the test that the
+    claim writes each once (which can only leave fewer)."""
+    kept = _CHUNK_NAMES
+    n = 0
+    for chunk in claim.split():
+        got = kept.get(chunk)
+        if got is None:
+            got = _chunk_names(chunk)
+        for k in got:
+            if k in held:
+                n += 1
+    return n < 2
+
+
+# per chunk seen: the keys of its words that swapped() takes for names (not a stopword, no
+# digit, _name_word); emptied when full
+_CHUNK_NAMES: dict[str, tuple[str, ...]] = {}
+
+
+def _chunk_names(chunk: str) -> tuple[str, ...]:
+    got = _CHUNK_PARTS.get(chunk) or _chunk_parts(chunk)
+    keys = _CHUNK_NAMES[chunk] = tuple(
+        k for w, k in zip(got.words, got.keys)
+        if w.lower() not in STOPWORDS and not _DIGIT.search(w) and _name_word(w))
+    if len(_CHUNK_NAMES) > 65536:
+        _CHUNK_NAMES.clear()
+    return keys
 
 
 def in_place(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, str] | None:
