@@ -1,6 +1,6 @@
 """Speed of the lexical support check: prints figures, asserts nothing.
 
-    .venv/bin/python bench/support_speed.py [--pairs 2000] [--runs 7] [--warm 5000] [--seed 1]
+    .venv/bin/python bench/support_speed.py [--pairs 2000] [--runs 7] [--warm 5000] [--seed 1] [--real-only]
 
 Generates fresh claim/quote pairs of 15 to 25 words (fixed seed) from a fixed
 vocabulary of common words, stopwords, names and numbers, with now and then a
@@ -27,6 +27,16 @@ quote from a source chunk the editor re-checks on every edit. Before the
 timed check, each pair's quote is checked once with an earlier version of
 the claim (one word different), untimed; the timed claim is then new and
 its quote is not.
+
+The rows ``real claims, …`` time the same writer's case on written claims
+rather than generated ones: the claims of Cairn's labelled meaning set
+(tests/data/meaning/pairs.jsonl, with each quote's chunk and source title, as
+`cairn check` reads them) and of WiCE dev (../shared/data/wice/dev.jsonl,
+read in place when it is there). Each claim is checked once, new to the
+process, after its quote was checked with an earlier version of it (one
+word changed); the figure is the median (and 75th percentile) over claims.
+These sentences are ordinary prose, where the generated ones are dense with
+names and numbers, so both are printed.
 
 The vocabulary is fixed and checked first (--warm pairs), so the per-word
 caches are warm, as they are in a long-running engine; the numbers and dates
@@ -136,19 +146,50 @@ def per_check(batch: list[tuple[str, str]], mode: str) -> float:
     return (time.perf_counter() - start) / len(batch) * 1e6
 
 
+def real_claims() -> dict[str, list[tuple[str, list[meaning.Evidence]]]]:
+    """The written claims the real rows time, with their evidence, by set."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import meaning_eval
+
+    out = {"meaning set": [(p["claim"], meaning_eval.pair_evidence(p)) for p in meaning_eval.load_pairs("all")]}
+    wice = [(claim, evidence) for claim, evidence, _ in meaning_eval.wice_rows()]
+    if wice:
+        out["WiCE dev"] = wice
+    return out
+
+
+def per_claim(rows: list[tuple[str, list[meaning.Evidence]]], rng: random.Random) -> list[float]:
+    """Microseconds per new written claim, its quotes checked before with an
+    earlier version of it: the whole check as `cairn check` runs it."""
+    def one(claim: str, evidence: list[meaning.Evidence]) -> None:
+        quotes = [e.quote for e in evidence]
+        lex = support.check_support(claim, quotes, mode="calibrated")
+        meaning.check(claim, evidence, polarity=lex.score is not None and lex.score >= 0.5)
+
+    for claim, evidence in rows:
+        one(edited(rng, claim), evidence)
+    times = []
+    for claim, evidence in rows:
+        start = time.perf_counter()
+        one(claim, evidence)
+        times.append((time.perf_counter() - start) * 1e6)
+    return times
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=2000, help="pairs per run (both texts must fit the cache)")
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--warm", type=int, default=5000, help="pairs checked before measuring")
+    ap.add_argument("--real-only", action="store_true", help="only the rows of written claims")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     print(f"{args.pairs} fresh claim/quote pairs per run, {args.runs} runs; µs per check_support, median (best)")
     print(f"{'mode':<30} {'uncached':>17} {'cached':>16} {'uncached/s':>12}")
     rows = (*((m, pairs) for m in support.MODES), ("+ meaning", pairs), ("+ meaning, backed", backed_pairs),
             ("+ meaning, quote seen", pairs), ("+ meaning, backed, quote seen", backed_pairs))
-    for mode, make in rows:
+    for mode, make in () if args.real_only else rows:
         label = mode
         seen = label.endswith("quote seen")
         mode = "+ meaning" if mode.startswith("+ meaning") else mode
@@ -162,6 +203,11 @@ def main() -> None:
             warm.append(per_check(batch, mode))
         c, w = statistics.median(cold), statistics.median(warm)
         print(f"{label:<30} {c:>8.1f} ({min(cold):6.1f}) {w:>7.2f} ({min(warm):6.2f}) {1e6 / c:>12,.0f}")
+    print("\nwritten claims, each new once, quote seen; µs per claim over the claims")
+    for name, rows in real_claims().items():
+        times = sorted(per_claim(rows, rng))
+        print(f"real claims, {name:<17} median {statistics.median(times):6.1f}  p75 {times[len(times) * 3 // 4]:6.1f}"
+              f"  ({len(times)} claims)")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .polarity import Contradiction, Reading, contradictions, read
 from .sentences import sentence_around
@@ -86,30 +87,46 @@ class ContextNegation:
 def check_context(claim: str, text: str, start: int, end: int) -> ContextNegation | None:
     """Whether the sentence of `text` holding [start, end) negates or retracts
     the quote text[start:end] as the claim uses it."""
-    if not (_may_hold(text[:start], _BEFORE_CUES, _NEGATION_WORD, _FRAME_BEFORE_CUE)
-            or _may_hold(text[end:], _AFTER_CUES, _FRAME_AFTER_CUE)):
-        return None  # no negation or frame anywhere around the quote, so none in its sentence
-    s, e = sentence_around(text, start, end)
-    sentence = text[s:e]
-    before = text[s:start]
-    after = text[end:e]
-    framed = _FRAME_BEFORE.search(before) or _FRAME_AFTER.search(after)
+    around = _around(text, start, end)
+    if around is None:
+        return None
+    sentence, framed, but = around
     if framed:
         if _CLAIM_FRAMES.search(claim):
             return None  # the claim reports the retraction itself
-        if framed.group(0).strip(" ,\"'\u201d)").lower().startswith("but") and _NEGATION_WORD.search(claim):
+        if but and _NEGATION_WORD.search(claim):
             return None  # "… but wasn't": a claim that says it was not says what the sentence says
-        return ContextNegation(_clip(sentence), f"\u201c{framed.group(0).strip(' ,')}\u201d")
-    if not negation_before(before):
-        return None  # nothing before the quote in its sentence could negate it
+        return ContextNegation(_clip(sentence), f"\u201c{framed}\u201d")
     # a negation of the sentence reaching into the quote
-    quote = text[start:end]
-    if contradictions(claim, [quote]):
+    if contradictions(claim, [text[start:end]]):
         return None  # the quote alone already contradicts: that is `contradiction`, not context
+    s, _ = sentence_around(text, start, end)
     found = in_sentence(claim, text, s, start, end)[1]
     if found:
         return ContextNegation(_clip(sentence), f"{found[0].quote} in its sentence")
     return None
+
+
+@lru_cache(maxsize=8192)
+def _around(text: str, start: int, end: int) -> tuple[str, str, bool] | None:
+    """What the quote text[start:end]'s sentence holds that can take it back,
+    whatever the claim (kept: the editor checks the same quotes again on every
+    edit): None when nothing can; else the sentence, the frame around the
+    quote as a message shows it ("" when there is none, but a negation before
+    the quote may reach it) and whether that frame is a "but" ("… but
+    wasn't")."""
+    if not (_may_hold(text[:start], _BEFORE_CUES, _NEGATION_WORD, _FRAME_BEFORE_CUE)
+            or _may_hold(text[end:], _AFTER_CUES, _FRAME_AFTER_CUE)):
+        return None  # no negation or frame anywhere around the quote, so none in its sentence
+    s, e = sentence_around(text, start, end)
+    before = text[s:start]
+    framed = _FRAME_BEFORE.search(before) or _FRAME_AFTER.search(text[end:e])
+    if framed:
+        written = framed.group(0)
+        return text[s:e], written.strip(" ,"), written.strip(" ,\"'\u201d)").lower().startswith("but")
+    if not negation_before(before):
+        return None  # nothing before the quote in its sentence could negate it
+    return text[s:e], "", False
 
 
 # Every word one of the patterns above needs (at least one of them in each

@@ -30,7 +30,7 @@ title or a role stands for a name (`Obama` and `the President`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import NamedTuple
@@ -154,7 +154,7 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool
     aligns every quote with the claim, without the tests that spare most
     claims (_no_candidate) and alignments (_may_stand): the same answer, which
     the tests hold it to."""
-    held = " ".join(quotes).lower() + "\n" + named.lower()
+    held = _held(tuple(quotes), named)
     if not plain and _no_candidate(claim, held):
         return None
     ctoks = _tokens(claim)
@@ -165,13 +165,14 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool
         return None
     a = [w.text.lower() for w in ctoks]
     # and a candidate needs a neighbour the quotes hold, to stand between shared words
-    near = {w.text.lower() for text in (*quotes, named) for w in _tokens(text)}
-    candidates = {i for i in candidates if (i > 0 and a[i - 1] in near) or (i + 1 < len(a) and a[i + 1] in near)}
+    near = [_lowered_words(text) for text in (*quotes, named)]
+    candidates = {i for i in candidates if (i > 0 and any(a[i - 1] in n for n in near))
+                  or (i + 1 < len(a) and any(a[i + 1] in n for n in near))}
     if not candidates:
         return None
     for quote in quotes:
         qtoks = _tokens(quote)
-        if not plain and not _may_stand(ctoks, a, candidates, qtoks):
+        if not plain and not _may_stand(ctoks, a, candidates, quote):
             continue
         ops = SequenceMatcher(a=a, b=[w.text.lower() for w in qtoks], autojunk=False).get_opcodes()
         for k, (tag, i1, i2, j1, j2) in enumerate(ops):
@@ -189,6 +190,18 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool
                 if i in candidates and _in_place(ctoks[i], qtoks[j], edge=edge):
                     return ctoks[i].text, qtoks[j].text
     return None
+
+
+@lru_cache(maxsize=4096)
+def _held(quotes: tuple[str, ...], named: str) -> str:
+    """The quotes and the headings in lower case, as one text (kept: quotes come again)."""
+    return " ".join(quotes).lower() + "\n" + named.lower()
+
+
+@lru_cache(maxsize=8192)
+def _lowered_words(text: str) -> frozenset[str]:
+    """The words of `text` in lower case (kept: quotes come again)."""
+    return frozenset(w.text.lower() for w in _tokens(text))
 
 
 def _no_candidate(claim: str, held: str) -> bool:
@@ -233,20 +246,21 @@ def _chunk_candidates(chunk: str) -> tuple[bool, tuple[str, ...]]:
     return got
 
 
-def _may_stand(ctoks: Sequence[_Word], a: list[str], candidates: set[int], qtoks: tuple[_Word, ...]) -> bool:
+def _may_stand(ctoks: Sequence[_Word], a: list[str], candidates: set[int], quote: str) -> bool:
     """False when aligning the claim with this quote surely finds no name in
     place of another. Every pair displaced() tests stands right after an equal
     run or right before one, on both sides: a one-for-one replacement has the
     same words around it, and the edge of a longer run has two before it or
     two after it. So some candidate i and some word j of the quote must have
     a[i - 1] == b[j - 1] or a[i + 1] == b[j + 1], and j name something else."""
-    b, at = _lowered(qtoks)
+    qtoks = _tokens(quote)
+    after, before = _places(quote)
     for i in candidates:
-        places = []
+        places: list[int] = []
         if i > 0:
-            places += [p + 1 for p in at.get(a[i - 1], ()) if p + 1 < len(b)]
+            places += after.get(a[i - 1], ())
         if i + 1 < len(a):
-            places += [p - 1 for p in at.get(a[i + 1], ()) if p > 0]
+            places += before.get(a[i + 1], ())
         for j in places:
             if _in_place(ctoks[i], qtoks[j], edge=False) or _in_place(ctoks[i], qtoks[j], edge=True):
                 return True
@@ -254,13 +268,24 @@ def _may_stand(ctoks: Sequence[_Word], a: list[str], candidates: set[int], qtoks
 
 
 @lru_cache(maxsize=8192)
-def _lowered(qtoks: tuple[_Word, ...]) -> tuple[list[str], dict[str, list[int]]]:
-    """A quote's words in lower case, and where each stands (kept: quotes come again)."""
+def _places(quote: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """For each word of a quote (lower case), the places right after it and
+    right before it where a word stands that may name something (kept, by the
+    quote's text: quotes come again). A word _in_place() can take is no
+    number or stopword, and a name (_is_name, with a capital inside a sentence
+    counting) unless it is quoted: every other word it turns down at once."""
+    qtoks = _tokens(quote)
     b = [w.text.lower() for w in qtoks]
-    at: dict[str, list[int]] = {}
+    may = [not _DIGIT.search(w.text) and w.text.lower() not in STOPWORDS and (w.quoted or _is_name(w.text, False))
+           for w in qtoks]
+    after: dict[str, list[int]] = {}
+    before: dict[str, list[int]] = {}
     for j, w in enumerate(b):
-        at.setdefault(w, []).append(j)
-    return b, at
+        if j + 1 < len(b) and may[j + 1]:
+            after.setdefault(w, []).append(j + 1)
+        if j > 0 and may[j - 1]:
+            before.setdefault(w, []).append(j - 1)
+    return after, before
 
 
 # words that join two things without order: "A and B" says what "B and A" says
@@ -347,7 +372,7 @@ def swapped(claim: str, quotes: Sequence[str], *, plain: bool = False) -> tuple[
     the claim's way round. `plain=True` reads the claim whole, without the
     test that spares most claims (_few_names): the same answer."""
     qparts_all = [_parts(q) for q in quotes]
-    held = set().union(*(p.keys for p in qparts_all))
+    held = _keys(quotes[0]) if len(quotes) == 1 else set().union(*map(_keys, quotes))
     if not plain and _few_names(claim, held):
         return None
     cparts = _parts(claim)
@@ -361,10 +386,8 @@ def swapped(claim: str, quotes: Sequence[str], *, plain: bool = False) -> tuple[
     if len(names) < 2:
         return None
     for quote, qparts in zip(quotes, qparts_all):
-        qw, qk = qparts.words, qparts.keys
-        at: dict[str, list[int]] = {}
-        for j, k in enumerate(qk):
-            at.setdefault(k, []).append(j)
+        qw = qparts.words
+        at = _key_places(quote)
         for x in names:
             for y in names:
                 if not x < y <= x + _NEAR + 1 or ck[x] not in at or ck[y] not in at:
@@ -383,7 +406,22 @@ def swapped(claim: str, quotes: Sequence[str], *, plain: bool = False) -> tuple[
     return None
 
 
-def _few_names(claim: str, held: set[str]) -> bool:
+@lru_cache(maxsize=8192)
+def _key_places(text: str) -> dict[str, list[int]]:
+    """Where each key of the words of `text` stands, for the order test (kept: quotes come again)."""
+    at: dict[str, list[int]] = {}
+    for j, k in enumerate(_parts(text).keys):
+        at.setdefault(k, []).append(j)
+    return at
+
+
+@lru_cache(maxsize=8192)
+def _keys(text: str) -> frozenset[str]:
+    """The keys of the words of `text` for the order test (kept: quotes come again)."""
+    return frozenset(_parts(text).keys)
+
+
+def _few_names(claim: str, held: Set[str]) -> bool:
     """True when swapped() surely finds fewer than two names in the claim: it
     counts the claim's words that are names and that the quotes hold, each
     read within its chunk as _parts reads them, without the test that the
