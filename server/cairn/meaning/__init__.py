@@ -18,6 +18,7 @@ claim and its resolved evidence.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .context import ContextNegation, check_context, in_sentence, negation_before
 from .polarity import POSITIVE, Contradiction, contradictions
@@ -71,7 +72,7 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
         return found
     # a claim that is one of its quotes word for word cannot differ from it in a number,
     # a date, an identifier the quote holds, or polarity: only the sentence around it can
-    verbatim = plain(claim) in {plain(q) for q in quotes}
+    verbatim = plain(claim) in _plain_all(tuple(quotes))
     if not verbatim:
         context = [e.text for e in evidence] + [e.title for e in evidence if e.title]
         found.numbers = compare(claim, quotes, context)
@@ -104,6 +105,12 @@ def _sentence_agrees(claim: str, evidence: list[Evidence]) -> bool:
                 cl.polarity != POSITIVE for cl in reading.clauses if cl.end > e.start - s and cl.start < e.end - s):
             return True
     return False
+
+
+@lru_cache(maxsize=8192)
+def _plain_all(quotes: tuple[str, ...]) -> frozenset[str]:
+    """The quotes as `plain` gives them (kept: quotes come again)."""
+    return frozenset(map(plain, quotes))
 
 
 def plain(text: str) -> str:
