@@ -125,6 +125,18 @@ def test_the_order_tests_words_read_chunk_by_chunk_are_those_of_one_pass(text):
     assert names._parts.__wrapped__(text) == names._parts_plain(text)
 
 
+# The alignment's words are read chunk by chunk too (the quotation marks and full stops carried
+# over from chunk to chunk): held to one pass.
+_MARKS = st.sampled_from(["\"", "`", "\u201c", "\u201d", "\u201cSolaris\u201d", "`-E`", "say \"x\".", "end.", "a:b", "?"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.lists(st.tuples(st.one_of(_PIECES, _MARKS), _GAPS), max_size=14).map(
+    lambda ps: "".join(p + g for p, g in ps)), st.text(max_size=50)))
+def test_the_alignments_words_read_chunk_by_chunk_are_those_of_one_pass(text):
+    assert names._tokens.__wrapped__(text) == names._tokens_plain(text)
+
+
 _NAMEY = st.sampled_from([
     "timeout", "now", "supports", "sub-second", "timeouts", "on", "macOS", "Solaris", "Leeds", "York", "the",
     "depot", "in", "opened", "May", "auth_timeout", ".FEATURES", ".VARIABLES", "-E", "-P", "u+w", "printf", "sort",

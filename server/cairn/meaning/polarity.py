@@ -837,7 +837,7 @@ def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
     clause and word of it is positive; then a contradiction needs a concept
     the quotes deny among its words, or a direction word on both sides."""
     chunks = unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'").split()
-    denied = frozenset().union(*(v.negative for v in views))
+    denied = views[0].negative if len(views) == 1 else frozenset().union(*(v.negative for v in views))
     kept = _CHUNK_SIGNS
     signs = [kept.get(chunk) or _chunk_signs(chunk) for chunk in chunks]
     for negative, concepts, _ in signs:

@@ -60,10 +60,49 @@ class _Word(NamedTuple):
 
 @lru_cache(maxsize=8192)
 def _tokens(text: str) -> tuple[_Word, ...]:
-    """The words of `text` (kept: quotes come again)."""
+    """The words of `text` (kept: quotes come again). _TOKEN_OR_STOP matches no
+    white space, so each chunk (a run between white space) is matched alone and
+    its matches kept; what carries from one to the next (a sentence's opening,
+    an open quotation mark) is read over them in order: the same words as
+    `_tokens_plain`."""
     out: list[_Word] = []
     opens = True
     mark = ""  # the open quotation mark, if any
+    kept = _CHUNK_TOKENS
+    for chunk in text.split():
+        got = kept.get(chunk)
+        if got is None:
+            got = _chunk_tokens(chunk)
+        for word, q in got:
+            if q:
+                if mark and (q == mark or (mark == "\u201c" and q == "\u201d")):
+                    mark = ""
+                elif not mark and q != "\u201d":
+                    mark = q
+            elif word is None:
+                opens = True  # a full stop, question mark, colon…: the next word opens a sentence
+            else:
+                out.append(_Word(word, opens, bool(mark)))
+                opens = False
+    return tuple(out)
+
+
+# per chunk seen: its matches as (word or None, quotation mark or ""); emptied when full
+_CHUNK_TOKENS: dict[str, tuple[tuple[str | None, str], ...]] = {}
+
+
+def _chunk_tokens(chunk: str) -> tuple[tuple[str | None, str], ...]:
+    got = _CHUNK_TOKENS[chunk] = tuple((m.group("w"), m.group("q") or "") for m in _TOKEN_OR_STOP.finditer(chunk))
+    if len(_CHUNK_TOKENS) > 65536:
+        _CHUNK_TOKENS.clear()
+    return got
+
+
+def _tokens_plain(text: str) -> tuple[_Word, ...]:
+    """`_tokens` in one pass over the whole text."""
+    out: list[_Word] = []
+    opens = True
+    mark = ""
     for m in _TOKEN_OR_STOP.finditer(text):
         word, q = m.group("w"), m.group("q")
         if q is not None:
@@ -72,7 +111,7 @@ def _tokens(text: str) -> tuple[_Word, ...]:
             elif not mark and q != "\u201d":
                 mark = q
         elif word is None:
-            opens = True  # a full stop, question mark, colon…: the next word opens a sentence
+            opens = True
         else:
             out.append(_Word(word, opens, bool(mark)))
             opens = False
