@@ -113,6 +113,9 @@ def test_sentence_opening_verb_before_a_count_is_not_a_name():
     # units of one dimension convert, but only to the same amount, and never across dimensions
     ("defaults to 2 minutes", "defaulting to 150 seconds", "claim says 2 minutes; quotes say 150 seconds"),
     ("a 150 km route", "a 150 minutes route", "claim says 150 km; quotes say 150 minutes"),
+    # a month has no fixed number of weeks or days: only years and months convert
+    ("a warranty of 3 years", "a warranty of 24 months", "claim says 3 years; quotes say 24 months"),
+    ("kept for 1 month", "kept for 4 weeks", "claim says 1 month; quotes say 4 weeks"),
 ])
 def test_mismatches_name_both_sides(claim, quote, message):
     got = Q.compare(claim, [quote])
@@ -127,6 +130,8 @@ def test_mismatches_name_both_sides(claim, quote, message):
     ("the 2018–19 year", "the 2018-2019 year"), ("at least 50%", "fifty percent (50%) or more"),
     ("defaults to 2.5 minutes", "defaulting to 150 seconds"), ("a 1.5 km walk", "a 1500 metres walk"),
     ("kept for 2 weeks", "kept for 14 days"),
+    # twelve months to the year, whatever the days
+    ("a warranty of 2 years", "a warranty of 24 months"), ("for 18 months", "for 1.5 years"),
 ])
 def test_same_quantities_written_differently_agree(claim, quote):
     assert Q.compare(claim, [quote]) == []
@@ -335,6 +340,14 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
      "claim says prohibited; quote says no longer prohibited"),
     ("The tool fails to start.", "The tool no longer fails to start.",
      "claim says fails; quote says no longer fails to start"),
+    # so does the denial a word makes by itself: "no longer disabled" is enabled now
+    ("The extension is disabled in strict mode.", "The extension is no longer disabled in strict mode.",
+     "claim says disabled; quote says no longer disabled in strict"),
+    ("The licence is irrevocable.", "The licence is no longer irrevocable.",
+     "claim says irrevocable; quote says no longer irrevocable"),
+    ("The legacy resolver is enabled by default.", "The legacy resolver is disabled by default.",
+     "claim says enabled; quote says disabled"),
+    ("The council approved the plan.", "The council rejected the plan.", "claim says approved; quote says rejected"),
     # a bound after a parenthesised number bounds that number
     ("owning at most 50% of the shares", "ownership of fifty percent (50%) or more of the shares",
      "claim says at most; quote says or more"),
@@ -363,6 +376,9 @@ def test_opposites_are_found_and_named(claim, quote, message):
     ("Redistribution of the font is now allowed.", "Redistribution of the font is no longer prohibited."),
     ("The tool starts.", "The tool no longer fails to start."),
     ("The tool is able to start again.", "The tool is no longer unable to start."),
+    ("The extension is enabled in strict mode.", "The extension is no longer disabled in strict mode."),
+    ("The licence is revocable.", "The licence is no longer irrevocable."),
+    ("The council approved the plan.", "The council accepted the plan."),
     # the ceasing governs only the negation right after it: "and should not" is a negation of its own
     ("Number signs inside a function invocation should not be escaped.",
      "Number signs inside a function invocation no longer introduce comments and should not be escaped"),

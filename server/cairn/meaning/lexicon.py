@@ -57,7 +57,8 @@ def _pairs(concept: str, positive: str, negative: str) -> None:
 _pairs("allow", "permit permits permitted permission allow allows allowed",
        "prohibit prohibited prohibits prohibition forbid forbids forbidden forbade disallow disallowed")
 _pairs("include", "include includes included including inclusive", "exclude excludes excluded excluding exclusion")
-_pairs("accept", "accept accepts accepted", "reject rejects rejected")
+_pairs("accept", "accept accepts accepted approve approves approved", "reject rejects rejected")
+_pairs("enable", "enable enables enabled", "disable disables disabled")
 _pairs("true", "true", "false")
 _pairs("require", "require required requires mandatory obligatory compulsory", "optional")
 _pairs("open", "open opened", "closed")

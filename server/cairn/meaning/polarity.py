@@ -285,8 +285,9 @@ def read(text: str) -> Reading:
     while i < n_toks:
         t = toks[i]
         w = t.text
-        if t.kind == "word" and w not in _SPECIAL and "'" not in w:
-            # a plain content word (most words): none of the checks below applies to it
+        if t.kind == "word" and w not in _SPECIAL and "'" not in w and not st.ceased:
+            # a plain content word (most words): none of the checks below applies to it (after a
+            # ceasing phrase, one may: "no longer disabled")
             prev = st.last_word
             st.last_word = w
             content(t, w, prev, i)
@@ -399,6 +400,15 @@ def read(text: str) -> Reading:
             st.waiting = True
             i += 1
             continue
+        if st.ceased and not st.lifted and w not in STOPWORDS and _analyse(w, True)[1] and st.lifts(toks, i):
+            # "no longer disabled", "no longer unavailable": the ceasing ends the denial the word
+            # makes by itself, as "no longer prohibited" ends its verb's; the clause holds now
+            st.cue_end(text, t.end, more=True)
+            st.last_word = w
+            st.heads.add(_word(st, words, w, t, text, len(clauses), own=False))
+            st.waiting = True
+            i += 1
+            continue
         prev = st.last_word
         st.last_word = w
         if w in STOPWORDS:
@@ -487,7 +497,7 @@ def _analyse(w: str, own: bool) -> tuple[tuple[str, ...], bool, bool, str]:
     else:
         priv = privative(w)
         if priv:
-            concept, negative, marked = priv[1], True, True
+            concept, negative, marked = priv[1], own, True
     parts = tuple(stem(p) for p in concept.split("-") if p and p not in STOPWORDS)
     return parts, negative, marked, (parts[0] if parts else stem(w))
 

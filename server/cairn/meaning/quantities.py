@@ -464,6 +464,9 @@ _BASE: dict[str, tuple[str, Decimal]] = {
     "half": ("fraction", Decimal("0.5")), "quarter": ("fraction", Decimal("0.25")),
     "fifth": ("fraction", Decimal("0.2")), "eighth": ("fraction", Decimal("0.125")),
     "tenth": ("fraction", Decimal("0.1")),
+    # months and years: no number of days (a month has 28 to 31, a year 365 or 366) but twelve
+    # months to the year, always ("24 months" is "2 years"; "4 weeks" is not "a month")
+    "month": ("calendar", Decimal(1)), "year": ("calendar", Decimal(12)),
 }
 
 
