@@ -118,6 +118,9 @@ MIGRATIONS: list[list[str]] = [
         # the trigram index cost the server about 0.5 CPU seconds a MB of sources (docs/team.md)
         "DROP INDEX IF EXISTS cairn_chunks_trgm",
         f"CREATE INDEX cairn_chunks_words ON cairn_chunks USING gin ({_WORDS.format('text')})",
+        # no statistics of the expression: ANALYZE would work it out again for every sampled
+        # row (30,000), each time it runs (every ANALYZE_AFTER chunks stored, and autovacuum's)
+        "ALTER INDEX cairn_chunks_words ALTER COLUMN 1 SET STATISTICS 0",
     ],
 ]
 SCHEMA_VERSION = str(len(MIGRATIONS))
@@ -531,9 +534,11 @@ class PostgresStore(IndexStore):
             return []
         conds = [f"ch.text ILIKE %(w{i})s" for i in range(len(clean))]
         params: dict[str, Any] = {f"w{i}": _like_pattern(w) for i, w in enumerate(clean)}
-        # ASCII letters and digits only (WORD leaves no other ASCII), so each is one lexeme as it stands
-        terms = [f"'{w}'" + (":*" if i == len(clean) - 1 else "") for i, w in enumerate(clean)
-                 if w.isascii() and len(w) < 256]
+        # ASCII letters and digits only (WORD leaves no other ASCII), so each is one lexeme as it
+        # stands: the whole words, else the last one as a prefix (a prefix reads many entries)
+        terms = [f"'{w}'" for w in clean[:-1] if w.isascii() and len(w) < 256]
+        if not terms and clean[-1].isascii() and len(clean[-1]) < 256:
+            terms = [f"'{clean[-1]}':*"]
         if terms:
             conds.insert(0, f"{_WORDS.format('ch.text')} @@ to_tsquery('simple', %(q)s)")
             params["q"] = " & ".join(terms)
