@@ -49,7 +49,7 @@ def conn(postgres_server):
 def test_a_text_holding_a_quote_holds_its_words(conn, data, text):
     """The server's own words of a text match the quote's query whenever the text holds the quote."""
     quote = _slice(data, text)
-    words = conn.execute(_QUOTE_WORDS, (quote,)).fetchone()[0]
+    words = conn.execute(_QUOTE_WORDS, {"quote": quote}).fetchone()[0]
     if not words:
         return  # no whole word: find_quote scans with LIKE alone
     hit = conn.execute(f"SELECT {_WORDS.format('%s::text')} @@ %s::tsquery", (text, words)).fetchone()[0]
@@ -58,7 +58,7 @@ def test_a_text_holding_a_quote_holds_its_words(conn, data, text):
 
 def test_the_query_holds_the_whole_words_only(conn):
     def words(q: str) -> str:
-        return conn.execute(_QUOTE_WORDS, (q,)).fetchone()[0]
+        return conn.execute(_QUOTE_WORDS, {"quote": q}).fetchone()[0]
     assert words("ing the refund pol") == "'the' & 'refund'"  # the cut first and last runs are left out
     assert words(" the refund policy.") == "'the' & 'refund' & 'policy'"
     assert words("see http://Example.com/a-b") == "'http' & 'example' & 'com' & 'a'"

@@ -71,8 +71,9 @@ _WORDS = "to_tsvector('simple', regexp_replace({}, '[^[:alnum:]]+', ' ', 'g'))"
 # the whole words of a quote, as a query of them all: its runs of letters and digits, but
 # for the first and the last when the quote starts or ends inside one (a quote may begin or
 # end in the middle of a word); empty when no run is whole
-_QUOTE_WORDS = ("SELECT plainto_tsquery('simple', regexp_replace(regexp_replace(%s, '^[[:alnum:]]+|[[:alnum:]]+$',"
-                " '', 'g'), '[^[:alnum:]]+', ' ', 'g'))::text")
+_QUOTE_QUERY = ("plainto_tsquery('simple', regexp_replace(regexp_replace(%(quote)s, '^[[:alnum:]]+|[[:alnum:]]+$',"
+                " '', 'g'), '[^[:alnum:]]+', ' ', 'g'))")
+_QUOTE_WORDS = f"SELECT {_QUOTE_QUERY}::text"
 
 # Each migration is applied once, in order, in one transaction; `cairn_meta.schema`
 # is the number of the last one applied.
@@ -511,14 +512,17 @@ class PostgresStore(IndexStore):
         return occurrences_in_quote_order(chunks, quote, only, limit)
 
     def _quote_rows(self, c: Conn, quote: str) -> list[Any]:
-        """Rows of the current chunks holding `quote` (LIKE), found by its whole words when it has some."""
-        params = {"ws": self.workspace, "p": _like_pattern(quote)}
-        words = c.execute(_QUOTE_WORDS, (quote,)).fetchone()[0]
-        where = " WHERE ch.text LIKE %(p)s"
-        if words:
-            where = f" WHERE {_WORDS.format('ch.text')} @@ %(q)s::tsquery AND ch.text LIKE %(p)s"
-            params["q"] = words
-        return c.execute(_ROWS_SQL + _JOIN_CURRENT + where + _BY_SOURCE, params).fetchall()
+        """Rows of the current chunks holding `quote` (LIKE), found by its whole words when it has some.
+
+        One statement when the quote is found (its words' query is worked out in
+        it); when nothing is found, whether the quote had a whole word at all is
+        asked, and a quote without one is looked for by LIKE alone."""
+        params = {"ws": self.workspace, "p": _like_pattern(quote), "quote": quote}
+        rows = c.execute(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {_WORDS.format('ch.text')} @@ {_QUOTE_QUERY}"
+                         " AND ch.text LIKE %(p)s" + _BY_SOURCE, params).fetchall()
+        if rows or c.execute(_QUOTE_WORDS, params).fetchone()[0]:
+            return rows
+        return c.execute(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.text LIKE %(p)s" + _BY_SOURCE, params).fetchall()
 
     def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
         """Current chunks holding all these words (prefix match on the last), in any case.
