@@ -175,3 +175,30 @@ def test_a_new_database_needs_no_trigram_extension(postgres_server, tmp_path: Pa
             "SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'").fetchone()[0]) == 0
     finally:
         store.close()
+
+
+def test_a_clone_making_stored_versions_current_refreshes_the_statistics(postgres_server, tmp_path: Path):
+    """A second clone's index only makes stored versions current: cairn_current's statistics
+    are refreshed as it goes, or the planner would take the clone for one with a single source."""
+    url = postgres_server.new_database()
+    first = PostgresStore(tmp_path / "a", url)
+    second = PostgresStore(tmp_path / "b", url)
+    try:
+        ids = []
+        for n in range(3):
+            text = f"Paragraph {n} of a source."
+            ident = f"sources/s{n}.md"
+            ids.append(first.add_version(ident, f"{n:064x}", "text/1", 1200, text, None,
+                                         chunk_document(ident, text), make_current=True))
+
+        def tuples() -> float:
+            return second._run("read", lambda c: c.execute(
+                "SELECT reltuples FROM pg_class WHERE relname = 'cairn_current'").fetchone()[0])
+        assert tuples() < 0  # never analyzed
+        second.CURRENT_ANALYZE_AFTER = 3
+        for n, vid in enumerate(ids):
+            second.set_current(f"sources/s{n}.md", vid)
+        assert tuples() == 6
+    finally:
+        first.close()
+        second.close()

@@ -180,6 +180,7 @@ class PostgresStore(IndexStore):
     CONNECT_TIMEOUT = 10  # seconds to reach the server
     RETRIES = 3  # a transaction the server aborted for a deadlock or a serialization failure
     ANALYZE_AFTER = 5000  # chunks stored by this process before the tables' statistics are refreshed
+    CURRENT_ANALYZE_AFTER = 100  # stored versions made current (set_current) before cairn_current's are
     WRITERS = 2  # connections a large batch of versions is stored over at once (add_versions)
     PARALLEL_CHUNKS = 1000  # chunks in a batch from which it is stored over WRITERS connections
 
@@ -193,6 +194,7 @@ class PostgresStore(IndexStore):
         self.read_only = False
         self._told_cache = False
         self._new_chunks = 0
+        self._new_current = 0
         # the first connection tells why a server cannot be reached (a pool would only time out)
         try:
             with self._psycopg.connect(url, connect_timeout=self.CONNECT_TIMEOUT, autocommit=True) as conn:
@@ -390,7 +392,19 @@ class PostgresStore(IndexStore):
         c.execute("DELETE FROM cairn_source_errors WHERE workspace = %s AND source = %s", (self.workspace, source))
 
     def set_current(self, source: str, version_id: int) -> None:
+        """Make a stored version this clone's current one (a second clone's index does this
+        for every source it finds stored). Every CURRENT_ANALYZE_AFTER of them the statistics
+        of cairn_current are refreshed: until they are, the planner takes a new clone for one
+        with a single current source and reads all of its chunks for every quote (measured:
+        25 ms a quote instead of 3 on 10 MB)."""
         self._run("write", lambda c: self._set_current(c, source, version_id), write=True)
+        self._new_current += 1
+        if self._new_current >= self.CURRENT_ANALYZE_AFTER:
+            self._new_current = 0
+            try:
+                self._run("write", lambda c: c.execute("ANALYZE cairn_current"))
+            except StoreUnavailable:
+                pass  # a role that may not analyze: autovacuum will
 
     def drop_current(self, source: str) -> None:
         def write(c: Conn) -> None:
