@@ -178,7 +178,8 @@ def main() -> None:
             def reset() -> None:
                 with psycopg.connect(url, autocommit=True) as c:
                     c.execute("DROP TABLE IF EXISTS cairn_meta, cairn_versions, cairn_chunks, cairn_current,"
-                              " cairn_source_errors, cairn_source_warnings, cairn_git_seen, cairn_kv_cache CASCADE")
+                              " cairn_source_errors, cairn_source_warnings, cairn_git_seen, cairn_kv_cache, cairn_purged,"
+                              " cairn_version_dates CASCADE")
 
             def pg_size() -> int:
                 with psycopg.connect(url) as c:

@@ -62,6 +62,19 @@ EXTRA_HINT = "pip install 'cairn[postgres]'"
 # one key for the advisory lock of migrations and gc (any constant of Cairn's own)
 _LOCK_KEY = 0x6361_6972_6E00_0001
 
+# A chunk's words, as its text-search index holds them: every run of letters and digits
+# (the server's own notion of them, [[:alnum:]]), lowercased by the 'simple' configuration.
+# Everything else becomes a space first, so the parser never sees a URL, a tag, a hyphen or
+# a number with dots, whose tokens would depend on the text around them: a run of letters
+# and digits between spaces is always the same token, wherever it stands.
+_WORDS = "to_tsvector('simple', regexp_replace({}, '[^[:alnum:]]+', ' ', 'g'))"
+# the whole words of a quote, as a query of them all: its runs of letters and digits, but
+# for the first and the last when the quote starts or ends inside one (a quote may begin or
+# end in the middle of a word); empty when no run is whole
+_QUOTE_QUERY = ("plainto_tsquery('simple', regexp_replace(regexp_replace(%(quote)s, '^[[:alnum:]]+|[[:alnum:]]+$',"
+                " '', 'g'), '[^[:alnum:]]+', ' ', 'g'))")
+_QUOTE_WORDS = f"SELECT {_QUOTE_QUERY}::text"
+
 # Each migration is applied once, in order, in one transaction; `cairn_meta.schema`
 # is the number of the last one applied.
 MIGRATIONS: list[list[str]] = [
@@ -102,8 +115,20 @@ MIGRATIONS: list[list[str]] = [
         """CREATE TABLE cairn_version_dates (
              version_id bigint PRIMARY KEY REFERENCES cairn_versions (id) ON DELETE CASCADE, date text NOT NULL)""",
     ],
+    [  # 4: a quote's candidate chunks found by its words (text search) instead of trigrams:
+        # the trigram index cost the server about 0.5 CPU seconds a MB of sources (docs/team.md)
+        "DROP INDEX IF EXISTS cairn_chunks_trgm",
+        f"CREATE INDEX cairn_chunks_words ON cairn_chunks USING gin ({_WORDS.format('text')})",
+        # no statistics of the expression: ANALYZE would work it out again for every sampled
+        # row (30,000), each time it runs (every ANALYZE_AFTER chunks stored, and autovacuum's)
+        "ALTER INDEX cairn_chunks_words ALTER COLUMN 1 SET STATISTICS 0",
+    ],
 ]
 SCHEMA_VERSION = str(len(MIGRATIONS))
+# statements of migration 1 that migration 4 undoes: a database made from nothing skips them,
+# so it needs no pg_trgm extension (a database made before schema 4 has them and is migrated)
+_UNDONE_BY = 4
+_UNDONE_LATER = {s for s in MIGRATIONS[0] if "trgm" in s}
 
 # the columns of cairn_chunks as COPY writes them, in PostgreSQL's binary format: no text
 # to format and parse for the numbers, no escaping of the chunks' text
@@ -155,6 +180,7 @@ class PostgresStore(IndexStore):
     CONNECT_TIMEOUT = 10  # seconds to reach the server
     RETRIES = 3  # a transaction the server aborted for a deadlock or a serialization failure
     ANALYZE_AFTER = 5000  # chunks stored by this process before the tables' statistics are refreshed
+    CURRENT_ANALYZE_AFTER = 100  # stored versions made current (set_current) before cairn_current's are
     WRITERS = 2  # connections a large batch of versions is stored over at once (add_versions)
     PARALLEL_CHUNKS = 1000  # chunks in a batch from which it is stored over WRITERS connections
 
@@ -168,6 +194,7 @@ class PostgresStore(IndexStore):
         self.read_only = False
         self._told_cache = False
         self._new_chunks = 0
+        self._new_current = 0
         # the first connection tells why a server cannot be reached (a pool would only time out)
         try:
             with self._psycopg.connect(url, connect_timeout=self.CONNECT_TIMEOUT, autocommit=True) as conn:
@@ -247,6 +274,8 @@ class PostgresStore(IndexStore):
             for n in range(have, len(MIGRATIONS)):
                 log.info("migrating the shared index %s to schema %d", self.path, n + 1)
                 for statement in MIGRATIONS[n]:
+                    if n < _UNDONE_BY <= len(MIGRATIONS) and statement in _UNDONE_LATER:
+                        continue
                     conn.execute(statement)
             conn.execute("INSERT INTO cairn_meta VALUES ('schema', %s) ON CONFLICT (key) DO UPDATE SET value ="
                          " excluded.value", (str(len(MIGRATIONS)),))
@@ -276,8 +305,8 @@ class PostgresStore(IndexStore):
         """Store parsed versions and their chunks; a version another writer stored
         first is used as it is. A small batch is one transaction; a large one is
         cut in WRITERS parts stored at once, each in its own transaction over its
-        own connection, so the server maintains its indexes (the trigram index
-        costs most of the time) on as many cores. A version, its chunks and its
+        own connection, so the server maintains its indexes (the text-search
+        index costs most of the time) on as many cores. A version, its chunks and its
         current row are always in one transaction."""
         blobs = [v.compressed() for v in versions]
         order = sorted(range(len(versions)), key=lambda i: (versions[i].source, versions[i].version))
@@ -295,7 +324,17 @@ class PostgresStore(IndexStore):
                 for done in pool.map(write, parts):
                     ids.update(done)
         out = [ids[i] for i in range(len(versions))]
-        self._new_chunks += sum(len(v.chunks) for v in versions)
+        added = sum(len(v.chunks) for v in versions)
+        if added >= self.PARALLEL_CHUNKS:
+            # the words of new chunks wait in the index's pending list, which every search
+            # reads through until it is merged (at 4 MB, or by autovacuum): after a large
+            # batch, a quote took 9 ms instead of 0.6 on 15 MB. Merged now, by the index's
+            # owner (another role leaves it to autovacuum).
+            try:
+                self._run("write", lambda c: c.execute("SELECT gin_clean_pending_list('cairn_chunks_words')"))
+            except StoreUnavailable:
+                pass
+        self._new_chunks += added
         if self._new_chunks >= self.ANALYZE_AFTER:
             # fresh statistics: right after a large first index the planner would otherwise
             # guess the tables empty and scan them for every quote
@@ -363,7 +402,19 @@ class PostgresStore(IndexStore):
         c.execute("DELETE FROM cairn_source_errors WHERE workspace = %s AND source = %s", (self.workspace, source))
 
     def set_current(self, source: str, version_id: int) -> None:
+        """Make a stored version this clone's current one (a second clone's index does this
+        for every source it finds stored). Every CURRENT_ANALYZE_AFTER of them the statistics
+        of cairn_current are refreshed: until they are, the planner takes a new clone for one
+        with a single current source and reads all of its chunks for every quote (measured:
+        25 ms a quote instead of 3 on 10 MB)."""
         self._run("write", lambda c: self._set_current(c, source, version_id), write=True)
+        self._new_current += 1
+        if self._new_current >= self.CURRENT_ANALYZE_AFTER:
+            self._new_current = 0
+            try:
+                self._run("write", lambda c: c.execute("ANALYZE cairn_current"))
+            except StoreUnavailable:
+                pass  # a role that may not analyze: autovacuum will
 
     def drop_current(self, source: str) -> None:
         def write(c: Conn) -> None:
@@ -467,9 +518,12 @@ class PostgresStore(IndexStore):
                    terms: dict[str, int] | None = None) -> list[tuple[Chunk, int]]:
         """Where `quote` occurs verbatim in the current sources: (chunk, offset in chunk).
 
-        The trigram index finds the chunks that may hold it (LIKE '%quote%'),
-        and LIKE itself is the exact, case-sensitive substring test, so the
-        search never misses a chunk whatever the quote's words or punctuation.
+        Candidates are the chunks holding every whole word of the quote (the
+        text-search index over runs of letters and digits, _WORDS): a chunk
+        holding the quote holds them, as the quote's own separators cut them
+        there too. LIKE is the exact, case-sensitive substring test. A quote
+        with no whole word (one word, punctuation) is found by LIKE alone, a
+        scan of the current chunks.
         """
         if not quote:
             return []
@@ -478,21 +532,50 @@ class PostgresStore(IndexStore):
             chunks = [ch for ch in self.current_chunks(sorted(only) if only is not None else None)
                       if quote in ch.text]
         else:
-            chunks = self._rows(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.text LIKE %(p)s" + _BY_SOURCE,
-                                {"ws": self.workspace, "p": _like_pattern(quote)})
+            chunks = [self._chunk(r) for r in self._run("read", lambda c: self._quote_rows(c, quote))]
         return occurrences_in_quote_order(chunks, quote, only, limit)
+
+    def _quote_rows(self, c: Conn, quote: str) -> list[Any]:
+        """Rows of the current chunks holding `quote` (LIKE), found by its whole words when it has some.
+
+        One statement when the quote is found (its words' query is worked out in
+        it); when nothing is found, whether the quote had a whole word at all is
+        asked, and a quote without one is looked for by LIKE alone."""
+        params = {"ws": self.workspace, "p": _like_pattern(quote), "quote": quote}
+        rows = c.execute(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {_WORDS.format('ch.text')} @@ {_QUOTE_QUERY}"
+                         " AND ch.text LIKE %(p)s" + _BY_SOURCE, params).fetchall()
+        if rows or c.execute(_QUOTE_WORDS, params).fetchone()[0]:
+            return rows
+        return c.execute(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.text LIKE %(p)s" + _BY_SOURCE, params).fetchall()
 
     def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
         """Current chunks holding all these words (prefix match on the last), in any case.
 
-        The trigram index finds the chunks holding each word anywhere
-        (ILIKE); whole words are then picked out here."""
+        The text-search index finds the chunks holding the plain ASCII words but
+        the last as whole words (the last one, as a prefix, only when it is
+        alone); ILIKE narrows them to chunks holding every word anywhere, and
+        whole words are then picked out here. Words with other letters are left
+        to ILIKE alone (the server's notion of a letter and its lower case may
+        differ from Python's); with no plain ASCII word at all, ILIKE reads every
+        current chunk. Not exact: the server counts some combining marks (Hebrew
+        points, Indic vowel signs, U+0345: 1,404 code points below U+30000 on
+        the tests' C.UTF-8 server) as letters where Python's words end, so an
+        ASCII word written against one is not found here (the trigram index of
+        schema 3 found it)."""
         clean = [w for w in WORD.findall(" ".join(words)) if w]
         if not clean:
             return []
-        where = " AND ".join(f"ch.text ILIKE %(w{i})s" for i in range(len(clean)))
+        conds = [f"ch.text ILIKE %(w{i})s" for i in range(len(clean))]
         params: dict[str, Any] = {f"w{i}": _like_pattern(w) for i, w in enumerate(clean)}
-        rows = self._rows(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {where} ORDER BY ch.id LIMIT %(n)s",
+        # ASCII letters and digits only (WORD leaves no other ASCII), so each is one lexeme as it
+        # stands: the whole words, else the last one as a prefix (a prefix reads many entries)
+        terms = [f"'{w}'" for w in clean[:-1] if w.isascii() and len(w) < 256]
+        if not terms and clean[-1].isascii() and len(clean[-1]) < 256:
+            terms = [f"'{clean[-1]}':*"]
+        if terms:
+            conds.insert(0, f"{_WORDS.format('ch.text')} @@ to_tsquery('simple', %(q)s)")
+            params["q"] = " & ".join(terms)
+        rows = self._rows(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {' AND '.join(conds)} ORDER BY ch.id LIMIT %(n)s",
                           {**params, "ws": self.workspace, "n": limit * 8})
         whole = [re.compile(r"(?<![^\W_])" + re.escape(w) + r"(?![^\W_])", re.IGNORECASE) for w in clean[:-1]]
         whole.append(re.compile(r"(?<![^\W_])" + re.escape(clean[-1]), re.IGNORECASE))
@@ -502,8 +585,9 @@ class PostgresStore(IndexStore):
         """The `k` current chunks that best match these words, best first: PostgreSQL's
         own text ranking (ts_rank over the 'simple' configuration, so no language's
         stemming), on the chunks holding any of the words. No text-search index is
-        kept (the trigram index serves quotes), so this reads the workspace's current
-        chunks: fine for `cairn ask` on a team corpus, slower than SQLite's FTS5."""
+        kept for this expression (the index of quotes' words holds other tokens), so
+        this reads the workspace's current chunks: fine for `cairn ask` on a team
+        corpus, slower than SQLite's FTS5."""
         clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:64]
         if not clean or k <= 0:
             return []
