@@ -143,25 +143,38 @@ def _tokens_plain(text: str) -> list[_Tok]:
     return [_new(_Tok, (m.lastgroup or "brk", m.group(), *m.span())) for m in _TOKEN.finditer(lowered)]
 
 
-@lru_cache(maxsize=32768)
 def _chunk_tokens(chunk: str) -> tuple[tuple[str, str, int, int], ...]:
-    return tuple((m.lastgroup or "brk", m.group(), *m.span()) for m in _TOKEN.finditer(chunk))
+    """The tokens of a chunk (lower case, between white space), with offsets in it (kept in _CHUNK_TOKS)."""
+    got = _CHUNK_TOKS.get(chunk)
+    if got is None:
+        got = _keep(_CHUNK_TOKS, chunk, tuple((m.lastgroup or "brk", m.group(), *m.span()) for m in _TOKEN.finditer(chunk)))
+    return got
 
 
 def _tokens(text: str) -> list[_Tok]:
     """`_tokens_plain`, read chunk by chunk (runs of text between white space),
     each chunk tokenised once and kept: no token but a spaced dash (`\\s-\\s`)
-    holds white space, so a text with a lone `-` is read the plain way."""
+    holds white space, so a text with a lone `-` is read the plain way. Where
+    one white-space character parts each chunk from the next and none is
+    around them (most texts), each chunk starts one after the last one's end."""
     lowered = text.lower().replace("\u2019", "'")
+    chunks = lowered.split()
+    if "-" in chunks:
+        return _tokens_plain(text)
     out: list[_Tok] = []
+    append = out.append
+    kept = _CHUNK_TOKS
+    single = len(lowered) == sum(map(len, chunks)) + len(chunks) - 1
     i = 0
-    for chunk in lowered.split():
-        if chunk == "-":
-            return _tokens_plain(text)
-        i = lowered.find(chunk, i)
-        for kind, word, s, e in _chunk_tokens(chunk):
-            out.append(_new(_Tok, (kind, word, i + s, i + e)))
-        i += len(chunk)
+    for chunk in chunks:
+        if not single:
+            i = lowered.find(chunk, i)
+        got = kept.get(chunk)
+        if got is None:
+            got = _chunk_tokens(chunk)
+        for kind, word, s, e in got:
+            append(_new(_Tok, (kind, word, i + s, i + e)))
+        i += len(chunk) + 1 if single else len(chunk)
     return out
 
 
@@ -732,6 +745,10 @@ def _chunk_words(chunk: str) -> _Words:
 _CHUNK_WORDS: dict[str, _Words] = {}
 _CHUNK_SIGNS: dict[str, tuple[bool, frozenset[str], tuple[str, ...]]] = {}
 _KEPT_LIMIT = 32768
+
+
+# the tokens of each chunk seen (_chunk_tokens), emptied when full
+_CHUNK_TOKS: dict[str, tuple[tuple[str, str, int, int], ...]] = {}
 
 
 def _keep(kept: dict, key: str, value: Any) -> Any:
