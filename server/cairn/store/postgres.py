@@ -330,20 +330,22 @@ class PostgresStore(IndexStore):
             # reads through until it is merged (at 4 MB, or by autovacuum): after a large
             # batch, a quote took 9 ms instead of 0.6 on 15 MB. Merged now, by the index's
             # owner (another role leaves it to autovacuum).
-            try:
-                self._run("write", lambda c: c.execute("SELECT gin_clean_pending_list('cairn_chunks_words')"))
-            except StoreUnavailable:
-                pass
+            self._maintain("SELECT gin_clean_pending_list('cairn_chunks_words')")
         self._new_chunks += added
         if self._new_chunks >= self.ANALYZE_AFTER:
             # fresh statistics: right after a large first index the planner would otherwise
             # guess the tables empty and scan them for every quote
             self._new_chunks = 0
-            try:
-                self._run("write", lambda c: c.execute("ANALYZE cairn_chunks, cairn_versions, cairn_current"))
-            except StoreUnavailable:
-                pass  # a role that may not analyze: autovacuum will
+            self._maintain("ANALYZE cairn_chunks, cairn_versions, cairn_current")
         return out
+
+    def _maintain(self, statement: str) -> None:
+        """Run a maintenance statement (ANALYZE, merging an index's pending list) that
+        only some roles may run: for another role it is skipped, and autovacuum does it."""
+        try:
+            self._run("write", lambda c: c.execute(statement))
+        except StoreUnavailable:
+            pass
 
     def _parts(self, order: list[int], versions: list[NewVersion]) -> list[list[int]]:
         """`order` cut in up to WRITERS runs of about as many chunks each (one run when small)."""
@@ -411,10 +413,7 @@ class PostgresStore(IndexStore):
         self._new_current += 1
         if self._new_current >= self.CURRENT_ANALYZE_AFTER:
             self._new_current = 0
-            try:
-                self._run("write", lambda c: c.execute("ANALYZE cairn_current"))
-            except StoreUnavailable:
-                pass  # a role that may not analyze: autovacuum will
+            self._maintain("ANALYZE cairn_current")
 
     def drop_current(self, source: str) -> None:
         def write(c: Conn) -> None:
