@@ -90,7 +90,7 @@ def check_context(claim: str, text: str, start: int, end: int) -> ContextNegatio
     around = _around(text, start, end)
     if around is None:
         return None
-    sentence, framed, but = around
+    s, sentence, framed, but = around
     if framed:
         if _CLAIM_FRAMES.search(claim):
             return None  # the claim reports the retraction itself
@@ -100,7 +100,6 @@ def check_context(claim: str, text: str, start: int, end: int) -> ContextNegatio
     # a negation of the sentence reaching into the quote
     if contradictions(claim, [text[start:end]]):
         return None  # the quote alone already contradicts: that is `contradiction`, not context
-    s, _ = sentence_around(text, start, end)
     found = in_sentence(claim, text, s, start, end)[1]
     if found:
         return ContextNegation(_clip(sentence), f"{found[0].quote} in its sentence")
@@ -108,10 +107,10 @@ def check_context(claim: str, text: str, start: int, end: int) -> ContextNegatio
 
 
 @lru_cache(maxsize=8192)
-def _around(text: str, start: int, end: int) -> tuple[str, str, bool] | None:
+def _around(text: str, start: int, end: int) -> tuple[int, str, str, bool] | None:
     """What the quote text[start:end]'s sentence holds that can take it back,
     whatever the claim (kept: the editor checks the same quotes again on every
-    edit): None when nothing can; else the sentence, the frame around the
+    edit): None when nothing can; else where the sentence opens, the sentence, the frame around the
     quote as a message shows it ("" when there is none, but a negation before
     the quote may reach it) and whether that frame is a "but" ("… but
     wasn't")."""
@@ -123,10 +122,10 @@ def _around(text: str, start: int, end: int) -> tuple[str, str, bool] | None:
     framed = _FRAME_BEFORE.search(before) or _FRAME_AFTER.search(text[end:e])
     if framed:
         written = framed.group(0)
-        return text[s:e], written.strip(" ,"), written.strip(" ,\"'\u201d)").lower().startswith("but")
+        return s, text[s:e], written.strip(" ,"), written.strip(" ,\"'\u201d)").lower().startswith("but")
     if not negation_before(before):
         return None  # nothing before the quote in its sentence could negate it
-    return text[s:e], "", False
+    return s, text[s:e], "", False
 
 
 # Every word one of the patterns above needs (at least one of them in each

@@ -30,7 +30,7 @@ title or a role stands for a name (`Obama` and `the President`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence, Set
+from collections.abc import Iterable, Sequence, Set
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import NamedTuple
@@ -65,25 +65,34 @@ def _tokens(text: str) -> tuple[_Word, ...]:
     its matches kept; what carries from one to the next (a sentence's opening,
     an open quotation mark) is read over them in order: the same words as
     `_tokens_plain`."""
+    kept = _CHUNK_TOKENS
+    return _words_of(m for chunk in text.split()
+                     for m in (kept.get(chunk) or _chunk_tokens(chunk)))
+
+
+def _tokens_plain(text: str) -> tuple[_Word, ...]:
+    """`_tokens` in one pass over the whole text."""
+    return _words_of((m.group("w"), m.group("q") or "") for m in _TOKEN_OR_STOP.finditer(text))
+
+
+def _words_of(matches: Iterable[tuple[str | None, str]]) -> tuple[_Word, ...]:
+    """The words of _TOKEN_OR_STOP's matches, each as (word or None, quotation mark or
+    ""), read in order: whether each opens a sentence, whether it stands between
+    quotation marks."""
     out: list[_Word] = []
     opens = True
     mark = ""  # the open quotation mark, if any
-    kept = _CHUNK_TOKENS
-    for chunk in text.split():
-        got = kept.get(chunk)
-        if got is None:
-            got = _chunk_tokens(chunk)
-        for word, q in got:
-            if q:
-                if mark and (q == mark or (mark == "\u201c" and q == "\u201d")):
-                    mark = ""
-                elif not mark and q != "\u201d":
-                    mark = q
-            elif word is None:
-                opens = True  # a full stop, question mark, colon…: the next word opens a sentence
-            else:
-                out.append(_Word(word, opens, bool(mark)))
-                opens = False
+    for word, q in matches:
+        if q:
+            if mark and (q == mark or (mark == "\u201c" and q == "\u201d")):
+                mark = ""
+            elif not mark and q != "\u201d":
+                mark = q
+        elif word is None:
+            opens = True  # a full stop, question mark, colon…: the next word opens a sentence
+        else:
+            out.append(_Word(word, opens, bool(mark)))
+            opens = False
     return tuple(out)
 
 
@@ -96,26 +105,6 @@ def _chunk_tokens(chunk: str) -> tuple[tuple[str | None, str], ...]:
     if len(_CHUNK_TOKENS) > 65536:
         _CHUNK_TOKENS.clear()
     return got
-
-
-def _tokens_plain(text: str) -> tuple[_Word, ...]:
-    """`_tokens` in one pass over the whole text."""
-    out: list[_Word] = []
-    opens = True
-    mark = ""
-    for m in _TOKEN_OR_STOP.finditer(text):
-        word, q = m.group("w"), m.group("q")
-        if q is not None:
-            if mark and (q == mark or (mark == "\u201c" and q == "\u201d")):
-                mark = ""
-            elif not mark and q != "\u201d":
-                mark = q
-        elif word is None:
-            opens = True
-        else:
-            out.append(_Word(word, opens, bool(mark)))
-            opens = False
-    return tuple(out)
 
 
 def _written_as_name(word: str, opens: bool) -> bool:
