@@ -115,7 +115,7 @@ def test_batches_stored_on_the_writer_thread_store_what_one_batch_stores(tmp_pat
     many = batched.index()
     assert len(handles) == 1
     # SQLite: a second connection; PostgreSQL stores each batch in the caller (the server's
-    # index of words, not Cairn, limits it: overlapping gained nothing measurable, schema 4 or 5)
+    # trigram index, not Cairn, limits it: overlapping gained nothing measurable)
     assert (handles[0] is not None) == (kind == "sqlite")
     assert sorted(many.indexed) == sorted(one.indexed) and many.errors == one.errors
     assert many.warnings == one.warnings

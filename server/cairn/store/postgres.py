@@ -42,7 +42,6 @@ from typing import Any
 
 from ..config import redact_url
 from ..model import Chunk
-from . import pg_words
 from .base import (
     WORD,
     IndexStore,
@@ -63,16 +62,22 @@ EXTRA_HINT = "pip install 'cairn[postgres]'"
 # one key for the advisory lock of migrations and gc (any constant of Cairn's own)
 _LOCK_KEY = 0x6361_6972_6E00_0001
 
-# Until schema 5: a chunk's words, as its text-search index held them: every run of letters and digits
+# A chunk's words, as its text-search index holds them: every run of letters and digits
 # (the server's own notion of them, [[:alnum:]]), lowercased by the 'simple' configuration.
 # Everything else becomes a space first, so the parser never sees a URL, a tag, a hyphen or
 # a number with dots, whose tokens would depend on the text around them: a run of letters
 # and digits between spaces is always the same token, wherever it stands.
 _WORDS = "to_tsvector('simple', regexp_replace({}, '[^[:alnum:]]+', ' ', 'g'))"
+# the whole words of a quote, as a query of them all: its runs of letters and digits, but
+# for the first and the last when the quote starts or ends inside one (a quote may begin or
+# end in the middle of a word); empty when no run is whole
+_QUOTE_QUERY = ("plainto_tsquery('simple', regexp_replace(regexp_replace(%(quote)s, '^[[:alnum:]]+|[[:alnum:]]+$',"
+                " '', 'g'), '[^[:alnum:]]+', ' ', 'g'))")
+_QUOTE_WORDS = f"SELECT {_QUOTE_QUERY}::text"
+
 # Each migration is applied once, in order, in one transaction; `cairn_meta.schema`
-# is the number of the last one applied. A step is a statement, or a function run
-# with the connection.
-MIGRATIONS: list[list[str | Callable[[Any], None]]] = [
+# is the number of the last one applied.
+MIGRATIONS: list[list[str]] = [
     [
         "CREATE EXTENSION IF NOT EXISTS pg_trgm",
         """CREATE TABLE cairn_versions (
@@ -118,33 +123,16 @@ MIGRATIONS: list[list[str | Callable[[Any], None]]] = [
         # row (30,000), each time it runs (every ANALYZE_AFTER chunks stored, and autovacuum's)
         "ALTER INDEX cairn_chunks_words ALTER COLUMN 1 SET STATISTICS 0",
     ],
-    [  # 5: the index of words on a column of each chunk's words, worked out by Cairn (store.pg_words):
-        # the expression of schema 4 cost the server most of its time in indexing (docs/team.md)
-        "ALTER TABLE cairn_chunks ADD COLUMN IF NOT EXISTS words tsvector",
-        pg_words.fill,
-        "ALTER TABLE cairn_chunks ALTER COLUMN words SET NOT NULL",
-        "DROP INDEX IF EXISTS cairn_chunks_words",
-        "CREATE INDEX cairn_chunks_words ON cairn_chunks USING gin (words)",
-        # no statistics of the words: ANALYZE would read the lexemes of every sampled row
-        "ALTER TABLE cairn_chunks ALTER COLUMN words SET STATISTICS 0",
-    ],
 ]
 SCHEMA_VERSION = str(len(MIGRATIONS))
-# steps a later migration undoes (by its number): a database made from nothing skips them
-# (so it needs no pg_trgm extension, and builds no index of schema 4 only to drop it); a
-# database made before has them and is migrated
-_UNDONE_BY: dict[object, int] = {
-    **{s: 4 for s in MIGRATIONS[0] if isinstance(s, str) and "trgm" in s},
-    **{s: 5 for s in MIGRATIONS[3] if isinstance(s, str) and "cairn_chunks_words" in s},
-}
+# statements of migration 1 that migration 4 undoes: a database made from nothing skips them,
+# so it needs no pg_trgm extension (a database made before schema 4 has them and is migrated)
+_UNDONE_BY = 4
+_UNDONE_LATER = {s for s in MIGRATIONS[0] if "trgm" in s}
 
 # the columns of cairn_chunks as COPY writes them, in PostgreSQL's binary format: no text
 # to format and parse for the numbers, no escaping of the chunks' text
-_COPY_TYPES = ("int8", "text", "int4", "int4", "int4", "text", "bytea", pg_words.WORDS_COPY_TYPE)
-
-class _Words(tuple):
-    """The words of a version's chunks, in order, each a tsvector in binary form (pg_words)."""
-
+_COPY_TYPES = ("int8", "text", "int4", "int4", "int4", "text", "bytea")
 
 _NOT_TEXT = re.compile("[\x00\ud800-\udfff]")  # what a PostgreSQL text value cannot hold
 
@@ -285,13 +273,10 @@ class PostgresStore(IndexStore):
                                  f" {len(MIGRATIONS)}: upgrade Cairn")
             for n in range(have, len(MIGRATIONS)):
                 log.info("migrating the shared index %s to schema %d", self.path, n + 1)
-                for step in MIGRATIONS[n]:
-                    if n < _UNDONE_BY.get(step, 0) <= len(MIGRATIONS):
+                for statement in MIGRATIONS[n]:
+                    if n < _UNDONE_BY <= len(MIGRATIONS) and statement in _UNDONE_LATER:
                         continue
-                    if isinstance(step, str):
-                        conn.execute(step)
-                    else:
-                        step(conn)
+                    conn.execute(statement)
             conn.execute("INSERT INTO cairn_meta VALUES ('schema', %s) ON CONFLICT (key) DO UPDATE SET value ="
                          " excluded.value", (str(len(MIGRATIONS)),))
 
@@ -389,13 +374,12 @@ class PostgresStore(IndexStore):
                 (*key, pages, time.time(), blob),
             ).fetchone()
             if row is not None:
-                words = v.prepared if isinstance(v.prepared, _Words) else self._words(v)
-                with c.cursor().copy("COPY cairn_chunks (version_id, chunk_id, start_at, end_at, page, text, exact,"
-                                     " words) FROM STDIN (FORMAT BINARY)") as copy:
+                with c.cursor().copy("COPY cairn_chunks (version_id, chunk_id, start_at, end_at, page, text, exact)"
+                                     " FROM STDIN (FORMAT BINARY)") as copy:
                     copy.set_types(_COPY_TYPES)
-                    for ch, w in zip(v.chunks, words):
+                    for ch in v.chunks:
                         text, exact = _clean(ch.text)
-                        copy.write_row((row[0], ch.chunk_id, ch.start, ch.end, ch.page, text, exact, w))
+                        copy.write_row((row[0], ch.chunk_id, ch.start, ch.end, ch.page, text, exact))
             else:  # another writer stored it meanwhile (its transaction has committed)
                 row = c.execute("SELECT id FROM cairn_versions WHERE source=%s AND version=%s AND lineage=%s"
                                 " AND chunk_chars=%s", key).fetchone()
@@ -406,15 +390,6 @@ class PostgresStore(IndexStore):
         if v.make_current:
             self._set_current(c, v.source, vid)
         return vid
-
-    @staticmethod
-    def _words(version: NewVersion) -> _Words:
-        return _Words(pg_words.tsvector_binary(ch.text) for ch in version.chunks)
-
-    def prepare_version(self, version: NewVersion) -> None:
-        """The words of the version's chunks (the index of words), worked out on the
-        thread that parses while another stores the batch before."""
-        version.prepared = self._words(version)
 
     def version_date(self, source: str, version: str) -> str | None:
         """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""
@@ -543,10 +518,11 @@ class PostgresStore(IndexStore):
         """Where `quote` occurs verbatim in the current sources: (chunk, offset in chunk).
 
         Candidates are the chunks holding every whole word of the quote (the
-        index of words, store.pg_words): a chunk holding the quote holds them,
-        as the quote's own separators cut them there too. LIKE is the exact,
-        case-sensitive substring test. A quote with no whole word (one word,
-        punctuation) is found by LIKE alone, a scan of the current chunks.
+        text-search index over runs of letters and digits, _WORDS): a chunk
+        holding the quote holds them, as the quote's own separators cut them
+        there too. LIKE is the exact, case-sensitive substring test. A quote
+        with no whole word (one word, punctuation) is found by LIKE alone, a
+        scan of the current chunks.
         """
         if not quote:
             return []
@@ -559,34 +535,47 @@ class PostgresStore(IndexStore):
         return occurrences_in_quote_order(chunks, quote, only, limit)
 
     def _quote_rows(self, c: Conn, quote: str) -> list[Any]:
-        """Rows of the current chunks holding `quote` (LIKE), found by its whole words when it has some."""
-        params = {"ws": self.workspace, "p": _like_pattern(quote), "q": pg_words.quote_query(quote)}
-        words = " ch.words @@ %(q)s::tsquery AND" if params["q"] else ""
-        return c.execute(_ROWS_SQL + _JOIN_CURRENT + f" WHERE{words} ch.text LIKE %(p)s" + _BY_SOURCE,
-                         params).fetchall()
+        """Rows of the current chunks holding `quote` (LIKE), found by its whole words when it has some.
+
+        One statement when the quote is found (its words' query is worked out in
+        it); when nothing is found, whether the quote had a whole word at all is
+        asked, and a quote without one is looked for by LIKE alone."""
+        params = {"ws": self.workspace, "p": _like_pattern(quote), "quote": quote}
+        rows = c.execute(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {_WORDS.format('ch.text')} @@ {_QUOTE_QUERY}"
+                         " AND ch.text LIKE %(p)s" + _BY_SOURCE, params).fetchall()
+        if rows or c.execute(_QUOTE_WORDS, params).fetchone()[0]:
+            return rows
+        return c.execute(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.text LIKE %(p)s" + _BY_SOURCE, params).fetchall()
 
     def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
         """Current chunks holding all these words (prefix match on the last), in any case.
 
-        The index of words finds the chunks holding the words but the last as
-        whole words (the last one, as a prefix, only when it is alone: a short
-        prefix reads many entries), in any case as Python's case-insensitive
-        matching reads it (pg_words.fold); ILIKE narrows them by the last word
-        when the index did not, and whole words are then picked out here. ILIKE
-        is the server's notion of case: a last word written with a letter it
-        does not fold as Python does (a long s for an s) can narrow a chunk out."""
+        The text-search index finds the chunks holding the plain ASCII words but
+        the last as whole words (the last one, as a prefix, only when it is
+        alone); ILIKE narrows them to chunks holding every word anywhere, and
+        whole words are then picked out here. Words with other letters are left
+        to ILIKE alone (the server's notion of a letter and its lower case may
+        differ from Python's); with no plain ASCII word at all, ILIKE reads every
+        current chunk. Not exact: the server counts some combining marks (Hebrew
+        points, Indic vowel signs, U+0345: 1,404 code points below U+30000 on
+        the tests' C.UTF-8 server) as letters where Python's words end, so an
+        ASCII word written against one is not found here (the trigram index of
+        schema 3 found it)."""
         clean = [w for w in WORD.findall(" ".join(words)) if w]
         if not clean:
             return []
-        query = pg_words.words_query(clean[:-1], clean[-1])
-        conds = ["ch.words @@ %(q)s::tsquery"] if query else []
-        params: dict[str, Any] = {"q": query, "ws": self.workspace, "n": limit * 8}
-        if not query or len(clean) > 1:
-            for i, w in enumerate(clean if not query else clean[-1:]):
-                conds.append(f"ch.text ILIKE %(w{i})s")
-                params[f"w{i}"] = _like_pattern(w)
+        conds = [f"ch.text ILIKE %(w{i})s" for i in range(len(clean))]
+        params: dict[str, Any] = {f"w{i}": _like_pattern(w) for i, w in enumerate(clean)}
+        # ASCII letters and digits only (WORD leaves no other ASCII), so each is one lexeme as it
+        # stands: the whole words, else the last one as a prefix (a prefix reads many entries)
+        terms = [f"'{w}'" for w in clean[:-1] if w.isascii() and len(w) < 256]
+        if not terms and clean[-1].isascii() and len(clean[-1]) < 256:
+            terms = [f"'{clean[-1]}':*"]
+        if terms:
+            conds.insert(0, f"{_WORDS.format('ch.text')} @@ to_tsquery('simple', %(q)s)")
+            params["q"] = " & ".join(terms)
         rows = self._rows(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {' AND '.join(conds)} ORDER BY ch.id LIMIT %(n)s",
-                          params)
+                          {**params, "ws": self.workspace, "n": limit * 8})
         whole = [re.compile(r"(?<![^\W_])" + re.escape(w) + r"(?![^\W_])", re.IGNORECASE) for w in clean[:-1]]
         whole.append(re.compile(r"(?<![^\W_])" + re.escape(clean[-1]), re.IGNORECASE))
         return [ch for ch in rows if all(p.search(ch.text) for p in whole)][:limit]
