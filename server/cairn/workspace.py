@@ -19,7 +19,7 @@ from .config import Settings, load_settings
 from .gitsafe import run_git
 from .parallel import PARALLEL_BYTES, Job, Parsers, Stored, Writer
 from .sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
-from .store import STORE_DIR, IndexStore, NewVersion, StoreError, open_store
+from .store import STORE_DIR, IndexStore, NewVersion, StoreError, VersionInfo, open_store
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +74,7 @@ class Workspace:
         self._real_roots: list[Path] | None = None
         self._roots: list[str] | None = None
         self._allowed: dict[str, bool] = {}
+        self._real_dirs: dict[str, str | None] = {}  # folder identity -> its real path (None: unresolvable)
         # Markdown files discovery passed over that hold a fence almost `cite` (```Cite):
         # not answers, but a writer who meant them as citations is told
         self.near_misses: list[Path] = []
@@ -90,6 +91,7 @@ class Workspace:
     def forget_access(self) -> None:
         """Forget cached access decisions (files or settings changed)."""
         self._allowed.clear()
+        self._real_dirs.clear()
         self._real_roots = None
         self._roots = None
 
@@ -141,15 +143,35 @@ class Workspace:
     def _decide_allowed(self, identity: str) -> bool:
         if not self.under_roots(identity):
             return False
-        path = self.root / identity
-        try:
-            real = path.resolve()
-        except (OSError, RuntimeError):
-            return False
-        if not any(real == r or r in real.parents for r in self.real_roots()):
-            return False
         # inside the store's own folder never counts
-        return STORE_DIR not in PurePosixPath(identity).parts
+        if STORE_DIR in identity.split("/"):
+            return False
+        real = self._real_path(identity)
+        if real is None:
+            return False
+        for r in self.real_roots():
+            top = str(r)
+            if real == top or real.startswith(top.rstrip("/") + "/"):
+                return True
+        return False
+
+    def _real_path(self, identity: str) -> str | None:
+        """The real path of a source (symbolic links followed), None when it cannot be
+        worked out (a loop of links). A file that is not itself a link is its folder's
+        real path and its name, so each folder is resolved once, not once a file."""
+        folder, _, name = identity.rpartition("/")
+        try:
+            if os.path.islink(os.path.join(self.root, identity)):
+                return str((self.root / identity).resolve())
+        except (OSError, RuntimeError):
+            return None
+        if folder not in self._real_dirs:
+            try:
+                self._real_dirs[folder] = str((self.root / folder).resolve())
+            except (OSError, RuntimeError):
+                self._real_dirs[folder] = None
+        real_folder = self._real_dirs[folder]
+        return None if real_folder is None else os.path.join(real_folder, name)
 
     def permitted(self, identity: str) -> bool:
         """May the current principal read this source (its access labels, SPEC
@@ -210,9 +232,11 @@ class Workspace:
         """
         res = IndexResult()
         self.forget_access()
+        known: dict[str, VersionInfo] | None = None  # the current versions, read at once for a whole pass
         if only is None:
             sources, res.denied, res.skipped = self.list_sources()
-            stale = set(self.store.current_versions()) - set(sources)
+            known = self.store.current_versions()
+            stale = set(known) - set(sources)
         else:
             sources = [s for s in only if self.is_source_file(s) and self.readable_source(s)]
             stale = {s for s in only if s not in sources}
@@ -251,7 +275,7 @@ class Workspace:
                 if progress:
                     progress(i, total, ident)
                 try:
-                    job = self._prepare(ident, chunk_chars, res)
+                    job = self._prepare(ident, chunk_chars, res, known)
                 except Exception as exc:  # one bad source never stops the run
                     if _is_store_failure(exc):
                         raise
@@ -279,8 +303,11 @@ class Workspace:
     BATCH_FILES = 256
     BATCH_CHARS = 16_000_000
 
-    def _prepare(self, ident: str, chunk_chars: int, res: IndexResult) -> Job | None:
-        """Bring one source up to date when the store holds its version; else the job of parsing it."""
+    def _prepare(self, ident: str, chunk_chars: int, res: IndexResult,
+                 known: dict[str, VersionInfo] | None = None) -> Job | None:
+        """Bring one source up to date when the store holds its version; else the job of parsing it.
+        `known`: the store's current versions read beforehand (one query for a whole pass instead
+        of one a source, which a database server answers over the network); None to ask."""
         path = self.root / ident
         try:
             size = path.stat().st_size
@@ -295,7 +322,7 @@ class Workspace:
             return None
         version = hashlib.sha256(data).hexdigest()
         lineage = lineage_for(ident)
-        cur = self.store.current_version(ident)
+        cur = known.get(ident) if known is not None else self.store.current_version(ident)
         if cur and cur.version == version and cur.lineage == lineage and cur.chunk_chars == chunk_chars:
             res.unchanged += 1
             return None
