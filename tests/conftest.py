@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,19 @@ import make_demo  # noqa: E402 - found through the paths set above
 from cairn_testing import run_cairn  # noqa: E402 - found through the paths set above
 
 SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache_folder(tmp_path_factory: pytest.TempPathFactory):
+    """Cairn's per-user cache (cairn.statcache's records) in a folder of the run's own,
+    for this process and every `cairn` it starts: the user's own cache is left alone."""
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if before is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = before
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from .config import Settings, load_settings
 from .gitsafe import run_git
 from .parallel import PARALLEL_BYTES, Job, Parsers, Stored, Writer
 from .sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
+from .statcache import SourceStatus, status_of
 from .store import STORE_DIR, IndexStore, NewVersion, StoreError, VersionInfo, open_store
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ class Workspace:
         self._real_roots: list[Path] | None = None
         self._roots: list[str] | None = None
         self._allowed: dict[str, bool] = {}
+        self._status: SourceStatus | None = None  # what each source file hashed to (cairn.statcache), read on first use
         self._real_dirs: dict[str, str | None] = {}  # folder identity -> its real path (None: unresolvable)
         # Markdown files discovery passed over that hold a fence almost `cite` (```Cite):
         # not answers, but a writer who meant them as citations is told
@@ -292,6 +294,10 @@ class Workspace:
         for ident in sorted(stale):
             self.store.drop_current(ident)
             res.removed.append(ident)
+            self.source_status.forget(ident)
+        if only is None:
+            self.source_status.keep_only(set(sources))
+        self.source_status.save()
         if progress:
             progress(total, total, "")
         return res
@@ -303,26 +309,41 @@ class Workspace:
     BATCH_FILES = 256
     BATCH_CHARS = 16_000_000
 
+    @property
+    def source_status(self) -> SourceStatus:
+        """What each source file hashed to when last read (cairn.statcache), read on first use."""
+        if self._status is None:
+            self._status = SourceStatus(self.root)
+        return self._status
+
     def _prepare(self, ident: str, chunk_chars: int, res: IndexResult,
                  known: dict[str, VersionInfo] | None = None) -> Job | None:
         """Bring one source up to date when the store holds its version; else the job of parsing it.
         `known`: the store's current versions read beforehand (one query for a whole pass instead
         of one a source, which a database server answers over the network); None to ask."""
         path = self.root / ident
+        lineage = lineage_for(ident)
+        cur = known.get(ident) if known is not None else self.store.current_version(ident)
         try:
-            size = path.stat().st_size
-            if size > MAX_SOURCE_BYTES:
+            status = status_of(path.stat())
+            if status[0] > MAX_SOURCE_BYTES:
                 raise SourceError(f"larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MB")
+            version = self.source_status.known(ident, status)  # the file unchanged since it was last read
+            if (version is not None and cur and cur.version == version and cur.lineage == lineage
+                    and cur.chunk_chars == chunk_chars):
+                res.unchanged += 1
+                return None
             data = path.read_bytes()
         except (OSError, SourceError) as exc:
             msg = str(exc) if isinstance(exc, SourceError) else f"cannot read: {exc.strerror or exc}"
             res.errors[ident] = msg
             self.store.record_error(ident, None, msg)
             self.store.drop_current(ident)
+            self.source_status.forget(ident)
             return None
         version = hashlib.sha256(data).hexdigest()
-        lineage = lineage_for(ident)
-        cur = known.get(ident) if known is not None else self.store.current_version(ident)
+        if len(data) == status[0]:
+            self.source_status.note(ident, status, version)
         if cur and cur.version == version and cur.lineage == lineage and cur.chunk_chars == chunk_chars:
             res.unchanged += 1
             return None
