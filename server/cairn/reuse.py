@@ -77,6 +77,7 @@ class SpanIndex:
         self._by_path: dict[str, list[tuple[Span, Use]]] = {}
         self._by_span: dict[Span, list[Use]] = {}
         self._words: dict[str, frozenset[str]] = {}  # claim text -> its content words, while indexed
+        self._uses = 0  # entries in _by_span (the same as in _by_path), kept as they change
 
     def replace(self, path: str, uses: list[tuple[Span, Use]]) -> set[str]:
         """Put `path`'s entries in place of its old ones; returns the other drafts
@@ -86,6 +87,7 @@ class SpanIndex:
             self._by_path[path] = uses
             return set()
         touched: set[Span] = set()
+        self._uses += len(uses) - len(old)
         for span in {span for span, _ in old}:
             kept = [u for u in self._by_span.get(span, ()) if u.path != path]
             if kept:
@@ -98,7 +100,7 @@ class SpanIndex:
             touched.add(span)
             if use.text not in self._words:
                 self._words[use.text] = content_words(use.text)
-        if len(self._words) > 4 * sum(len(v) for v in self._by_span.values()) + 1024:
+        if len(self._words) > 4 * self._uses + 1024:
             live = {u.text for v in self._by_span.values() for u in v}  # forget texts no longer cited
             self._words = {t: w for t, w in self._words.items() if t in live}
         if uses:
