@@ -36,18 +36,28 @@ _lock = threading.Lock()
 _key: bytes | None = None
 
 
-def key_dir() -> Path | None:
-    """Where the machine key is kept (outside every workspace)."""
-    base = os.environ.get("XDG_DATA_HOME", "")
+def user_folder(xdg_var: str, home_default: str, windows_sub: str = "") -> Path | None:
+    """Cairn's folder of one kind in the user's own space, outside every workspace:
+    `$<xdg_var>/cairn`, else `~/<home_default>/cairn`; on Windows
+    `%LOCALAPPDATA%\\cairn`, then `windows_sub` when given. None when none is known."""
+    base = os.environ.get(xdg_var, "")
     if base and os.path.isabs(base):
         return Path(base) / "cairn"
     if os.name == "nt":
         local = os.environ.get("LOCALAPPDATA", "")
-        return Path(local) / "cairn" if local else None
+        if not local:
+            return None
+        folder = Path(local) / "cairn"
+        return folder / windows_sub if windows_sub else folder
     try:
-        return Path.home() / ".local" / "share" / "cairn"
+        return Path.home() / home_default / "cairn"
     except (RuntimeError, KeyError):  # no home folder known
         return None
+
+
+def key_dir() -> Path | None:
+    """Where the machine key is kept (outside every workspace)."""
+    return user_folder("XDG_DATA_HOME", ".local/share")
 
 
 def machine_key() -> bytes:

@@ -39,6 +39,7 @@ import os
 import secrets
 import stat
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from . import provenance
@@ -65,16 +66,8 @@ def _status(raw: list) -> Status:
 
 def cache_dir() -> Path | None:
     """Where the records are kept (outside every workspace), None when no such folder is known."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if base and os.path.isabs(base):
-        return Path(base) / "cairn" / FOLDER
-    if os.name == "nt":
-        local = os.environ.get("LOCALAPPDATA", "")
-        return Path(local) / "cairn" / "cache" / FOLDER if local else None
-    try:
-        return Path.home() / ".cache" / "cairn" / FOLDER
-    except (RuntimeError, KeyError):  # no home folder known
-        return None
+    folder = provenance.user_folder("XDG_CACHE_HOME", ".cache", "cache")
+    return folder / FOLDER if folder is not None else None
 
 
 class SourceStatus:
@@ -82,16 +75,17 @@ class SourceStatus:
 
     def __init__(self, root: Path):
         self.root = root
+        self._root_bytes = os.fsencode(str(root.absolute()))  # what the file's name and its MAC are bound to
         folder = cache_dir()
-        name = hashlib.sha256(os.fsencode(str(root.absolute()))).hexdigest()[:32]
+        name = hashlib.sha256(self._root_bytes).hexdigest()[:32]
         self.path = folder / f"{name}.json" if folder is not None else None
         self._entries: dict[str, tuple[Status, str]] = {}
         self._changed = False
         self._load()
 
     def _mac(self, body: bytes) -> str:
-        root = os.fsencode(str(self.root.absolute()))
-        return provenance.mac(provenance.machine_key(), FORMAT.encode() + b"\0" + root + b"\0" + body).hex()
+        message = FORMAT.encode() + b"\0" + self._root_bytes + b"\0" + body
+        return provenance.mac(provenance.machine_key(), message).hex()
 
     def _load(self) -> None:
         if self.path is None:
@@ -136,8 +130,9 @@ class SourceStatus:
         if self._entries.pop(ident, None) is not None:
             self._changed = True
 
-    def keep_only(self, idents: set[str]) -> None:
-        gone = [k for k in self._entries if k not in idents]
+    def keep_only(self, idents: Iterable[str]) -> None:
+        keep = set(idents)
+        gone = [k for k in self._entries if k not in keep]
         for k in gone:
             del self._entries[k]
         self._changed = self._changed or bool(gone)

@@ -238,7 +238,7 @@ class Workspace:
         if only is None:
             sources, res.denied, res.skipped = self.list_sources()
             known = self.store.current_versions()
-            stale = set(known) - set(sources)
+            stale = known.keys() - sources
         else:
             sources = [s for s in only if self.is_source_file(s) and self.readable_source(s)]
             stale = {s for s in only if s not in sources}
@@ -296,7 +296,7 @@ class Workspace:
             res.removed.append(ident)
             self.source_status.forget(ident)
         if only is None:
-            self.source_status.keep_only(set(sources))
+            self.source_status.keep_only(sources)
         self.source_status.save()
         if progress:
             progress(total, total, "")
@@ -324,13 +324,17 @@ class Workspace:
         path = self.root / ident
         lineage = lineage_for(ident)
         cur = known.get(ident) if known is not None else self.store.current_version(ident)
+
+        def is_current(version: str | None) -> bool:
+            return (cur is not None and cur.version == version and cur.lineage == lineage
+                    and cur.chunk_chars == chunk_chars)
+
         try:
             status = status_of(path.stat())
             if status[0] > MAX_SOURCE_BYTES:
                 raise SourceError(f"larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MB")
-            version = self.source_status.known(ident, status)  # the file unchanged since it was last read
-            if (version is not None and cur and cur.version == version and cur.lineage == lineage
-                    and cur.chunk_chars == chunk_chars):
+            # the file unchanged since it was last read, as the store's current version
+            if is_current(self.source_status.known(ident, status)):
                 res.unchanged += 1
                 return None
             data = path.read_bytes()
@@ -344,7 +348,7 @@ class Workspace:
         version = hashlib.sha256(data).hexdigest()
         if len(data) == status[0]:
             self.source_status.note(ident, status, version)
-        if cur and cur.version == version and cur.lineage == lineage and cur.chunk_chars == chunk_chars:
+        if is_current(version):
             res.unchanged += 1
             return None
         existing = self.store.find_version(ident, version, lineage, chunk_chars)
