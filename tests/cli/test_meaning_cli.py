@@ -59,6 +59,10 @@ def test_messages_name_both_sides(claims):
         " --force option now overrides --dry-run (support 1.00, threshold 0.5)"]
     assert msg["join stopped reporting disorder when both of its input files are empty."] == [
         "claim says both of its input; quote says one of the files"]
+    assert msg["The tram's top speed is 70 mph."] == ["claim says 70 mph; quotes say 70 kilometres per hour"]
+    assert msg["The cleaning agent is dosed at 5 mg/kg."] == ["claim says 5 mg/kg; quotes say 5 mg per litre"]
+    assert msg["The tram bridge was built in the 1940s."] == ["claim says 1940s; quotes say 1937"]
+    assert msg["Children older than 12 travel free."] == ["claim says older than; quote says younger than"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

@@ -108,3 +108,15 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     value = await _hover_text(client, u, wasnt)
     assert "`context-negates`" in value and "but wasn" in value
     assert not [x for x in diags if x.range.start.line == line_of(text, "The escaping bug was not fixed in 3.81.")]
+
+    # a rate is one unit however it is written, and no name: km/h backed by kilometres per hour, mph not
+    kmh = line_of(text, "The tram's top speed is 70 km/h.")
+    assert not [x for x in diags if x.range.start.line == kmh]
+    mph = line_of(text, "The tram's top speed is 70 mph.")
+    assert by_line[("number-mismatch", mph)].message == "claim says 70 mph; quotes say 70 kilometres per hour"
+    value = await _hover_text(client, u, mph)
+    assert "`number-mismatch`" in value and "70 kilometres per hour" in value
+    # a decade is backed by a year in it
+    assert not [x for x in diags if x.range.start.line == line_of(text, "built in the 1930s.")]
+    assert by_line[("number-mismatch", line_of(text, "built in the 1940s."))].message == \
+        "claim says 1940s; quotes say 1937"

@@ -69,10 +69,61 @@ def test_identifiers_are_not_quantities(text, name, ident):
     assert (q.kind, q.name, q.ident) == ("identifier", name, ident)
 
 
-@pytest.mark.parametrize("text", ["during the 1930s", "the early '80s", "it was 5. Then", "the total was\n15 people",
-                                  "make 4 copies"])
-def test_decades_and_numbers_inside_a_line_stay_numbers(text):
+@pytest.mark.parametrize("text", ["the early '80s", "it was 5. Then", "the total was\n15 people", "make 4 copies"])
+def test_numbers_inside_a_line_stay_numbers(text):
     assert [q.kind for q in Q.extract(text)] == ["number"]
+
+
+@pytest.mark.parametrize("text,low,high", [("during the 1930s", 1930, 1939), ("in the 1980's", 1980, 1989),
+                                           ("the 1900s", 1900, 1999)])  # "the 1900s" may be the century
+def test_a_decade_is_its_years(text, low, high):
+    (q,) = Q.extract(text)
+    assert (q.kind, q.unit, q.value, q.high) == ("range", "decade", low, high)
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("built in the 1930s", "built in 1937", True),
+    ("built in the 1930s", "opened on 3 May 1932", True),
+    ("built in the 1930s", "built from 1931 to 1935", True),
+    ("built in the 1930s", "the 1930s", True),
+    ("built in the 1930s", "built in 1947", False),
+    ("built in the 1990s", "built in the 1980s", False),
+    ("built in 1935", "built in the 1930s", False),  # the quote's decade does not say which year
+])
+def test_a_decade_is_backed_by_a_year_in_it(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("text,unit", [
+    ("50 km/h", "km/hour"), ("50 kilometres per hour", "km/hour"), ("60 mph", "mile/hour"),
+    ("60 miles per hour", "mile/hour"), ("10 Gbit/s", "Gbit/second"), ("10 Gbps", "Gbit/second"),
+    ("5 mg/kg", "mg/kg"), ("5 mg per kilogram", "mg/kg"), ("$1,200 a month", "USD/month"),
+    ("40 hours each week", "hour/week"), ("5 km a piece", "km"),  # "a" makes a rate of time only
+    ("5 km per apple", "km"),  # and "per" of a unit only
+])
+def test_a_rate_is_one_unit(text, unit):
+    (q,) = Q.extract(text)
+    assert q.unit == unit
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("runs at 60 mph", "runs at 60 km/h", "claim says 60 mph; quotes say 60 km/h"),
+    ("a dose of 5 mg/kg", "a dose of 5 mg/day", "claim says 5 mg/kg; quotes say 5 mg/day"),
+    ("costs $1,200 a month", "costs $1,200 a year", "claim says $1,200 a month; quotes say $1,200 a year"),
+    ("runs at 10 km/h", "runs at 12 km", "claim says 10 km/h; quotes say 12 km"),
+    ("runs at 300 km/h", "runs at 300 m/s", "claim says 300 km/h; quotes say 300 m/s"),
+])
+def test_rates_differ_by_either_unit(claim, quote, message):
+    assert [m.message for m in Q.compare(claim, [quote])] == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("runs at 50 km/h", "runs at 50 kilometres per hour"), ("runs at 10 Gbps", "runs at 10 Gbit/s"),
+    ("runs at 50 km/h", "runs at 50 km"),  # a text often names the rate's second unit once, or not at all
+    ("costs $1,200 a month", "costs 1200 dollars per month"),
+])
+def test_a_rate_matches_itself_however_written(claim, quote):
+    assert Q.compare(claim, [quote]) == []
 
 
 @pytest.mark.parametrize("claim,quote,message", [
@@ -638,3 +689,17 @@ def test_a_claim_that_is_its_quote_word_for_word_is_checked_only_for_its_context
     assert found.numbers == [] and found.contradictions == [] and len(found.context) == 1
     # one word more and the rules run again
     assert meaning.check("frozen goods are held at -18 °F", ev).numbers
+
+
+@pytest.mark.parametrize("claim,quote,pair", [
+    ("Children over 12 travel free.", "Children younger than 12 travel free of charge.", ("over", "younger than")),
+    ("The building is older than the church.", "The building is younger than the church.",
+     ("older than", "younger than")),
+    ("Children under 12 travel free.", "Children younger than 12 travel free of charge.", None),
+    ("Applicants must be older than 18.", "Applicants must be over 18.", None),
+])
+def test_older_and_younger_bound_as_over_and_under(claim, quote, pair):
+    from cairn.meaning.polarity import contradictions
+
+    got = contradictions(claim, [quote])
+    assert ([(c.claim, c.quote) for c in got if c.kind == "direction"] or [None])[0] == pair

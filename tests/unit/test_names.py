@@ -211,3 +211,13 @@ _QUOTING = st.sampled_from(["\"", "`", "\u201c", "\u201d", "'", "“Solaris”",
        st.sampled_from(["", "York", "macOS"]))
 def test_the_test_that_spares_most_claims_hides_no_name(claim, quotes, named):
     assert displaced(claim, quotes, named) == displaced(claim, quotes, named, plain=True)
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("The road speed limit is 50 km/h.", "In towns the speed limit is 50 kilometres per hour."),
+    ("The link runs at 10 Gbps.", "The link runs at 10 Gbit/s."),
+    ("The pump moves 5 litres per minute.", "The pump moves 5 L/min."),
+])
+def test_a_unit_is_not_a_name(claim, quote):
+    """Units are the quantity rule's (`km/h` = `kilometres per hour`, `mph` is not `km/h`): not names here."""
+    assert in_place(claim, [quote]) is None

@@ -95,9 +95,11 @@ for _p in ("below", "less than", "fewer than", "lower than", "shorter than", "ea
            "at or below", "at or before", "on or before", "at or under"):
     DIRECTIONS[_p] = ("order", -1, "after")
 # comparatives bound the word after them: "more likely" / "less likely", "larger than 4 GiB"
-for _p in ("more", "larger than", "bigger than", "wider than", "heavier than", "faster than", "stronger than"):
+for _p in ("more", "larger than", "bigger than", "wider than", "heavier than", "faster than", "stronger than",
+           "older than"):
     DIRECTIONS[_p] = ("order", 1, "after")
-for _p in ("less", "fewer", "smaller than", "narrower than", "lighter than", "slower than", "weaker than"):
+for _p in ("less", "fewer", "smaller than", "narrower than", "lighter than", "slower than", "weaker than",
+           "younger than"):
     DIRECTIONS[_p] = ("order", -1, "after")
 for _p in ("or more", "or longer", "or later", "or above", "and above", "or over", "and over", "or greater",
            "or higher", "and larger", "or larger", "and more"):
@@ -120,7 +122,7 @@ for _w in ("went down", "go down", "goes down", "gone down", "going down"):
 for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "larger bigger", "smaller"),
                           ("length", "longer", "shorter"), ("width", "wider broader", "narrower"),
                           ("weight", "heavier", "lighter"), ("strength", "stronger", "weaker"),
-                          ("quality", "better", "worse")):
+                          ("quality", "better", "worse"), ("age", "older elder", "younger")):
     for _w in _up.split():
         DIRECTIONS.setdefault(_w, (_axis, 1, None))
     for _w in _down.split():

@@ -55,6 +55,8 @@ from .scan import (
     _UNITS,
     _WORD_BEFORE,
     NUMBER_WORDS,
+    PER_UNITS,
+    TIME_UNITS,
     _candidates,
     _PlainNumber,
     _scan_chunks,
@@ -365,6 +367,13 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
         return None
     n_end = m.end("n")
     bare = not (unit or ordinal or scale or sign or cur or word) and e == n_end  # digits and nothing read after
+    if bare and len(written) == 4 and written.endswith("0") and 1000 <= value < 3000 and \
+            (decade := _DECADE_END.match(text, n_end)) is not None:
+        # "the 1930s", "the 1980's": a decade, ten years; any year of it backs it. "The 1900s" may be the
+        # century as well as its first decade: read as the century, so that no year of it fails
+        end = decade.end()
+        return Quantity("range", text[m.start("n"):end], m.start("n"), end, value=value,
+                        high=value + (99 if written.endswith("00") else 9), unit="decade")
     if bare and n_end < len(text) and text[n_end].isalpha() and text[n_end].isascii() and text[n_end] not in "sS" and \
             (n_end + 1 == len(text) or not text[n_end + 1].isalnum()):
         # "subsection 6d", "Option 6c", "Article 12a": a number with a letter glued to it numbers an
@@ -395,11 +404,33 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
         if ref:
             return Quantity("identifier", text[m.start("n"):m.end("n")], m.start("n"), m.end("n"),
                             name=ref.split(":", 1)[-1], ident=_ident(written))
+    if unit is not None and "/" not in unit and e < len(text) and text[e] in _PER_FIRST:
+        rate = _rate(text, e)
+        if rate is not None:  # "50 km/h", "5 mg per kilogram", "$1,200 a month": one unit, a rate
+            unit, e = f"{unit}/{rate[0]}", rate[1]
     # as Quantity("number", text[s:e].strip(), s, e, value=value, unit=unit), without its Python-level __new__
     return _new(Quantity, ("number", text[s:e].strip(), s, e, value, None, unit, None, None, None))
 
 
+_PER = re.compile(r"(?:[ \t]*/[ \t]*|\s+(?P<w>per|a|an|each)\s+)(?P<den>[^\W\d_]+)(?![\w/])", re.IGNORECASE)
+_PER_FIRST = frozenset("/ \t\n")
+
+
+def _rate(text: str, at: int) -> tuple[str, int] | None:
+    """The second unit of a rate right after a unit ending at `at` ("/h", " per
+    hour", " a month"), normalised, and where it ends; None when none follows."""
+    m = _PER.match(text, at)
+    if m is None:
+        return None
+    den = m.group("den").lower()
+    unit = _UNITS.get(den) or PER_UNITS.get(den) if m.group("w") is None else _UNITS.get(den)
+    if unit is None or (m.group("w") is not None and m.group("w").lower() != "per" and unit not in TIME_UNITS):
+        return None
+    return unit, m.end()
+
+
 _new = tuple.__new__
+_DECADE_END = re.compile(r"['\u2019]?s(?![\w'\u2019])")
 _FRACTIONS = frozenset("half halve third quarter fifth sixth seventh eighth ninth tenth".split())
 
 
@@ -449,7 +480,17 @@ def _ranges(text: str, qs: list[Quantity]) -> list[Quantity]:
 
 
 def _same_unit(a: str | None, b: str | None) -> bool:
-    return a is None or b is None or a == b
+    """Whether two units can name the same amount: the same unit, or one side
+    without a unit; a rate ("km/hour") against its first unit alone ("km"),
+    since a text often gives the rate's second unit once for several numbers;
+    two rates only with both units the same."""
+    if a is None or b is None or a == b:
+        return True
+    if "/" in a or "/" in b:
+        a1, _, a2 = a.partition("/")
+        b1, _, b2 = b.partition("/")
+        return a1 == b1 and not (a2 and b2)
+    return False
 
 
 # units of one dimension with exact factors to a common base: "2.5 minutes" is "150 seconds"
@@ -484,6 +525,9 @@ def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
     for q in qs:
         if q.kind == "number":
             out.append(q)
+        elif q.kind == "range" and q.unit == "decade":
+            # a quote's decade offers its first year, as a number: "the 1930s" says 1930, no other year
+            out.append(Quantity("number", q.text, q.start, q.end, value=q.value))
         elif q.kind == "range":
             out.append(Quantity("number", q.text, q.start, q.end, value=q.value, unit=q.unit))
             out.append(Quantity("number", q.text, q.start, q.end, value=q.high, unit=q.unit))
@@ -561,6 +605,14 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
             if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in pool) and \
                     not any(_converts(q, n) for n in numbers):
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
+        elif q.kind == "range" and q.unit == "decade":
+            # a decade (or century) is backed by the same one, or by a year in it (a number, a range's end, a date's year)
+            assert q.value is not None and q.high is not None
+            low, high = q.value, q.high
+            if not (any(r.unit == "decade" and r.value == low for r in ranges) or any(
+                    n.unit is None and n.value is not None and low <= n.value <= high and n.value == n.value.to_integral()
+                    for n in numbers)):
+                out.append(NumberMismatch(q.text, offered.said_numbers, "range"))
         elif q.kind == "range":
             ok = any(r.value == q.value and r.high == q.high and _same_unit(q.unit, r.unit) for r in ranges) or (
                 any(n.value == q.value and _same_unit(q.unit, n.unit) for n in numbers)

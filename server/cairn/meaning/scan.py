@@ -100,6 +100,16 @@ _unit("MB", "mb", "megabytes", "megabyte", "mib")
 _unit("GB", "gb", "gigabytes", "gigabyte", "gib")
 _unit("TB", "tb", "terabytes", "terabyte", "tib")
 _unit("bit", "bits", "bit")
+_unit("kbit", "kbit", "kbits", "kilobits", "kilobit")
+_unit("Mbit", "mbit", "mbits", "megabits", "megabit")
+_unit("Gbit", "gbit", "gbits", "gigabits", "gigabit")
+# rates written as one word: the same units as "km/h", "bit/s" (_number reads those)
+_unit("mile/hour", "mph")
+_unit("km/hour", "kph", "kmh", "kmph")
+_unit("bit/second", "bps")
+_unit("kbit/second", "kbps")
+_unit("Mbit/second", "mbps")
+_unit("Gbit/second", "gbps")
 _unit("USD", "usd", "us$", "dollars", "dollar")
 _unit("EUR", "eur", "euros", "euro")
 _unit("GBP", "gbp", "pounds sterling", "sterling")
@@ -114,6 +124,12 @@ for _n in ("fifth", "sixth", "seventh", "eighth", "ninth", "tenth"):
     _unit(_n, _n, _n + "s")
 _unit("am", "am", "a.m.", "a.m")
 _unit("pm", "pm", "p.m.", "p.m")
+# the second unit of a rate, after "/" ("km/h", "mg/kg", "L/min"): any unit spelling, and the
+# letters that stand for a unit of time there only
+PER_UNITS: dict[str, str] = {"h": "hour", "s": "second", "min": "minute", "d": "day", "yr": "year", "wk": "week"}
+# after "per", "a", "an" or "each" ("50 kilometres per hour", "$1,200 a month"): a unit of time only for
+# "a", "an", "each" ("3 times a day"), any unit spelled out for "per" ("5 mg per kilogram")
+TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 _CASED = {"m", "g", "h", "t", "l", "B"}  # one-letter units only in this exact case (and never as a word)
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 _CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad": "CAD", "aud": "AUD",

@@ -141,8 +141,24 @@ def _in_dictionary(w: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def _candidate(word: str, opens: bool) -> bool:
-    """A claim's word that may stand in another name's place: a name, not a number or a stopword."""
-    return word.lower() not in STOPWORDS and not _DIGIT.search(word) and _is_name(word, opens)
+    """A claim's word that may stand in another name's place: a name, not a
+    number, a stopword or a unit."""
+    return word.lower() not in STOPWORDS and not _DIGIT.search(word) and _is_name(word, opens) and not _unit(word)
+
+
+@lru_cache(maxsize=65536)
+def _unit(word: str) -> bool:
+    """A unit's spelling (`km`, `kilometres`, `Gbps`, `USD`) or a rate of two
+    (`km/h`, `L/min`): what a number is counted in. The quantity rule compares
+    units (`km/h` = `kilometres per hour`, `mph` is not `km/h`), so they are
+    not names here."""
+    from ..meaning.scan import _UNITS, PER_UNITS  # the quantity rule's spellings (imported late: no cycle)
+
+    low = word.lower()
+    if low in _UNITS:
+        return True
+    first, slash, second = low.partition("/")
+    return bool(slash) and first in _UNITS and (second in _UNITS or second in PER_UNITS)
 
 
 def _differ(a: str, b: str) -> bool:
@@ -160,7 +176,7 @@ def _in_place(mine: _Word, theirs: _Word, *, edge: bool) -> bool:
     inside it) and the other too or held by no dictionary; a capital alone
     is not enough (`Obama` and `the President`)."""
     t, opens = theirs.text, theirs.opens
-    if _DIGIT.search(t) or t.lower() in STOPWORDS or not _differ(mine.text, t):
+    if _DIGIT.search(t) or t.lower() in STOPWORDS or not _differ(mine.text, t) or _unit(t):
         return False
     if mine.quoted and theirs.quoted:
         return True
@@ -300,12 +316,12 @@ def _places(quote: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """For each word of a quote (lower case), the places right after it and
     right before it where a word stands that may name something (kept, by the
     quote's text: quotes come again). A word _in_place() can take is no
-    number or stopword, and a name (_is_name, with a capital inside a sentence
+    number, stopword or unit, and a name (_is_name, with a capital inside a sentence
     counting) unless it is quoted: every other word it turns down at once."""
     qtoks = _tokens(quote)
     b = [w.text.lower() for w in qtoks]
-    may = [not _DIGIT.search(w.text) and w.text.lower() not in STOPWORDS and (w.quoted or _is_name(w.text, False))
-           for w in qtoks]
+    may = [not _DIGIT.search(w.text) and w.text.lower() not in STOPWORDS and not _unit(w.text)
+           and (w.quoted or _is_name(w.text, False)) for w in qtoks]
     after: dict[str, list[int]] = {}
     before: dict[str, list[int]] = {}
     for j, w in enumerate(b):
