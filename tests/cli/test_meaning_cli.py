@@ -63,6 +63,10 @@ def test_messages_name_both_sides(claims):
     assert msg["The cleaning agent is dosed at 5 mg/kg."] == ["claim says 5 mg/kg; quotes say 5 mg per litre"]
     assert msg["The tram bridge was built in the 1940s."] == ["claim says 1940s; quotes say 1937"]
     assert msg["Children older than 12 travel free."] == ["claim says older than; quote says younger than"]
+    assert msg["The council approved the new depot."][0].startswith("claim says approved; quote says declined")
+    assert msg["The depot will close."] == [
+        "the quote's sentence reads \u201cThe rumour that the depot will close has been debunked.\u201d"
+        " (\u201chas been debunked\u201d)"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

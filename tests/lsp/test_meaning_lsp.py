@@ -120,3 +120,7 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not [x for x in diags if x.range.start.line == line_of(text, "built in the 1930s.")]
     assert by_line[("number-mismatch", line_of(text, "built in the 1940s."))].message == \
         "claim says 1940s; quotes say 1937"
+    # a claim that is a verbatim part of its quote is read as it reads there
+    assert "has been debunked" in by_line[("context-negates", line_of(text, "The depot will close."))].message
+    assert by_line[("contradiction", line_of(text, "The council approved the new depot."))].message.startswith(
+        "claim says approved; quote says declined")

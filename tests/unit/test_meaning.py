@@ -703,3 +703,40 @@ def test_older_and_younger_bound_as_over_and_under(claim, quote, pair):
 
     got = contradictions(claim, [quote])
     assert ([(c.claim, c.quote) for c in got if c.kind == "direction"] or [None])[0] == pair
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("The festival runs from 5 to 9 June.", "The festival runs from June 5 to June 9.", True),
+    ("The festival runs between 5 and 9 June.", "The festival runs from 5 June to 9 June.", True),
+    ("The festival runs June 5-9.", "The festival runs from 5 June to 9 June.", True),
+    ("The festival runs from 5 to 9 June.", "The festival runs from June 6 to June 9.", False),
+    ("The festival runs from 3 to 12 May 2020.", "The festival runs from 3 May 2020 to 12 May 2020.", True),
+])
+def test_a_span_of_days_shares_its_month(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,negated", [
+    ("The board did not approve the budget.", "The board declined to approve the budget.", False),
+    ("The board approved the budget.", "The board declined to approve the budget.", True),
+    ("The clerk filed the report.", "The clerk neglected to file the report.", True),
+    ("Sales declined in March.", "Sales fell in March.", False),  # "declined" alone is a direction
+])
+def test_declined_to_denies_its_verb(claim, quote, negated):
+    from cairn.meaning.polarity import contradictions
+
+    assert bool([c for c in contradictions(claim, [quote]) if c.kind != "direction"]) is negated
+
+
+@pytest.mark.parametrize("claim,quote,why", [
+    ("The vaccine causes autism.", "The claim that the vaccine causes autism has been debunked.", "debunked"),
+    ("The vaccine causes autism.", "Researchers found no evidence that the vaccine causes autism.", "autism"),
+    ("The bridge will reopen in May.", "Officials said the bridge will reopen in May.", None),
+])
+def test_a_claim_that_is_part_of_its_quote_is_read_in_it(claim, quote, why):
+    found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
+    got = [c for _, c in found.context]
+    if why is None:
+        assert got == []
+    else:
+        assert len(got) == 1 and why in got[0].why and got[0].sentence == quote

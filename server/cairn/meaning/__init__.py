@@ -28,7 +28,7 @@ from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-7"
+RULES_VERSION = "meaning-8"
 
 __all__ = [
     "RULES_VERSION",
@@ -72,7 +72,8 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
         return found
     # a claim that is one of its quotes word for word cannot differ from it in a number,
     # a date, an identifier the quote holds, or polarity: only the sentence around it can
-    verbatim = plain(claim) in _plain_all(tuple(quotes))
+    words = plain(claim)
+    verbatim = words in _plain_all(tuple(quotes))
     if not verbatim:
         context = [e.text for e in evidence] + [e.title for e in evidence if e.title]
         found.numbers = compare(claim, quotes, context)
@@ -83,9 +84,27 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
                 found.contradictions = [c for c in found.contradictions if c.kind not in _POLAR]
     for i, e in enumerate(evidence):
         neg = check_context(claim, e.text, e.start, e.end)
+        if neg is None and (inner := _inside(words, e)) is not None:
+            # the claim is a verbatim part of its quote: it is read as that part reads in its sentence
+            # ("The claim that <the claim> has been debunked", "found no evidence that <the claim>")
+            neg = check_context(claim, e.text, *inner)
         if neg is not None:
             found.context.append((i, neg))
     return found
+
+
+def _inside(words: str, e: Evidence) -> tuple[int, int] | None:
+    """Where a claim's words (`plain`) stand in the chunk when they are a
+    verbatim part of the quote, shorter than it (the first letter's case
+    aside); None otherwise."""
+    if len(words) < 12 or len(words) >= len(e.quote) or not _single_spaced(e.quote):
+        return None
+    at = e.quote.find(words)
+    if at < 0:
+        at = e.quote.find(words[0].swapcase() + words[1:])
+    if at < 0:
+        return None
+    return e.start + at, e.start + at + len(words)
 
 
 _POLAR = ("negation", "antonym")  # the kinds a quote's sentence can turn round
@@ -105,6 +124,12 @@ def _sentence_agrees(claim: str, evidence: list[Evidence]) -> bool:
                 cl.polarity != POSITIVE for cl in reading.clauses if cl.end > e.start - s and cl.start < e.end - s):
             return True
     return False
+
+
+@lru_cache(maxsize=8192)
+def _single_spaced(quote: str) -> bool:
+    """Whether a quote's white space is single spaces only, so that offsets in its plain form are its own (kept)."""
+    return " ".join(quote.split()) == quote
 
 
 @lru_cache(maxsize=8192)

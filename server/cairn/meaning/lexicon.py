@@ -17,6 +17,11 @@ NEGATING_VERBS = frozenset(
     "forbid forbids forbidden forbade prohibit prohibits prohibited refuse refuses refused fail fails failed "
     "prevent prevents prevented".split()
 )
+# verbs that deny the verb of their infinitive only ("declined to approve", "neglected to file"); elsewhere
+# they are something else ("sales declined": a direction)
+NEGATING_BEFORE_TO = frozenset(
+    "decline declines declined declining neglect neglects neglected neglecting".split()
+)
 CEASING = ("no longer", "not anymore", "used to", "stopped", "ceased", "ceases", "no more")
 CLAUSE_BREAKERS = frozenset(
     "but however although though whereas unless except instead yet otherwise besides".split()

@@ -46,6 +46,7 @@ from .lexicon import (
     CLAUSE_BREAKERS,
     COORDINATORS,
     DIRECTIONS,
+    NEGATING_BEFORE_TO,
     NEGATING_VERBS,
     NEGATORS,
     NUMBER_ONLY,
@@ -219,7 +220,8 @@ _CEASING_PHRASES = _by_first_word(CEASING)
 _DIRECTION_FIRST = frozenset(p.split()[0] for p in DIRECTIONS)
 _CEASING_FIRST = frozenset(p.split()[0] for p in CEASING)
 # every word that read() treats other than as a plain content word
-_SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | CLAUSE_BREAKERS | SUBORDINATORS
+_SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | NEGATING_BEFORE_TO | CLAUSE_BREAKERS
+            | SUBORDINATORS
             | STOPWORDS | {"without", "not", "other", "non"})
 
 
@@ -344,8 +346,10 @@ def read(text: str) -> Reading:
             continue
         if st.first and t.text in SUBORDINATORS:
             st.subordinate = True
+        # "declined to approve": a negating verb before its infinitive, not a direction
+        denies = w in NEGATING_VERBS or (w in NEGATING_BEFORE_TO and i + 1 < n_toks and toks[i + 1].text == "to")
         # direction and bound phrases, longest first ("no more than" is a bound, not a negation)
-        found = _phrase_at(toks, i, _DIRECTION_PHRASES) if t.text in _DIRECTION_FIRST else None
+        found = _phrase_at(toks, i, _DIRECTION_PHRASES) if t.text in _DIRECTION_FIRST and not denies else None
         if found:
             phrase, n = found
             axis, sign, side = DIRECTIONS[phrase]
@@ -396,12 +400,12 @@ def read(text: str) -> Reading:
             st.last_word = w
             i += 1
             continue
-        if w in NEGATING_VERBS and st.last_word != "to" and st.waiting and st.negations:
+        if denies and st.last_word != "to" and st.waiting and st.negations:
             st.negations -= 1  # "never fails to": the negation governs the negating verb, and they cancel
             st.last_word = w
             i += 1
             continue
-        if w in NEGATING_VERBS and st.last_word != "to":  # "to prevent X" is a purpose, not a fact
+        if denies and st.last_word != "to":  # "to prevent X" is a purpose, not a fact
             if st.lifts(toks, i):
                 st.cue_end(text, t.end, more=True)  # "no longer prohibited": shown whole
             else:
@@ -696,7 +700,7 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     return _unique(out)
 
 
-_CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | frozenset(ANTONYMS) | {"without", "used", "stopped", "ceased", "non"}
+_CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | NEGATING_BEFORE_TO | frozenset(ANTONYMS) | {"without", "used", "stopped", "ceased", "non"}
               | {p.split()[0] for p in DIRECTIONS} | {p.split()[0] for p in CEASING})
 _WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
@@ -792,7 +796,7 @@ def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
 # What a quote offers the comparison, kept per quote; and a test on the claim
 # before it is read
 
-_NEGATIVE_WORDS = (NEGATORS | NEGATING_VERBS | _CEASING_FIRST | {"without", "non"}
+_NEGATIVE_WORDS = (NEGATORS | NEGATING_VERBS | NEGATING_BEFORE_TO | _CEASING_FIRST | {"without", "non"}
                    | {w for w, (_, negative) in ANTONYMS.items() if negative})
 _DIRECTION_ONE = frozenset(p for p in DIRECTIONS if " " not in p)
 _DIRECTION_TWO = frozenset(tuple(p.split()[:2]) for p in DIRECTIONS if " " in p)

@@ -470,9 +470,43 @@ def _ranges(text: str, qs: list[Quantity]) -> list[Quantity]:
                                             unit=unit))
                         i += 2
                         continue
+        if i + 1 < len(qs) and _day_span(text, a, qs[i + 1]):
+            # "5 to 9 June", "June 5-9": the bare day takes the month (and year) of the date beside it
+            b = qs[i + 1]
+            day, date = (a, b) if a.kind == "number" else (b, a)
+            assert date.date is not None and day.value is not None
+            made = _date(date.date[0], date.date[1], int(day.value))
+            if made is not None:
+                shown = Quantity("date", day.text, day.start, day.end, date=made)
+                out.extend((shown, b) if day is a else (a, shown))
+                i += 2
+                continue
         out.append(a)
         i += 1
     return out
+
+
+def _day_span(text: str, a: Quantity, b: Quantity) -> bool:
+    """Whether a bare day number and a date with a day stand joined as a span of days ("5 to 9 June",
+    "June 5-9", "between 5 and 9 June")."""
+    if a.kind == "number" and b.kind == "date":
+        day, date = a, b
+    elif a.kind == "date" and b.kind == "number":
+        day, date = b, a
+    else:
+        return False
+    if date.date is None or date.date[1] is None or date.date[2] is None or day.unit is not None or \
+            day.value is None or not day.text.isdigit() or not 1 <= day.value <= 31:
+        return False
+    if (day is a) != date.text[:1].isdigit():
+        return False  # "5 to 9 June" (the date opens with its day), "June 5 to 9" (the date ends with it)
+    gap = text[a.end:b.start]
+    joined = _RANGE_JOIN.fullmatch(gap)
+    if not joined or not gap.strip():
+        return False
+    word = gap.strip().lower()
+    return word in ("-", "\u2013", "\u2014", "to", "through", "thru") or (
+        word == "and" and _BETWEEN_BEFORE.search(text, max(0, a.start - 12), a.start) is not None)
 
 
 # --------------------------------------------------------------------------
