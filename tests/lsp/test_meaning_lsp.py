@@ -124,3 +124,7 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert "has been debunked" in by_line[("context-negates", line_of(text, "The depot will close."))].message
     assert by_line[("contradiction", line_of(text, "The council approved the new depot."))].message.startswith(
         "claim says approved; quote says declined")
+    # a bound backed by an amount within it: no squiggle; the other way round, a number-mismatch
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The summit station is over 2,000 m high.")]
+    assert by_line[("number-mismatch", line_of(text, "The summit station is under 2,000 m high."))].message == \
+        "claim says 2,000 m; quotes say 2,971 m"

@@ -716,6 +716,11 @@ def test_a_span_of_days_shares_its_month(claim, quote, ok):
     assert (Q.compare(claim, [quote]) == []) is ok
 
 
+@pytest.mark.parametrize("text", ["May 12, 2013 - 6:00pm He filed", "from June 9 to 5", "from 9 to 5 June"])
+def test_a_year_a_time_or_a_backward_span_is_no_span_of_days(text):
+    assert [q.date for q in Q.extract(text) if q.kind == "date"] in ([(2013, 5, 12)], [(None, 6, 9)], [(None, 6, 5)])
+
+
 @pytest.mark.parametrize("claim,quote,negated", [
     ("The board did not approve the budget.", "The board declined to approve the budget.", False),
     ("The board approved the budget.", "The board declined to approve the budget.", True),
@@ -740,3 +745,55 @@ def test_a_claim_that_is_part_of_its_quote_is_read_in_it(claim, quote, why):
         assert got == []
     else:
         assert len(got) == 1 and why in got[0].why and got[0].sentence == quote
+
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("founded in the late 19th century", "founded in 1889", True),
+    ("founded in the 19th century", "founded on 3 May 1850", True),
+    ("founded in the 19th century", "founded in 1920", False),
+    ("in the 20th century", "in the 19th century", False),
+])
+def test_a_century_is_its_years(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("The mountain is over 8,000 m high.", "The mountain is 8,848 m high.", True),
+    ("The mountain is under 8,000 m high.", "The mountain is 8,848 m high.", False),
+    ("The team has fewer than 10 members.", "The team has 8 members.", True),
+    ("The team has fewer than 10 members.", "The team has 12 members.", False),
+    ("The team has fewer than 10 members.", "The team has 8 offices and 12 members.", False),  # 8 of another thing
+    ("The store opens before 9 am.", "The store opens at 8 am.", True),
+    ("The store opens before 9 am.", "The store opens at 10 am.", False),
+    ("The firm was founded after 1990.", "The firm was founded in 1995.", True),
+    ("The firm was founded after 1990.", "The firm was founded in 1985.", False),
+    ("50 or more people came.", "120 people came.", True),
+    # a quote's own bound is where a range ends, not an amount: it backs no other bound
+    ("owning 25% or more of the shares counts as control", "ownership of fifty percent (50%) or more of the shares",
+     False),
+    ("cure the violation within 60 days", "cure the violation prior to 30 days after", False),
+    ("up to 8 times faster", "up to 4 times faster", False),
+    ("ownership of more than 40 percent of the shares", "ownership of more than\n    fifty percent (50%) of the shares",
+     False),  # the quote's bound across a line break, and its figure in parentheses
+])
+def test_a_bound_is_backed_by_an_amount_within_it(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("Smoking is banned in all public buildings.", "Smoking is prohibited in every public building."),
+])
+def test_banned_is_prohibited(claim, quote):
+    from cairn.meaning.polarity import contradictions
+
+    assert contradictions(claim, [quote]) == []
+    assert [c.kind for c in contradictions("Smoking is allowed in public buildings.", [quote])]
+
+
+def test_the_points_of_the_compass_are_opposites():
+    from cairn.meaning.polarity import contradictions
+
+    got = contradictions("The river flows north.", ["The river flows south."])
+    assert [(c.claim, c.quote) for c in got] == [("north", "south")]
+    assert contradictions("The river flows north.", ["The river flows northward."]) == []

@@ -14,8 +14,8 @@ NEGATORS = frozenset(
 )
 # verbs whose complement is negated: "forbids removing" = may not remove
 NEGATING_VERBS = frozenset(
-    "forbid forbids forbidden forbade prohibit prohibits prohibited refuse refuses refused fail fails failed "
-    "prevent prevents prevented".split()
+    "forbid forbids forbidden forbade prohibit prohibits prohibited ban bans banned refuse refuses refused fail "
+    "fails failed prevent prevents prevented".split()
 )
 # verbs that deny the verb of their infinitive only ("declined to approve", "neglected to file"); elsewhere
 # they are something else ("sales declined": a direction)
@@ -60,7 +60,8 @@ def _pairs(concept: str, positive: str, negative: str) -> None:
 
 
 _pairs("allow", "permit permits permitted permission allow allows allowed",
-       "prohibit prohibited prohibits prohibition forbid forbids forbidden forbade disallow disallowed")
+       "prohibit prohibited prohibits prohibition forbid forbids forbidden forbade disallow disallowed "
+       "ban bans banned")
 _pairs("include", "include includes included including inclusive", "exclude excludes excluded excluding exclusion")
 _pairs("accept", "accept accepts accepted approve approves approved", "reject rejects rejected")
 _pairs("enable", "enable enables enabled", "disable disables disabled")
@@ -72,6 +73,9 @@ _pairs("present", "present", "absent")
 _pairs("retain", "retain retains retained keep keeps kept", "remove removes removed delete deletes deleted")
 _pairs("accept-respons", "accepts assumes", "disclaims disclaim disclaimed")
 _pairs("win", "win wins won", "lose loses lost")
+# the points of the compass: a claim that says north of what its quote says south of says the opposite
+_pairs("north", "north northern northward northwards", "south southern southward southwards")
+_pairs("east", "east eastern eastward eastwards", "west western westward westwards")
 
 PREFIXES = ("non", "un", "in", "im", "il", "ir", "dis")
 # in-, im-, il-, ir- and dis- make opposites of adjectives (illegal, irrevocable,

@@ -360,6 +360,10 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
             e = m.start("lone")
     if sign:
         value = -value
+    if ordinal and unit == "century" and 1 <= value <= 30 and value == value.to_integral():
+        # "the 19th century": its hundred years, counted 1801-1900 or 1800-1899; any year of them backs it
+        low = (value - 1) * 100
+        return Quantity("range", text[s:e].strip(), s, e, value=low, high=low + 100, unit="century")
     if word and written.lower() == "one" and unit is None and not scale:
         return None  # "one of", "no one", "one possibility": not a count
     if word and written.lower() in _SCALES:
@@ -430,6 +434,7 @@ def _rate(text: str, at: int) -> tuple[str, int] | None:
 
 
 _new = tuple.__new__
+_SPANS_OF_YEARS = ("decade", "century")  # the units of a range of calendar years ("the 1930s", "the 19th century")
 _DECADE_END = re.compile(r"['\u2019]?s(?![\w'\u2019])")
 _FRACTIONS = frozenset("half halve third quarter fifth sixth seventh eighth ninth tenth".split())
 
@@ -500,6 +505,11 @@ def _day_span(text: str, a: Quantity, b: Quantity) -> bool:
         return False
     if (day is a) != date.text[:1].isdigit():
         return False  # "5 to 9 June" (the date opens with its day), "June 5 to 9" (the date ends with it)
+    if day is a and not day.value < date.date[2]:
+        return False  # a span runs forward
+    if day is b and (date.date[0] is not None or not date.date[2] < day.value or text[b.end:b.end + 1] == ":"
+                       or (text[b.end:b.end + 1] == "." and text[b.end + 1:b.end + 2].isdigit())):
+        return False  # "May 12, 2013 - 6:00pm": a year or a time after a date is no span of days
     gap = text[a.end:b.start]
     joined = _RANGE_JOIN.fullmatch(gap)
     if not joined or not gap.strip():
@@ -559,7 +569,7 @@ def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
     for q in qs:
         if q.kind == "number":
             out.append(q)
-        elif q.kind == "range" and q.unit == "decade":
+        elif q.kind == "range" and q.unit in _SPANS_OF_YEARS:
             # a quote's decade offers its first year, as a number: "the 1930s" says 1930, no other year
             out.append(Quantity("number", q.text, q.start, q.end, value=q.value))
         elif q.kind == "range":
@@ -590,6 +600,7 @@ class _Offered(NamedTuple):
     ranges: list[Quantity]
     said_numbers: str  # what the quotes say instead, as a message shows it
     said_dates: str
+    amounts: tuple[tuple[Quantity, str | None], ...]  # numbers stated plainly, no bound, with the word after
 
 
 @lru_cache(maxsize=8192)
@@ -608,7 +619,26 @@ def _offered(quotes: tuple[str, ...]) -> _Offered:
 
     return _Offered(qq, _numbers_of(qq), [q for q in qq if q.kind == "date"],
                     [m for quote in quotes for m in _bare_months(quote)], [q for q in qq if q.kind == "range"],
-                    said(("number", "range")), said(("date",)))
+                    said(("number", "range")), said(("date",)), _amounts(quotes))
+
+
+def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[Quantity, str | None], ...]:
+    """The quotes' numbers stated plainly, each with the word after it: not
+    under a bound of their own (`up to 4 times`, `prior to 30 days`, `50% or
+    more` say where a range ends, not an amount), not a figure in parentheses
+    restating the amount before it (`fifty percent (50%)`)."""
+    out = []
+    for quote in quotes:
+        text = unicodedata.normalize("NFKC", quote)
+        qs = [q for q in extract(quote) if q.kind == "number" and q.value is not None]
+        for n in qs:
+            if (_may_bound(text, n.start) and _BOUND_BEFORE.search(text, max(0, n.start - 40), n.start)) \
+                    or _BOUND_AFTER.match(text, n.end):
+                continue
+            if text[n.start - 1:n.start] == "(" and any(m is not n and n.start - 3 <= m.end < n.start for m in qs):
+                continue
+            out.append((n, _noun_after(text, n.end)))
+    return tuple(out)
 
 
 _REFERENCE_NAMES = frozenset(_REFERENCE_WORDS.values())
@@ -637,13 +667,13 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
             pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(
                 n.unit == q.unit for n in numbers) else numbers
             if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in pool) and \
-                    not any(_converts(q, n) for n in numbers):
+                    not any(_converts(q, n) for n in numbers) and not _bound_met(claim, q, offered.amounts):
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
-        elif q.kind == "range" and q.unit == "decade":
+        elif q.kind == "range" and q.unit in _SPANS_OF_YEARS:
             # a decade (or century) is backed by the same one, or by a year in it (a number, a range's end, a date's year)
             assert q.value is not None and q.high is not None
             low, high = q.value, q.high
-            if not (any(r.unit == "decade" and r.value == low for r in ranges) or any(
+            if not (any(r.unit == q.unit and r.value == low for r in ranges) or any(
                     n.unit is None and n.value is not None and low <= n.value <= high and n.value == n.value.to_integral()
                     for n in numbers)):
                 out.append(NumberMismatch(q.text, offered.said_numbers, "range"))
@@ -681,6 +711,74 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
     return out
+
+
+# a bound before a claim's number ("over 8,000 m", "fewer than 10 members", "before 9 am"), and after it
+# ("50 or more"): the claim says the amount lies beyond the number, which a quote's larger (or smaller)
+# amount of the same thing backs
+_BOUND_BEFORE = re.compile(
+    r"""(?:(?P<up>(?:more|greater|higher|longer|larger|bigger|older|later)\s+than|over|above|exceeding|exceeds
+            |exceeded|beyond|after|at\s+least|no\s+(?:less|fewer|earlier|sooner)\s+than
+            |not\s+(?:less|fewer|earlier|sooner)\s+than|(?:a\s+)?minimum\s+of)
+        |(?P<down>(?:less|fewer|lower|shorter|smaller|younger|earlier)\s+than|under|below|before|prior\s+to|until
+            |within|up\s+to|at\s+most|no\s+(?:more|later)\s+than|not\s+(?:more|later)\s+than|not\s+exceeding
+            |(?:a\s+)?maximum\s+of))
+       \s+(?:about\s+|approximately\s+|around\s+|roughly\s+|some\s+)?$""",
+    re.IGNORECASE | re.VERBOSE)
+_BOUND_AFTER = re.compile(
+    r"(?:\s*\([^()]{1,24}\))?[)\]\"'\u201d]*\s+(?:or|and)\s+(?:(?P<up>more|over|above|greater|higher|longer|later|larger)|(?P<down>less|fewer|under|below"
+    r"|lower|shorter|earlier|smaller))\b", re.IGNORECASE)
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
+
+
+def _bound_met(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str | None], ...]) -> bool:
+    """Whether the claim bounds its number (`over 8,000 m`, `fewer than 10
+    members`, `50 or more`) and a quote states an amount of the same thing
+    within the bound (_amounts): the same unit, or, without one, the same word
+    after it (`8 members`), or both years."""
+    if q.value is None or not amounts:
+        return False
+    before = _BOUND_BEFORE.search(claim, max(0, q.start - 40), q.start) if _may_bound(claim, q.start) else None
+    after = None if before else _BOUND_AFTER.match(claim, q.end)
+    found = before or after
+    if found is None:
+        return False
+    up = found.group("up") is not None
+    year = q.unit is None and 1000 <= q.value < 3000 and q.value == q.value.to_integral()
+    noun = None if q.unit or year else _noun_after(claim, after.end() if after else q.end)
+    for n, word in amounts:
+        assert n.value is not None
+        if n.value < q.value if up else n.value > q.value:
+            continue
+        if q.unit is not None:
+            if n.unit == q.unit:
+                return True
+        elif year:
+            if n.unit is None and 1000 <= n.value < 3000 and n.value == n.value.to_integral():
+                return True
+        elif n.unit is None and noun is not None and word == noun:
+            return True
+    return False
+
+
+# the last word of every _BOUND_BEFORE phrase, and of the words it lets stand between a bound and its number
+_BOUND_LAST = frozenset("""than over above exceeding exceeds exceeded beyond after least of under below before to
+    until within most about approximately around roughly some""".split())
+
+
+def _may_bound(text: str, start: int) -> bool:
+    """A cheap test before _BOUND_BEFORE's search: the word before `start` can end a bound."""
+    head = text[max(0, start - 40):start].split()
+    return bool(head) and head[-1].lower() in _BOUND_LAST
+
+
+def _noun_after(text: str, end: int) -> str | None:
+    """The word right after a number, lower case and without a plural -s (`members` -> `member`)."""
+    m = _NEXT_WORD.match(text, end)
+    if m is None:
+        return None
+    w = m.group(1).lower()
+    return w[:-1] if w.endswith("s") and len(w) > 3 else w
 
 
 def _ident_shown(q: Quantity) -> str:
