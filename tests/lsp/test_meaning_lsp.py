@@ -128,3 +128,5 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not [x for x in diags if x.range.start.line == line_of(text, "The summit station is over 2,000 m high.")]
     assert by_line[("number-mismatch", line_of(text, "The summit station is under 2,000 m high."))].message == \
         "claim says 2,000 m; quotes say 2,971 m"
+    second = line_of(text, "The second edition of the timetable appeared in 2019.")
+    assert by_line[("unsupported-claim", second)].message.startswith("the claim says second where its quote says first")

@@ -221,3 +221,14 @@ def test_the_test_that_spares_most_claims_hides_no_name(claim, quotes, named):
 def test_a_unit_is_not_a_name(claim, quote):
     """Units are the quantity rule's (`km/h` = `kilometres per hour`, `mph` is not `km/h`): not names here."""
     assert in_place(claim, [quote]) is None
+
+
+@pytest.mark.parametrize("claim,quote,pair", [
+    ("The second edition appeared in 1851.", "The first edition was published in 1851.", ("second", "first")),
+    ("Sales doubled in the second quarter.", "Sales doubled in the third quarter.", ("second", "third")),
+    ("The team won the cup twice in a row.", "The team won the cup thrice in a row.", ("twice", "thrice")),
+    ("The population doubled in ten years.", "The population grew twice in ten years.", None),  # the same number
+    ("The first step is to log in.", "The initial step is to log in.", None),  # a count word for an ordinary word
+])
+def test_a_count_word_in_place_of_another(claim, quote, pair):
+    assert in_place(claim, [quote]) == pair

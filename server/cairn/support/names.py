@@ -139,10 +139,20 @@ def _in_dictionary(w: str) -> bool:
     return False
 
 
+# ordinals and multiplicatives, by the number they stand for: `second edition` in place of `first edition`,
+# `tripled` in place of `doubled` names another thing as much as a name does (`twice` and `doubled` agree)
+_COUNT_WORDS: dict[str, float] = {w: float(i) for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1)}
+_COUNT_WORDS.update({"once": 1, "twice": 2, "thrice": 3, "single": 1, "double": 2, "doubled": 2, "triple": 3,
+                     "tripled": 3, "quadruple": 4, "quadrupled": 4, "halved": 0.5})
+
+
 @lru_cache(maxsize=65536)
 def _candidate(word: str, opens: bool) -> bool:
     """A claim's word that may stand in another name's place: a name, not a
-    number, a stopword or a unit."""
+    number, a stopword or a unit; or a count word (_COUNT_WORDS)."""
+    if word.lower() in _COUNT_WORDS:
+        return True
     return word.lower() not in STOPWORDS and not _DIGIT.search(word) and _is_name(word, opens) and not _unit(word)
 
 
@@ -176,6 +186,10 @@ def _in_place(mine: _Word, theirs: _Word, *, edge: bool) -> bool:
     inside it) and the other too or held by no dictionary; a capital alone
     is not enough (`Obama` and `the President`)."""
     t, opens = theirs.text, theirs.opens
+    count = _COUNT_WORDS.get(mine.text.lower())
+    if count is not None or t.lower() in _COUNT_WORDS:
+        # one count word in place of another: they differ when they stand for different numbers
+        return not edge and count is not None and _COUNT_WORDS.get(t.lower(), count) != count
     if _DIGIT.search(t) or t.lower() in STOPWORDS or not _differ(mine.text, t) or _unit(t):
         return False
     if mine.quoted and theirs.quoted:
@@ -315,13 +329,13 @@ def _may_stand(ctoks: Sequence[_Word], a: list[str], candidates: set[int], quote
 def _places(quote: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """For each word of a quote (lower case), the places right after it and
     right before it where a word stands that may name something (kept, by the
-    quote's text: quotes come again). A word _in_place() can take is no
-    number, stopword or unit, and a name (_is_name, with a capital inside a sentence
+    quote's text: quotes come again). A word _in_place() can take is a count
+    word, or no number, stopword or unit, and a name (_is_name, with a capital inside a sentence
     counting) unless it is quoted: every other word it turns down at once."""
     qtoks = _tokens(quote)
     b = [w.text.lower() for w in qtoks]
-    may = [not _DIGIT.search(w.text) and w.text.lower() not in STOPWORDS and not _unit(w.text)
-           and (w.quoted or _is_name(w.text, False)) for w in qtoks]
+    may = [w.text.lower() in _COUNT_WORDS or (not _DIGIT.search(w.text) and w.text.lower() not in STOPWORDS
+           and not _unit(w.text) and (w.quoted or _is_name(w.text, False))) for w in qtoks]
     after: dict[str, list[int]] = {}
     before: dict[str, list[int]] = {}
     for j, w in enumerate(b):
