@@ -67,6 +67,7 @@ def test_messages_name_both_sides(claims):
     assert msg["The depot will close."] == [
         "the quote's sentence reads \u201cThe rumour that the depot will close has been debunked.\u201d"
         " (\u201chas been debunked\u201d)"]
+    assert msg["One in four riders travels at night."] == ["claim says One in four; quotes say 20%"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

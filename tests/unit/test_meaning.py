@@ -797,3 +797,22 @@ def test_the_points_of_the_compass_are_opposites():
     got = contradictions("The river flows north.", ["The river flows south."])
     assert [(c.claim, c.quote) for c in got] == [("north", "south")]
     assert contradictions("The river flows north.", ["The river flows northward."]) == []
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("One in five adults smokes.", "20% of adults smoke.", True),
+    ("One in three adults smokes.", "33% of adults smoke.", True),  # to the nearest whole percent
+    ("3 out of 10 people agreed.", "3 of the 10 people agreed.", True),  # both of its numbers
+    ("20% of adults smoke.", "One in five adults smoke.", True),
+    ("One in five adults smokes.", "One in four adults smokes.", False),
+    ("One in five adults smokes.", "25% of adults smoke.", False),
+])
+def test_a_ratio_is_a_share(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("text,kinds", [("scored 3 in 20 minutes", ["number", "number"]),  # a unit follows
+                                        ("won 5 in 2010", ["number", "number"]),  # a year is no denominator
+                                        ("one in five", ["ratio"])])
+def test_what_is_no_ratio(text, kinds):
+    assert [q.kind for q in Q.extract(text)] == kinds

@@ -252,7 +252,42 @@ def extract(text: str) -> tuple[Quantity, ...]:
     spans = _candidates(text)
     if not spans:
         return ()
-    return _quantities(text, _scan_chunks(text, spans))
+    found = _quantities(text, _scan_chunks(text, spans))
+    if (" in " in text or " out of " in text) and (ratios := _ratios(text)):
+        # "one in five": one quantity, a share, in place of the two numbers it is written with
+        found = tuple(sorted([q for q in found if not any(r.start <= q.start < r.end for r in ratios)] + ratios,
+                             key=lambda q: q.start))
+    return found
+
+
+_SMALL_NUMBER = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_RATIO = re.compile(
+    rf"""(?<![\w.,])(?P<n>\d+|{_SMALL_NUMBER})\s+(?:in|out\s+of)\s+(?:every\s+)?
+         (?P<m>\d{{1,3}}(?:,\d{{3}})+|\d{{1,3}}|{_SMALL_NUMBER}|(?:a\s+)?(?:hundred|thousand|million))(?![\w.,])""",
+    re.IGNORECASE | re.VERBOSE)
+
+
+def _ratios(text: str) -> list[Quantity]:
+    """`one in five`, `3 out of 10`, `1 in every 1,000`: a share, read as a
+    percentage (kind "ratio": value N, high M, the share in percent as
+    `_share`). Not when a unit follows (`3 in 20 minutes`), nor when the
+    first number is not the smaller."""
+    out = []
+    for m in _RATIO.finditer(text):
+        n, d = _decimal(m.group("n")), _decimal(m.group("m").lower().removeprefix("a").strip())
+        if n is None or d is None or not 0 < n < d:
+            continue
+        after = _NEXT_WORD.match(text, m.end())
+        if after is not None and (after.group(1).lower() in _UNITS or after.group(1) in _LONE_LETTER_UNITS):
+            continue
+        out.append(Quantity("ratio", m.group(0), m.start(), m.end(), value=n, high=d, unit="%"))
+    return out
+
+
+def _share(q: Quantity) -> Decimal:
+    """A ratio's share in percent."""
+    assert q.value is not None and q.high is not None
+    return q.value * 100 / q.high
 
 
 def _quantities(text: str, matches: Iterable[re.Match[str] | _PlainNumber]) -> tuple[Quantity, ...]:
@@ -569,6 +604,11 @@ def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
     for q in qs:
         if q.kind == "number":
             out.append(q)
+        elif q.kind == "ratio":
+            # a quote's "one in five" offers 20 % and its two numbers
+            out.append(Quantity("number", q.text, q.start, q.end, value=_share(q), unit="%"))
+            out.append(Quantity("number", q.text, q.start, q.end, value=q.value))
+            out.append(Quantity("number", q.text, q.start, q.end, value=q.high))
         elif q.kind == "range" and q.unit in _SPANS_OF_YEARS:
             # a quote's decade offers its first year, as a number: "the 1930s" says 1930, no other year
             out.append(Quantity("number", q.text, q.start, q.end, value=q.value))
@@ -619,7 +659,7 @@ def _offered(quotes: tuple[str, ...]) -> _Offered:
 
     return _Offered(qq, _numbers_of(qq), [q for q in qq if q.kind == "date"],
                     [m for quote in quotes for m in _bare_months(quote)], [q for q in qq if q.kind == "range"],
-                    said(("number", "range")), said(("date",)), _amounts(quotes))
+                    said(("number", "range", "ratio")), said(("date",)), _amounts(quotes))
 
 
 def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[Quantity, str | None], ...]:
@@ -668,6 +708,14 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 n.unit == q.unit for n in numbers) else numbers
             if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in pool) and \
                     not any(_converts(q, n) for n in numbers) and not _bound_met(claim, q, offered.amounts):
+                out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
+        elif q.kind == "ratio":
+            # backed by the same share written as a percentage (to the nearest whole one) or as a ratio,
+            # or by both of its numbers
+            share = _share(q)
+            if not (any(n.unit == "%" and n.value is not None and abs(n.value - share) <= Decimal("0.5")
+                        for n in numbers) or
+                    (any(n.value == q.value for n in numbers) and any(n.value == q.high for n in numbers))):
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "range" and q.unit in _SPANS_OF_YEARS:
             # a decade (or century) is backed by the same one, or by a year in it (a number, a range's end, a date's year)
