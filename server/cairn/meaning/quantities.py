@@ -261,27 +261,38 @@ def extract(text: str) -> tuple[Quantity, ...]:
 
 
 _SMALL_NUMBER = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
-_RATIO = re.compile(
-    rf"""(?<![\w.,])(?P<n>\d+|{_SMALL_NUMBER})\s+(?:in|out\s+of)\s+(?:every\s+)?
+# the two sides of a ratio, read from where its "in" or "out of" stands
+_RATIO_FIRST = re.compile(rf"(?<![\w.,])(?:\d+|{_SMALL_NUMBER})$", re.IGNORECASE)
+_RATIO_REST = re.compile(
+    rf"""\s+(?:in|out\s+of)\s+(?:every\s+)?
          (?P<m>\d{{1,3}}(?:,\d{{3}})+|\d{{1,3}}|{_SMALL_NUMBER}|(?:a\s+)?(?:hundred|thousand|million))(?![\w.,])""",
     re.IGNORECASE | re.VERBOSE)
 
 
 def _ratios(text: str) -> list[Quantity]:
     """`one in five`, `3 out of 10`, `1 in every 1,000`: a share, read as a
-    percentage (kind "ratio": value N, high M, the share in percent as
-    `_share`). Not when a unit follows (`3 in 20 minutes`), nor when the
-    first number is not the smaller."""
+    percentage (kind "ratio": value N, high M; `_share` gives the percent).
+    Not when a unit follows (`3 in 20 minutes`), nor when the first number is
+    not the smaller. Looked for only where " in " or " out of " stands."""
     out = []
-    for m in _RATIO.finditer(text):
-        n, d = _decimal(m.group("n")), _decimal(m.group("m").lower().removeprefix("a").strip())
-        if n is None or d is None or not 0 < n < d:
-            continue
-        after = _NEXT_WORD.match(text, m.end())
-        if after is not None and (after.group(1).lower() in _UNITS or after.group(1) in _LONE_LETTER_UNITS):
-            continue
-        out.append(Quantity("ratio", m.group(0), m.start(), m.end(), value=n, high=d, unit="%"))
-    return out
+    lowered = text.lower()
+    for joint in (" in ", " out of "):
+        at = lowered.find(joint)
+        while at >= 0:
+            first = _RATIO_FIRST.search(text, max(0, at - 10), at)
+            rest = _RATIO_REST.match(text, at) if first else None
+            at = lowered.find(joint, at + 1)
+            if first is None or rest is None:
+                continue
+            n, d = _decimal(first.group(0)), _decimal(rest.group("m").lower().removeprefix("a").strip())
+            if n is None or d is None or not 0 < n < d:
+                continue
+            after = _NEXT_WORD.match(text, rest.end())
+            if after is not None and (after.group(1).lower() in _UNITS or after.group(1) in _LONE_LETTER_UNITS):
+                continue
+            out.append(Quantity("ratio", text[first.start():rest.end()], first.start(), rest.end(), value=n, high=d,
+                                unit="%"))
+    return sorted(out, key=lambda q: q.start)
 
 
 def _share(q: Quantity) -> Decimal:
