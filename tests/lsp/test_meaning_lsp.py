@@ -130,3 +130,5 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
         "claim says 2,000 m; quotes say 2,971 m"
     second = line_of(text, "The second edition of the timetable appeared in 2019.")
     assert by_line[("unsupported-claim", second)].message.startswith("the claim says second where its quote says first")
+    only = line_of(text, "Season tickets are sold to students only.")
+    assert by_line[("contradiction", only)].message == "claim says students only; quote says students and pensioners"

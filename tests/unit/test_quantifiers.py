@@ -54,3 +54,27 @@ _WORDS = st.sampled_from(["all", "All", "ALL", "both", "every", "each", "one", "
                  st.text(max_size=40)))
 def test_the_test_before_reading_quantifiers_hides_none(text):
     assert Q._quantifiers.__wrapped__(text) == Q._quantifiers_plain(text)
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("The drug is approved for adults only.", "The drug is approved for adults and children.",
+     "claim says adults only; quote says adults and children"),
+    ("Only members can vote.", "Members and guests can vote.", "claim says Only members; quote says Members and guests"),
+    ("The species is found only in Madagascar.", "The species is found in Madagascar and Mozambique.",
+     "claim says only in Madagascar; quote says Madagascar and Mozambique"),
+    ("The tool only reads files.", "The tool reads and writes files.", "claim says only reads; quote says reads and writes"),
+])
+def test_only_against_a_list(claim, quote, message):
+    got = Q.only_conflicts(claim, [quote])
+    assert [c.message for c in got] == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("Only members can vote.", "Only members can vote."),
+    ("Not only members can vote.", "Members and guests can vote."),  # says more than members
+    ("Refunds are paid only if the item is unused.", "Refunds are paid if the item is unused and unopened."),
+    ("Only members and guests can vote.", "Members and guests can vote."),  # the claim names the other too
+    ("Only members can vote.", "Members vote, and guests watch."),  # no list of the two
+])
+def test_only_left_alone(claim, quote):
+    assert Q.only_conflicts(claim, [quote]) == []

@@ -22,13 +22,13 @@ from functools import lru_cache
 
 from .context import ContextNegation, check_context, in_sentence, negation_before
 from .polarity import POSITIVE, Contradiction, contradictions
-from .quantifiers import quantifier_conflicts
+from .quantifiers import only_conflicts, quantifier_conflicts
 from .quantities import NumberMismatch, compare
 from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-11"
+RULES_VERSION = "meaning-12"
 
 __all__ = [
     "RULES_VERSION",
@@ -78,7 +78,8 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
         context = [e.text for e in evidence] + [e.title for e in evidence if e.title]
         found.numbers = compare(claim, quotes, context)
         if polarity:
-            found.contradictions = contradictions(claim, quotes) + quantifier_conflicts(claim, quotes)
+            found.contradictions = (contradictions(claim, quotes) + quantifier_conflicts(claim, quotes)
+                                    + only_conflicts(claim, quotes))
             if any(c.kind in _POLAR for c in found.contradictions) and _sentence_agrees(claim, evidence):
                 # the quote is a fragment of a negated sentence, and the claim states that negation
                 found.contradictions = [c for c in found.contradictions if c.kind not in _POLAR]

@@ -10,6 +10,14 @@ when every quantifier they put on the same thing is existential (`one of`,
 `either`, `some`), and the other way round. A quantifier under a negation
 (`not all`, `not one`) is left alone: it turns into the other kind, and the
 polarity rule reads negation.
+
+`only` is a bound of the same kind: `only X` (or `X only`) says nothing but
+X, which a quote that joins X with something else (`X and Y`, `Y or X`)
+contradicts, when the claim names no Y itself: `adults only` cited to
+`adults and children`, `the tool only reads files` cited to `the tool
+reads and writes files`. `not only X` (which says more than X) and `only
+if` (a condition) are left alone, and so is a quote that says `only` of X
+too.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from typing import NamedTuple
 from ..support import STOPWORDS, stem
 from .polarity import Contradiction
 
-__all__ = ["quantifier_conflicts"]
+__all__ = ["only_conflicts", "quantifier_conflicts"]
 
 _UNIVERSAL = frozenset("all both every each".split())
 _EXISTENTIAL = frozenset("one either some".split())
@@ -90,4 +98,82 @@ def quantifier_conflicts(claim: str, quotes: Sequence[str]) -> list[Contradictio
         same = [t for t in theirs if t.anchors & q.anchors]
         if same and all(t.universal != q.universal for t in same):
             out.append(Contradiction(q.shown, same[0].shown, "quantifier"))
+    return out
+
+
+_JOINS = frozenset({"and", "or", "plus"})
+_DETERMINERS = frozenset("the a an its their his her our your my all other some any".split())
+_NOT_RESTRICTING = frozenset({"if", "when", "once", "after", "because", "since", "until", "while", "where", "then"})
+
+
+class _Only(NamedTuple):
+    anchor: str  # the stem of the word `only` restricts
+    shown: str  # "only members", "adults only"
+
+
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[list[re.Match[str]], list[str]]:
+    words = list(_WORD.finditer(text))
+    return words, [m.group().lower() for m in words]
+
+
+def _onlys(claim: str) -> list[_Only]:
+    if "only" not in claim.lower():
+        return []
+    words, low = _words(claim)
+    out = []
+    for i, w in enumerate(low):
+        if w != "only" or (i > 0 and low[i - 1] in _NEGATING) or (i + 1 < len(low) and low[i + 1] in _NOT_RESTRICTING):
+            continue
+        end = words[i].end()
+        closes = end >= len(claim.rstrip()) or claim[end:end + 1] in ".,;:!?)"
+        if closes:  # "adults only": the word before
+            j = i - 1
+            if j >= 0 and low[j] not in STOPWORDS:
+                out.append(_Only(stem(low[j]), claim[words[j].start():end]))
+            continue
+        for j in range(i + 1, min(len(low), i + 4)):  # "only members", "only in Madagascar"
+            if low[j] not in STOPWORDS:
+                out.append(_Only(stem(low[j]), claim[words[i].start():words[j].end()]))
+                break
+    return out
+
+
+def _joined(quote: str, anchor: str, mine: frozenset[str]) -> str | None:
+    """Where the quote joins the anchor's word with another the claim does not
+    name (`adults and children`, `guests or members`), as written; None when
+    it does not, or says `only` of it too."""
+    words, low = _words(quote)
+    stems = [stem(w) for w in low]
+    for i, st in enumerate(stems):
+        if st != anchor:
+            continue
+        if "only" in low[max(0, i - 3):i + 3]:
+            return None
+        for step in (1, -1):
+            j = i + step
+            if not (0 <= j < len(low)) or low[j] not in _JOINS:
+                continue
+            k = j + step
+            while 0 <= k < len(low) and low[k] in _DETERMINERS and abs(k - j) <= 2:
+                k += step
+            if 0 <= k < len(low) and low[k] not in _DETERMINERS and stems[k] not in mine and stems[k] != anchor:
+                a, b = sorted((i, k))
+                return quote[words[a].start():words[b].end()]
+    return None
+
+
+def only_conflicts(claim: str, quotes: Sequence[str]) -> list[Contradiction]:
+    """The claim's `only X` that a quote contradicts by joining X with something else."""
+    onlys = _onlys(claim)
+    if not onlys:
+        return []
+    mine = frozenset(stem(w) for w in _words(claim)[1])
+    out = []
+    for o in onlys:
+        for quote in quotes:
+            shown = _joined(quote, o.anchor, mine)
+            if shown is not None:
+                out.append(Contradiction(o.shown, shown, "quantifier"))
+                break
     return out
