@@ -816,3 +816,30 @@ def test_a_ratio_is_a_share(claim, quote, ok):
                                         ("one in five", ["ratio"])])
 def test_what_is_no_ratio(text, kinds):
     assert [q.kind for q in Q.extract(text)] == kinds
+
+
+def test_a_bound_on_a_number_word_past_twenty():
+    from cairn.meaning.polarity import contradictions
+
+    got = contradictions("The tenant must give at most 30 days' notice.",
+                         ["The tenant must give at least thirty days' notice."])
+    assert [(c.claim, c.quote) for c in got] == [("at most", "at least")]
+    assert contradictions("at least forty-five minutes", ["at least 45 minutes"]) == []
+
+
+@pytest.mark.parametrize("claim,quote,why", [
+    ("The earth is flat.", "It was once thought that the earth is flat, but this was disproven.", "disproven"),
+    ("The merger was completed.", "It was rumoured that the merger was completed, but the company denied it.",
+     "denied"),
+    ("The policy failed.", "Critics claim that the policy failed, but the data show otherwise.", "otherwise"),
+    ("The company denied that the merger was completed.",
+     "It was rumoured that the merger was completed, but the company denied it.", None),  # it says the denial
+    ("The merger was completed.", "The merger was completed, but the paperwork took a year.", None),
+])
+def test_a_but_that_refutes_takes_back(claim, quote, why):
+    found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
+    got = [c for _, c in found.context]
+    if why is None:
+        assert got == []
+    else:
+        assert len(got) == 1 and why in got[0].why

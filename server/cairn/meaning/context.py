@@ -53,16 +53,25 @@ _BUT_NOT = r"""(?:but\s+(?:(?:it|this|that|they|he|she)\s+)?
         (?:never\s+(?:is|was|are|were|has|have|had|did|does|do)
          |(?:is|was|are|were|has|have|had|did|does|do)(?:\s+not|n't|n\u2019t))
         (?:\s+(?:really|actually|been))?\s*(?:[,.;!?)]|$))"""
-_FRAME_AFTER = re.compile(r"""^[\s"'\u201d,)]*(?:""" + _FRAME_AFTER_WORDS + "|" + _WHICH_FRAME + "|" + _BUT_NOT + ")",
-                          re.IGNORECASE | re.VERBOSE)
+# ", but this was disproven", ", but the company denied it", ", but the data show otherwise": a clause
+# after "but" that refutes what came before it takes it back
+_BUT_REFUTED = r"""(?:but\s+(?:this|that|it|these|those|they|he|she|(?:the|its|their|his|her)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?)\s+
+        (?:(?:was|were|is|are|has\s+been|have\s+been|had\s+been|proved|proven|turned\s+out\s+to\s+be)\s+(?:later\s+)?
+            (?:false|untrue|incorrect|wrong|rejected|retracted|withdrawn|disproven|disproved|refuted|debunked|denied
+             |unfounded|baseless)
+         |(?:later\s+)?(?:denied|denies|deny|refuted|refutes|disproved|disproves)
+         |(?:show|shows|showed|suggest|suggests|suggested|prove|proves|proved|say|says|said)\s+otherwise)\b)"""
+_FRAME_AFTER = re.compile(r"""^[\s"'\u201d,)]*(?:""" + _FRAME_AFTER_WORDS + "|" + _WHICH_FRAME + "|" + _BUT_NOT
+                          + "|" + _BUT_REFUTED + ")", re.IGNORECASE | re.VERBOSE)
+_BUT_NOT_RE = re.compile(r"""^[\s"'\u201d,)]*""" + _BUT_NOT, re.IGNORECASE | re.VERBOSE)
 # The same frames found anywhere: a cheap test, on the whole chunk, that
 # none can be in the quote's sentence (most quotes have none near them).
 _FRAME_BEFORE_CUE = re.compile(_FRAME_BEFORE_WORDS, re.IGNORECASE | re.VERBOSE)
-_FRAME_AFTER_CUE = re.compile(_FRAME_AFTER_WORDS + "|" + _WHICH_FRAME + "|" + _BUT_NOT,
+_FRAME_AFTER_CUE = re.compile(_FRAME_AFTER_WORDS + "|" + _WHICH_FRAME + "|" + _BUT_NOT + "|" + _BUT_REFUTED,
                               re.IGNORECASE | re.VERBOSE)
 _CLAIM_FRAMES = re.compile(
     r"\b(?:not\s+true|not\s+the\s+case|no\s+longer|false|untrue|incorrect|myth|rejected|retracted|withdrawn"
-    r"|disproven|refuted|debunked|overturned|revoked|rescinded|repealed|misconception)\b",
+    r"|disproven|refuted|debunked|overturned|revoked|rescinded|repealed|misconception|denied|denies|otherwise)\b",
     re.IGNORECASE,
 )
 
@@ -122,7 +131,7 @@ def _around(text: str, start: int, end: int) -> tuple[int, str, str, bool] | Non
     framed = _FRAME_BEFORE.search(before) or _FRAME_AFTER.search(text[end:e])
     if framed:
         written = framed.group(0)
-        return s, text[s:e], written.strip(" ,"), written.strip(" ,\"'\u201d)").lower().startswith("but")
+        return s, text[s:e], written.strip(" ,"), _BUT_NOT_RE.match(written) is not None
     if not negation_before(before):
         return None  # nothing before the quote in its sentence could negate it
     return s, text[s:e], "", False

@@ -143,6 +143,11 @@ MAX_PHRASE = max(len(p.split()) for p in DIRECTIONS)
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
+# the tens, and the compounds written with a hyphen ("thirty days", "forty-five minutes")
+for _t, _tens in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2):
+    NUMBER_WORDS[_tens] = str(10 * _t)
+    for _u, _unit in enumerate("one two three four five six seven eight nine".split(), 1):
+        NUMBER_WORDS[f"{_tens}-{_unit}"] = str(10 * _t + _u)
 
 
 @lru_cache(maxsize=65536)
