@@ -843,3 +843,16 @@ def test_a_but_that_refutes_takes_back(claim, quote, why):
         assert got == []
     else:
         assert len(got) == 1 and why in got[0].why
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    ("Visitors may feed the animals.", "Feeding the animals is prohibited.", True),
+    ("Smoking is allowed in public buildings.", "Smoking is prohibited in every public building.", True),
+    # the passive denies its subject, not the place after it
+    ("Public buildings are open to visitors.", "Smoking is prohibited in every public building.", False),
+    ("Visitors may feed the animals.", "Visitors are prohibited from feeding the animals.", True),
+])
+def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflict):
+    from cairn.meaning.polarity import contradictions
+
+    assert bool(contradictions(claim, [quote])) is conflict

@@ -406,15 +406,25 @@ def read(text: str) -> Reading:
             i += 1
             continue
         if denies and st.last_word != "to":  # "to prevent X" is a purpose, not a fact
-            if st.lifts(toks, i):
+            lifted = st.lifts(toks, i)
+            if lifted:
                 st.cue_end(text, t.end, more=True)  # "no longer prohibited": shown whole
             else:
                 st.negations += 1
                 st.cue_at(text, t.start, t.end, show_head=False)
+            # the passive ("Feeding the animals is prohibited [in the park]") denies its subject, not the
+            # words after it; "is prohibited from feeding", "is forbidden to feed" still deny the verb after
+            passive = (st.last_word in BE and not lifted and st.concepts
+                       and not (i + 1 < n_toks and toks[i + 1].text in ("from", "to")))
+            subject = set(st.concepts) if passive else None
             st.last_word = w
             # "prohibited" negates its clause; its own word is the clause's statement, not a second negation
             st.heads.add(_word(st, words, w, t, text, len(clauses), own=False))
-            st.waiting = True
+            if subject is not None:
+                st.heads.update(subject)
+                st.waiting = False
+            else:
+                st.waiting = True
             i += 1
             continue
         if st.ceased and not st.lifted and w not in STOPWORDS and _analyse(w, True)[1] and st.lifts(toks, i):
