@@ -14,6 +14,7 @@ failing. A **false alarm** is a correct citation (label supported) that
 fails; a **miss** is a wrong one that passes.
 
     .venv/bin/python bench/meaning_eval.py [--split dev|test|all] [--markdown]
+    .venv/bin/python bench/meaning_eval.py --probes   # the invented probe pairs, round by round
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from cairn.verify import SENTENCE_REACH
 
 HERE = Path(__file__).resolve().parent
 PAIRS = HERE.parent / "tests/data/meaning/pairs.jsonl"
+PROBES = HERE.parent / "tests/data/meaning/probes.jsonl"
 WICE = HERE.parent.parent / "shared/data/wice/dev.jsonl"
 THRESHOLD = 0.5
 
@@ -139,6 +141,24 @@ def fmt(a: int, n: int) -> str:
     return f"{a}/{n} ({100 * a / n:.0f} %)" if n else "-"
 
 
+def probe_rounds() -> int:
+    """False alarms and misses of the default on each round of the probe pairs
+    (each quote is its own chunk, with no source title)."""
+    rows = [json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    config = CONFIGS["calibrated + all meaning rules"]
+    print("| probe round | pairs | false alarms | misses |")
+    print("| --- | ---: | ---: | ---: |")
+    for k in sorted({r["round"] for r in rows}):
+        got = [(r["label"] == "supported",
+                verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config))
+               for r in rows if r["round"] == k]
+        fa = sum(1 for gold, ok in got if gold and not ok)
+        miss = sum(1 for gold, ok in got if not gold and ok)
+        npos = sum(1 for gold, _ in got if gold)
+        print(f"| {k} | {len(got)} | {fmt(fa, npos)} | {fmt(miss, len(got) - npos)} |")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
@@ -146,7 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--by-rule", default="calibrated + all meaning rules,meaning rules alone (no score)",
                     help="configurations shown rule by rule (comma-separated)")
     ap.add_argument("--wice", type=Path, default=WICE, help="WiCE dev (dev.jsonl of the public WiCE repository)")
+    ap.add_argument("--probes", action="store_true",
+                    help="only the invented probe pairs (tests/data/meaning/probes.jsonl), round by round")
     args = ap.parse_args(argv)
+    if args.probes:
+        return probe_rounds()
     pairs = load_pairs(args.split)
     wice = wice_rows(args.wice)
     print(f"meaning set ({args.split}): {len(pairs)} pairs; WiCE dev: {len(wice)} rows\n")
