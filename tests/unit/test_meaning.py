@@ -860,7 +860,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 2 December left them (12 false alarms, 11 misses in 255 pairs)."""
+    most where the rules of 2 December left them (10 false alarms, 11 misses in 255 pairs)."""
     import json
     import sys
 
@@ -876,4 +876,4 @@ def test_the_probe_pairs_hold_their_figures():
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 12 and len(misses) <= 11, wrong
+    assert len(false_alarms) <= 10 and len(misses) <= 11, wrong

@@ -379,3 +379,13 @@ def test_negators_are_one_word_for_the_calibrated_score():
     assert got.missing == []
     # a negation the quote does not have is still missing
     assert check_support("Refunds are not given", ["Refunds are given"], mode=CAL).missing == ["not"]
+
+
+@pytest.mark.parametrize("text,words", [
+    ("90 km/h", ["90", "kilometr", "hour"]), ("90km/h", ["90", "kilometr", "hour"]), ("5 kg", ["5", "kilogram"]),
+    ("10 Gbps", ["10", "gigabit", "second"]), ("in the 1990s", ["in", "the", "1990", "s"]),  # no unit there
+    ("5 m", ["5", "m"]),  # a one-letter unit stays as written: it may be millions
+])
+def test_units_written_short_are_spelled_out(text, words):
+    assert keys(text, CAL) == words
+    assert "kilometr" not in keys("90 km/h", "seed")

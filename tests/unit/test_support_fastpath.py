@@ -47,6 +47,7 @@ NUMBERS = [
 DATES = ["2010-09-29", "2024-03-01", "2010-13-40", "2018-19", "2018\u201319", "1999-00", "2018\u201019", "1234-56-78"]
 ORDINALS = ["1st", "2nd", "3rd", "21st", "29th", "1,000th", "3th", "11TH", "4ths"]
 PERCENTS = ["5%", "%", "12.5%", "100%-", "per cent", "Per  Cent", "percent"]
+UNITS = ["90 km/h", "90km/h", "5 kg", "5kg.", "10 Gbps", "2 GB", "km", "kg", "3 min", "1990s", "7 L", "4 lbs,"]
 COMPOUNDS = [
     "Ibero-American", "co-star", "twenty-four", "forty-two", "well-known", "x-ray", "long-term",
     "Anglo-French-German", "twenty\u2011four", "e-mail", "-", "--", "a-", "-b", "twenty-",
@@ -60,7 +61,7 @@ LEAD = ["", "", "", "(", '"', "\u201c", "...", "-", "'", "[", "*", "?", "!", "."
 TRAIL = ["", "", "", ".", ",", ";", ":", "!", "?", ")", '"', "\u201d", "...", ".)", "'", "-"]
 GAPS = [" ", " ", " ", "  ", "\n", "\t", " \u00a0 "]
 
-FORMS = WORDS + NUMBERS + DATES + ORDINALS + PERCENTS + COMPOUNDS + CONTRACTIONS + ACCENTED + CJK + MONTHS
+FORMS = WORDS + NUMBERS + DATES + ORDINALS + PERCENTS + UNITS + COMPOUNDS + CONTRACTIONS + ACCENTED + CJK + MONTHS
 
 
 def piece(scale_words: bool) -> st.SearchStrategy[str]:

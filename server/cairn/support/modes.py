@@ -21,6 +21,8 @@ RULES: dict[str, str] = {
     "the month (Sept. 29 = September 29), and so is May next to a number",
     "ordinal": "a numeral's ordinal suffix is dropped (29th = 29, 3rd = 3)",
     "percent": "% = percent = per cent",
+    "units": "a unit written short after a number is spelled out (90 km/h = 90 kilometres an hour, 5 kg = 5 "
+    "kilograms, 10 Gbps = 10 gigabits a second)",
     "fold": "Latin accents are folded (Hernández = Hernandez)",
     "negation": "n't is not (didn't = did not), cannot = can not",
     "negators": "the words of plain negation are one word for the score: not = no = never = none = nor = "

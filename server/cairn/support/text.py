@@ -34,7 +34,29 @@ _PERCENT = re.compile(r"(?<=\d)\s?%|\bper\s+cent\b", re.IGNORECASE)
 _PERCENT_SIGN = re.compile(r"(?<=\d)\s?%")
 
 
+# units written short after a number, spelled out for the score (the rule "units"): `90 km/h` meets `90
+# kilometres an hour`, `5 kg` meets `5 kilograms` (the stemmer joins singular and plural). Not the one-letter
+# units but litres: `5 m` may be millions, `1990s` a decade, `5 h` an hour or a typo
+_UNIT_SHORT = re.compile(
+    r"(\d)\s?(km|cm|mm|kg|mg|ml|hrs?|mins?|secs?|mph|kph|kmh|kwh|kw|[kmgt]bps|[kmgt]b|lbs?|l)"
+    r"(?:/(h|hr|s|sec|min|d|day|yr))?(?![\w/])", re.IGNORECASE)
+_UNIT_WORDS = {
+    "km": "kilometre", "cm": "centimetre", "mm": "millimetre", "kg": "kilogram", "mg": "milligram",
+    "ml": "millilitre", "l": "litre", "hr": "hour", "hrs": "hour", "h": "hour", "min": "minute", "mins": "minute",
+    "sec": "second", "secs": "second", "s": "second", "d": "day", "day": "day", "yr": "year", "mph": "mile hour",
+    "kph": "kilometre hour", "kmh": "kilometre hour", "kwh": "kilowatt hour", "kw": "kilowatt",
+    "kbps": "kilobit second", "mbps": "megabit second", "gbps": "gigabit second", "tbps": "terabit second",
+    "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte", "lb": "pound", "lbs": "pound",
+}
+def _spell_units(text: str) -> str:
+    return _UNIT_SHORT.sub(
+        lambda m: m[1] + " " + _UNIT_WORDS[m[2].lower()] + (" " + _UNIT_WORDS[m[3].lower()] if m[3] else "") + " ",
+        text)
+
+
 def _expand(text: str, rules: frozenset[str]) -> str:
+    if "units" in rules:
+        text = _spell_units(text)  # entries_of has done it already; spelled out, a text has no short units left
     if "negation" in rules and ("'" in text or "\u2019" in text or "nnot" in text.lower()):
         text = _NT_SPECIAL.sub(lambda m: f"{_NT_BASE[(m[1] or m[2]).lower()]} not", text)
         text = _NT.sub(" not", text)
@@ -134,6 +156,8 @@ def entries_of(text: str, rules: frozenset[str]) -> tuple[list[Entry], int]:
     if rules:
         if not text.isascii():
             text = unicodedata.normalize("NFKC", text)
+        if "units" in rules:
+            text = _spell_units(text)
         if _expands_whole(text, rules):
             text, expand = _expand(text, rules), False
         elif "%" in text and "percent" in rules:
