@@ -877,3 +877,14 @@ def test_the_probe_pairs_hold_their_figures():
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
     assert len(false_alarms) <= 10 and len(misses) <= 11, wrong
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("signed on 9 November 1989.", "signed on 09/11/1989.", True),  # a full stop after the date ends the sentence
+    ("signed on 10 November 1989.", "signed on 09/11/1989.", False),
+    ("fell to minus 5 degrees", "fell to -5 °C", True),  # degrees without a scale: either one's
+    ("fell to 5 degrees", "fell to -5 °C", False),
+    ("fell to -5 °F", "fell to -5 °C", False),
+])
+def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok

@@ -571,11 +571,13 @@ def _day_span(text: str, a: Quantity, b: Quantity) -> bool:
 
 def _same_unit(a: str | None, b: str | None) -> bool:
     """Whether two units can name the same amount: the same unit, or one side
-    without a unit; a rate ("km/hour") against its first unit alone ("km"),
+    without a unit; degrees without a scale against either scale; a rate ("km/hour") against its first unit alone ("km"),
     since a text often gives the rate's second unit once for several numbers;
     two rates only with both units the same."""
     if a is None or b is None or a == b:
         return True
+    if {a, b} in ({"°", "°C"}, {"°", "°F"}):
+        return True  # "5 degrees" names no scale: either one's
     if "/" in a or "/" in b:
         a1, _, a2 = a.partition("/")
         b1, _, b2 = b.partition("/")
