@@ -221,8 +221,7 @@ _DIRECTION_FIRST = frozenset(p.split()[0] for p in DIRECTIONS)
 _CEASING_FIRST = frozenset(p.split()[0] for p in CEASING)
 # every word that read() treats other than as a plain content word
 _SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | NEGATING_BEFORE_TO | CLAUSE_BREAKERS
-            | SUBORDINATORS
-            | STOPWORDS | {"without", "not", "other", "non"})
+            | SUBORDINATORS | STOPWORDS | {"without", "not", "other", "non"})
 
 
 def _phrase_at(toks: list[_Tok], i: int, phrases: dict[str, tuple[tuple[str, ...], ...]]) -> tuple[str, int] | None:
@@ -710,8 +709,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     return _unique(out)
 
 
-_CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | NEGATING_BEFORE_TO | frozenset(ANTONYMS) | {"without", "used", "stopped", "ceased", "non"}
-              | {p.split()[0] for p in DIRECTIONS} | {p.split()[0] for p in CEASING})
+_CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | NEGATING_BEFORE_TO | frozenset(ANTONYMS)
+              | {"without", "used", "stopped", "ceased", "non"} | {p.split()[0] for p in DIRECTIONS} | {p.split()[0] for p in CEASING})
 _WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 

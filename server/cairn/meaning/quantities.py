@@ -473,7 +473,7 @@ def _rate(text: str, at: int) -> tuple[str, int] | None:
     if m is None:
         return None
     den = m.group("den").lower()
-    unit = _UNITS.get(den) or PER_UNITS.get(den) if m.group("w") is None else _UNITS.get(den)
+    unit = (_UNITS.get(den) or PER_UNITS.get(den)) if m.group("w") is None else _UNITS.get(den)
     if unit is None or (m.group("w") is not None and m.group("w").lower() != "per" and unit not in TIME_UNITS):
         return None
     return unit, m.end()
@@ -503,24 +503,19 @@ def _ranges(text: str, qs: list[Quantity]) -> list[Quantity]:
         a = qs[i]
         if a.kind == "number" and i + 1 < len(qs) and qs[i + 1].kind == "number":
             b = qs[i + 1]
-            gap = text[a.end:b.start]
-            joined = _RANGE_JOIN.fullmatch(gap)
-            if joined and b.value is not None and a.value is not None and gap.strip():
-                word = gap.strip().lower()
-                between = _BETWEEN_BEFORE.search(text, max(0, a.start - 12), a.start) is not None
-                if word in ("-", "\u2013", "\u2014", "to", "through", "thru") or (word == "and" and between):
-                    unit = a.unit or b.unit
-                    if a.unit is None or b.unit is None or a.unit == b.unit:
-                        lo, hi = a.value, b.value
-                        if word == "-" and b.value < 0 and a.value >= 0 and text[b.start] in "-\u2212":
-                            lo, hi = a.value, -b.value  # "10-12" read with a sign: a hyphen, not a minus
-                        if 1000 <= lo < 3000 and lo == lo.to_integral() and 0 <= hi < 100 and \
-                                word in ("-", "\u2013", "\u2014") and re.match(r"[-\u2212]?\d\d(?!\d)", text[b.start:b.end]):
-                            hi = lo - lo % 100 + hi  # "2018-19": the short end of a span of years is a year
-                        out.append(Quantity("range", text[a.start:b.end], a.start, b.end, value=lo, high=hi,
-                                            unit=unit))
-                        i += 2
-                        continue
+            if b.value is not None and a.value is not None and (word := _span_word(text, a, b)) is not None:
+                unit = a.unit or b.unit
+                if a.unit is None or b.unit is None or a.unit == b.unit:
+                    lo, hi = a.value, b.value
+                    if word == "-" and b.value < 0 and a.value >= 0 and text[b.start] in "-\u2212":
+                        lo, hi = a.value, -b.value  # "10-12" read with a sign: a hyphen, not a minus
+                    if 1000 <= lo < 3000 and lo == lo.to_integral() and 0 <= hi < 100 and \
+                            word in ("-", "\u2013", "\u2014") and re.match(r"[-\u2212]?\d\d(?!\d)", text[b.start:b.end]):
+                        hi = lo - lo % 100 + hi  # "2018-19": the short end of a span of years is a year
+                    out.append(Quantity("range", text[a.start:b.end], a.start, b.end, value=lo, high=hi,
+                                        unit=unit))
+                    i += 2
+                    continue
         if i + 1 < len(qs) and _day_span(text, a, qs[i + 1]):
             # "5 to 9 June", "June 5-9": the bare day takes the month (and year) of the date beside it
             b = qs[i + 1]
@@ -556,13 +551,21 @@ def _day_span(text: str, a: Quantity, b: Quantity) -> bool:
     if day is b and (date.date[0] is not None or not date.date[2] < day.value or text[b.end:b.end + 1] == ":"
                        or (text[b.end:b.end + 1] == "." and text[b.end + 1:b.end + 2].isdigit())):
         return False  # "May 12, 2013 - 6:00pm": a year or a time after a date is no span of days
+    return _span_word(text, a, b) is not None
+
+
+def _span_word(text: str, a: Quantity, b: Quantity) -> str | None:
+    """The word that joins two quantities as the ends of a span (`-`, `to`,
+    `through`, or `and` after `between` or `from`), lower case; None when
+    what stands between them is not such a word."""
     gap = text[a.end:b.start]
-    joined = _RANGE_JOIN.fullmatch(gap)
-    if not joined or not gap.strip():
-        return False
+    if not gap.strip() or not _RANGE_JOIN.fullmatch(gap):
+        return None
     word = gap.strip().lower()
-    return word in ("-", "\u2013", "\u2014", "to", "through", "thru") or (
-        word == "and" and _BETWEEN_BEFORE.search(text, max(0, a.start - 12), a.start) is not None)
+    if word in ("-", "\u2013", "\u2014", "to", "through", "thru") or (
+            word == "and" and _BETWEEN_BEFORE.search(text, max(0, a.start - 12), a.start) is not None):
+        return word
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -571,9 +574,10 @@ def _day_span(text: str, a: Quantity, b: Quantity) -> bool:
 
 def _same_unit(a: str | None, b: str | None) -> bool:
     """Whether two units can name the same amount: the same unit, or one side
-    without a unit; degrees without a scale against either scale; a rate ("km/hour") against its first unit alone ("km"),
-    since a text often gives the rate's second unit once for several numbers;
-    two rates only with both units the same."""
+    without a unit; degrees without a scale against either scale; a rate
+    ("km/hour") against its first unit alone ("km"), since a text often gives
+    the rate's second unit once for several numbers; two rates only with both
+    units the same."""
     if a is None or b is None or a == b:
         return True
     if {a, b} in ({"°", "°C"}, {"°", "°F"}):
@@ -685,8 +689,7 @@ def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[Quantity, str | None], ...]
         text = unicodedata.normalize("NFKC", quote)
         qs = [q for q in extract(quote) if q.kind == "number" and q.value is not None]
         for n in qs:
-            if (_may_bound(text, n.start) and _BOUND_BEFORE.search(text, max(0, n.start - 40), n.start)) \
-                    or _BOUND_AFTER.match(text, n.end):
+            if _bound_at(text, n.start, n.end) is not None:
                 continue
             if text[n.start - 1:n.start] == "(" and any(m is not n and n.start - 3 <= m.end < n.start for m in qs):
                 continue
@@ -799,14 +802,13 @@ def _bound_met(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str | Non
     after it (`8 members`), or both years."""
     if q.value is None or not amounts:
         return False
-    before = _BOUND_BEFORE.search(claim, max(0, q.start - 40), q.start) if _may_bound(claim, q.start) else None
-    after = None if before else _BOUND_AFTER.match(claim, q.end)
-    found = before or after
+    found = _bound_at(claim, q.start, q.end)
     if found is None:
         return False
     up = found.group("up") is not None
     year = q.unit is None and 1000 <= q.value < 3000 and q.value == q.value.to_integral()
-    noun = None if q.unit or year else _noun_after(claim, after.end() if after else q.end)
+    # the thing counted follows the number, or the bound after it ("50 or more people")
+    noun = None if q.unit or year else _noun_after(claim, found.end() if found.start() >= q.end else q.end)
     for n, word in amounts:
         assert n.value is not None
         if n.value < q.value if up else n.value > q.value:
@@ -825,6 +827,14 @@ def _bound_met(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str | Non
 # the last word of every _BOUND_BEFORE phrase, and of the words it lets stand between a bound and its number
 _BOUND_LAST = frozenset("""than over above exceeding exceeds exceeded beyond after least of under below before to
     until within most about approximately around roughly some""".split())
+
+
+def _bound_at(text: str, start: int, end: int) -> re.Match[str] | None:
+    """The bound the number text[start:end] stands under: a phrase before it
+    (`over`, `fewer than`) or after it (`or more`); None when it has none."""
+    if _may_bound(text, start) and (before := _BOUND_BEFORE.search(text, max(0, start - 40), start)) is not None:
+        return before
+    return _BOUND_AFTER.match(text, end)
 
 
 def _may_bound(text: str, start: int) -> bool:

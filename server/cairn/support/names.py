@@ -151,9 +151,10 @@ _COUNT_WORDS.update({"once": 1, "twice": 2, "thrice": 3, "single": 1, "double": 
 def _candidate(word: str, opens: bool) -> bool:
     """A claim's word that may stand in another name's place: a name, not a
     number, a stopword or a unit; or a count word (_COUNT_WORDS)."""
-    if word.lower() in _COUNT_WORDS:
+    low = word.lower()
+    if low in _COUNT_WORDS:
         return True
-    return word.lower() not in STOPWORDS and not _DIGIT.search(word) and _is_name(word, opens) and not _unit(word)
+    return low not in STOPWORDS and not _DIGIT.search(word) and _is_name(word, opens) and not _unit(word)
 
 
 @lru_cache(maxsize=65536)
@@ -330,8 +331,9 @@ def _places(quote: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """For each word of a quote (lower case), the places right after it and
     right before it where a word stands that may name something (kept, by the
     quote's text: quotes come again). A word _in_place() can take is a count
-    word, or no number, stopword or unit, and a name (_is_name, with a capital inside a sentence
-    counting) unless it is quoted: every other word it turns down at once."""
+    word, or no number, stopword or unit, and a name (_is_name, with a capital
+    inside a sentence counting) unless it is quoted: every other word it turns
+    down at once."""
     qtoks = _tokens(quote)
     b = [w.text.lower() for w in qtoks]
     may = [w.text.lower() in _COUNT_WORDS or (not _DIGIT.search(w.text) and w.text.lower() not in STOPWORDS

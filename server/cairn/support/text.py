@@ -48,6 +48,8 @@ _UNIT_WORDS = {
     "kbps": "kilobit second", "mbps": "megabit second", "gbps": "gigabit second", "tbps": "terabit second",
     "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte", "lb": "pound", "lbs": "pound",
 }
+
+
 def _spell_units(text: str) -> str:
     return _UNIT_SHORT.sub(
         lambda m: m[1] + " " + _UNIT_WORDS[m[2].lower()] + (" " + _UNIT_WORDS[m[3].lower()] if m[3] else "") + " ",
@@ -56,7 +58,7 @@ def _spell_units(text: str) -> str:
 
 def _expand(text: str, rules: frozenset[str]) -> str:
     if "units" in rules:
-        text = _spell_units(text)  # entries_of has done it already; spelled out, a text has no short units left
+        text = _spell_units(text)
     if "negation" in rules and ("'" in text or "\u2019" in text or "nnot" in text.lower()):
         text = _NT_SPECIAL.sub(lambda m: f"{_NT_BASE[(m[1] or m[2]).lower()]} not", text)
         text = _NT.sub(" not", text)
@@ -156,12 +158,13 @@ def entries_of(text: str, rules: frozenset[str]) -> tuple[list[Entry], int]:
     if rules:
         if not text.isascii():
             text = unicodedata.normalize("NFKC", text)
-        if "units" in rules:
-            text = _spell_units(text)
         if _expands_whole(text, rules):
             text, expand = _expand(text, rules), False
-        elif "%" in text and "percent" in rules:
-            text = _PERCENT_SIGN.sub(" percent ", text)
+        else:
+            if "units" in rules:
+                text = _spell_units(text)
+            if "%" in text and "percent" in rules:
+                text = _PERCENT_SIGN.sub(" percent ", text)
     else:
         text = text.lower() if text.isascii() else unicodedata.normalize("NFKC", text).casefold()
     caches = _CHUNK_CACHES.get((rules, modes.WEIGHT))
