@@ -891,3 +891,23 @@ def test_the_probe_pairs_hold_their_figures():
 ])
 def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quote, ok):
     assert (Q.compare(claim, [quote]) == []) is ok
+
+
+def test_a_quote_first_met_is_read_by_every_rule_whatever_the_claim_needs():
+    """A claim with no number, no negation and no quantifier stops every rule
+    early; its quote is still read for all of them, so the next claim typed
+    against it reads only itself. The answers are those of a fresh read."""
+    from cairn.meaning import polarity, quantifiers, quantities
+
+    quote = "Refunds are not issued after 30 days for all orders placed in May 2021 (prepare test)."
+    meaning.check("Cats sleep.", [meaning.Evidence(quote, quote, 0, len(quote))])
+    assert quote in meaning._MET
+    hits = (polarity._quote_view.cache_info().hits, quantities.extract.cache_info().hits,
+            quantifiers._quantifiers.cache_info().hits)
+    polarity._quote_view(quote), quantities.extract(quote), quantifiers._quantifiers(quote)
+    after = (polarity._quote_view.cache_info().hits, quantities.extract.cache_info().hits,
+             quantifiers._quantifiers.cache_info().hits)
+    assert all(b == a + 1 for a, b in zip(hits, after))  # each was kept when the quote was first met
+    claim = "Refunds are issued after 30 days for all orders placed in May 2021."
+    found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
+    assert [c.kind for c in found.contradictions] == ["negation"]

@@ -232,3 +232,18 @@ def test_a_unit_is_not_a_name(claim, quote):
 ])
 def test_a_count_word_in_place_of_another(claim, quote, pair):
     assert in_place(claim, [quote]) == pair
+
+
+def test_a_cited_quote_is_read_for_the_names_rule_even_when_the_score_fails():
+    """The claim below scores under the threshold, so the names rule never
+    runs for it; its quote is read for the rule all the same when first met."""
+    from cairn.support import names, scoring
+
+    quote = "This release fixes timeouts on macOS when the server restarts (prepare test)."
+    scoring.check_support("Bananas are yellow.", [quote], mode="calibrated")
+    before = names._places.cache_info().hits
+    names._places(quote)
+    assert names._places.cache_info().hits == before + 1
+    got = scoring.check_support("This release fixes timeouts on Solaris when the server restarts.", [quote],
+                                mode="calibrated")
+    assert got.displaced == ("Solaris", "macOS")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from . import polarity, quantifiers, quantities
 from .context import ContextNegation, check_context, in_sentence, negation_before
 from .polarity import POSITIVE, Contradiction, contradictions
 from .quantifiers import only_conflicts, quantifier_conflicts
@@ -70,6 +71,9 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
     found = Findings()
     if not quotes:
         return found
+    for q in quotes:
+        if q not in _MET:
+            _first_met(q)
     # a claim that is one of its quotes word for word cannot differ from it in a number,
     # a date, an identifier the quote holds, or polarity: only the sentence around it can
     words = plain(claim)
@@ -92,6 +96,23 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
         if neg is not None:
             found.context.append((i, neg))
     return found
+
+
+# the quotes met lately (a dict as an ordered set, emptied when full)
+_MET: dict[str, None] = {}
+
+
+def _first_met(quote: str) -> None:
+    """A quote met for the first time is read by every rule at once, whatever
+    this claim needs: a writer types claim after claim against the same
+    quote, and each new claim then reads only itself. What each rule keeps
+    of a quote is bounded; the answers do not change."""
+    if len(_MET) >= 8192:
+        _MET.clear()
+    _MET[quote] = None
+    quantities.prepare(quote)
+    polarity.prepare(quote)
+    quantifiers.prepare(quote)
 
 
 def _inside(words: str, e: Evidence) -> tuple[int, int] | None:

@@ -61,7 +61,7 @@ from .lexicon import (
     privative,
 )
 
-__all__ = ["Contradiction", "Reading", "read", "contradictions"]
+__all__ = ["Contradiction", "Reading", "contradictions", "prepare", "read"]
 
 POSITIVE, NEGATED, CEASED = "+", "-", "ceased"
 
@@ -920,3 +920,12 @@ def _unique(xs: list[Contradiction]) -> list[Contradiction]:
             seen.add((x.claim, x.quote))
             out.append(x)
     return out
+
+
+def prepare(quote: str) -> None:
+    """Read a quote for this rule once, when first met (its words for the
+    cheap test, its reading and what it offers the comparison), so that a
+    claim typed later against it reads only itself. Answers do not change."""
+    _words_of(quote)
+    _quote_view(quote)
+

@@ -30,7 +30,7 @@ from typing import NamedTuple
 from ..support import STOPWORDS, stem
 from .polarity import Contradiction
 
-__all__ = ["only_conflicts", "quantifier_conflicts"]
+__all__ = ["only_conflicts", "prepare", "quantifier_conflicts"]
 
 _UNIVERSAL = frozenset("all both every each".split())
 _EXISTENTIAL = frozenset("one either some".split())
@@ -177,3 +177,10 @@ def only_conflicts(claim: str, quotes: Sequence[str]) -> list[Contradiction]:
                 out.append(Contradiction(o.shown, shown, "quantifier"))
                 break
     return out
+
+
+def prepare(quote: str) -> None:
+    """Read a quote's quantifiers and words once, when first met (answers do not change)."""
+    _quantifiers(quote)
+    _words(quote)
+

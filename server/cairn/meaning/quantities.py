@@ -66,7 +66,7 @@ from .scan import (
 
 DateParts = tuple[int | None, int | None, int | None]  # (year, month, day), a part None when not given
 
-__all__ = ["Quantity", "extract", "NumberMismatch", "compare", "without_identifiers"]
+__all__ = ["Quantity", "extract", "NumberMismatch", "compare", "prepare", "without_identifiers"]
 
 
 class Quantity(NamedTuple):
@@ -916,3 +916,12 @@ def without_identifiers(claim: str, context: list[str] | tuple[str, ...]) -> str
             last = e0
     out.append(text[last:])
     return " ".join("".join(out).split())
+
+
+def prepare(quote: str) -> None:
+    """Read a quote's quantities, bare months and plain amounts once, when
+    first met (answers do not change)."""
+    extract(quote)
+    _bare_months(quote)
+    _offered((quote,))
+

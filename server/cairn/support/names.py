@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from .words import STOPWORDS, english_lexicon
 
-__all__ = ["displaced", "in_place", "swapped"]
+__all__ = ["displaced", "in_place", "prepare", "swapped"]
 
 # words with the punctuation code names carry inside them (auth_timeout, .FEATURES, -E, u+w);
 # quotation marks and backticks, which make the words between them literal
@@ -517,3 +517,17 @@ def in_place(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, s
     """The rule `names`: a name in the place of another (displaced), or two
     names the other way round (swapped); None when neither."""
     return displaced(claim, quotes, named) or swapped(claim, quotes)
+
+
+def prepare(quote: str) -> None:
+    """Read a quote for both tests, once, when the engine first meets it:
+    what each test keeps of a quote (its words, the places a name may stand,
+    where each word stands) is then ready for every claim cited to it, even
+    when the first claim's check stopped before a test (its score too low, no
+    candidate). The answers do not change; a claim typed later against the
+    same quote reads only itself."""
+    _places(quote)
+    _lowered_words(quote)
+    _key_places(quote)
+    _keys(quote)
+

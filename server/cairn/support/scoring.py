@@ -65,6 +65,15 @@ def _quote(text: str, rules: frozenset[str]) -> QuoteKeys:
     return quote_keys(*entries_of(text, rules), rules)
 
 
+def _cited(text: str, rules: frozenset[str]) -> QuoteKeys:
+    """A cited quote's keys, first met: with the rule `names`, the quote is
+    read for that rule too (names.prepare), whatever this check needs, so a
+    claim typed later against it reads only itself."""
+    if "names" in rules:
+        names.prepare(text)
+    return _quote(text, rules)
+
+
 # A text's entries are read by the quickest way their kind allows; any kind
 # may be read the slower ways (CROSSING: through its tokens), to the same result.
 
@@ -177,7 +186,7 @@ _MEMO = 8192
 
 
 class _Memo:
-    """The analyses of the last _MEMO texts of one kind (claims or quotes) in
+    """The analyses of the last _MEMO texts of one kind (claims, quotes, other texts) in
     one mode, kept in two generations: a text is looked up in the young one,
     then in the old one (and moved to the young one); when the young one is
     full it becomes the old one."""
@@ -205,13 +214,14 @@ class _Memo:
 class _State:
     """A mode's kept analyses, valid for its rules and the WEIGHT they were made with."""
 
-    __slots__ = ("rules", "weight", "claims", "quotes")
+    __slots__ = ("rules", "weight", "claims", "quotes", "texts")
 
     def __init__(self, mode: str) -> None:
         self.rules = rules_of(mode)  # raises ValueError for an unknown mode
         self.weight = modes.WEIGHT
         self.claims = _Memo(_claim, self.rules)
-        self.quotes = _Memo(_quote, self.rules)
+        self.quotes = _Memo(_cited, self.rules)  # the cited quotes
+        self.texts = _Memo(_quote, self.rules)  # the sources' titles and the sentences around quotes
 
 
 _STATES: dict[str, _State] = {}
@@ -293,7 +303,7 @@ def check_support(
             else:
                 missing.append(item[T_TEXT])
     if named and missing:
-        nkeys = (quote_memo.young.get(named) or quote_memo.miss(named))[0]
+        nkeys = (state.texts.young.get(named) or state.texts.miss(named))[0]
         dropped = 0.0
         missing = []
         for item in items:
@@ -305,7 +315,7 @@ def check_support(
                 missing.append(item[T_TEXT])
         total -= dropped
     if around and missing and "sentence" in state.rules:
-        found, missing = _beside(items, missing, around, quote_memo, found)
+        found, missing = _beside(items, missing, around, state.texts, found)
     score = found / total if total else 1.0
     numbers_missing = [item[T_TEXT] for item in numbers if item[T_KEY] not in quote_number_keys] if numbers else []
     # SupportResult(score, passed, missing, numbers_missing, quote_numbers),
@@ -323,13 +333,13 @@ def check_support(
     return result
 
 
-def _beside(items: tuple, missing: list[str], around: Sequence[str], quote_memo: Any,
+def _beside(items: tuple, missing: list[str], around: Sequence[str], memo: Any,
             found: float) -> tuple[float, list[str]]:
     """The rule ``sentence``: the missing items the sentences ``around`` the quotes
     hold, at half their weight, and what is still missing."""
     akeys: set[str] = set()
     for text in around:
-        akeys.update((quote_memo.young.get(text) or quote_memo.miss(text))[0])
+        akeys.update((memo.young.get(text) or memo.miss(text))[0])
     wanted = set(missing)
     left: list[str] = []
     for item in items:
