@@ -292,10 +292,11 @@ def test_in_an_editor_webview_a_claim_click_asks_to_reveal_it(browser, demo: Pat
     run_cairn(demo, "check", "--format", "html", "--output", str(out))
     page = browser.new_page()
     # what VS Code's webview gives the page: acquireVsCodeApi() and its postMessage
+    # the host keeps the page's state and hands it to the page drawn again: here the test is the host
+    # (the browser's own sessionStorage commits asynchronously, and a reload can read it stale)
     page.add_init_script(
         "window.sent = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.sent.push(m),"
-        " getState: () => JSON.parse(sessionStorage.getItem('st') || 'null'),"
-        " setState: (s) => sessionStorage.setItem('st', JSON.stringify(s)) });")
+        " getState: () => window.savedState || null, setState: (s) => { window.pageState = s; } });")
     page.goto(out.resolve().as_uri())
     claim = page.locator("article.claim").nth(1)
     claim.locator(".claim-text").click()
@@ -310,6 +311,7 @@ def test_in_an_editor_webview_a_claim_click_asks_to_reveal_it(browser, demo: Pat
     page.get_by_label("failing only").check()
     shown = page.locator("#f-count").inner_text()
     assert not shown.startswith("20 of")
+    page.add_init_script(f"window.savedState = {json.dumps(page.evaluate('window.pageState'))};")
     page.reload()
     assert page.get_by_label("failing only").is_checked()
     assert page.locator("#f-count").inner_text() == shown
