@@ -245,3 +245,15 @@ def test_check_support_is_the_plain_count_cold_and_warm(claim: str, quotes: list
     cold = _result(support.check_support(claim, quotes, mode=mode))
     assert warm == again == cold
     assert cold == _plain_check(claim, quotes, mode)
+
+
+@SETTINGS
+@given(text=st.text(alphabet=st.sampled_from(list("ab.,- \t\n\u00a0\u2009\u3000")), max_size=40))
+def test_shared_chunks_are_the_split_and_kept(text: str):
+    """Every rule walks a claim through words.chunks: the runs str.split() gives
+    (Unicode white space included), the same tuple for the same text while kept."""
+    from cairn.support.words import chunks as chunks_of
+
+    got = chunks_of(text)
+    assert got == tuple(text.split())
+    assert chunks_of(text) is got

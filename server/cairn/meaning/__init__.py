@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..support.words import chunks
 from . import polarity, quantifiers, quantities
 from .context import ContextNegation, check_context, in_sentence, negation_before
 from .polarity import POSITIVE, Contradiction, contradictions
@@ -162,4 +163,4 @@ def _plain_all(quotes: tuple[str, ...]) -> frozenset[str]:
 
 def plain(text: str) -> str:
     """A text with its white space collapsed and its closing punctuation dropped."""
-    return " ".join(text.split()).rstrip(".!?;:,")
+    return " ".join(chunks(text)).rstrip(".!?;:,")

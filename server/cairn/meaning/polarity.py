@@ -39,6 +39,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..support import STOPWORDS, stem
+from ..support.words import chunks as _chunks_of
 from .lexicon import (
     ANTONYMS,
     BE,
@@ -159,7 +160,7 @@ def _tokens(text: str) -> list[_Tok]:
     one white-space character parts each chunk from the next and none is
     around them (most texts), each chunk starts one after the last one's end."""
     lowered = text.lower().replace("\u2019", "'")
-    chunks = lowered.split()
+    chunks = _chunks_of(lowered)
     if "-" in chunks:
         return _tokens_plain(text)
     out: list[_Tok] = []
@@ -789,7 +790,7 @@ def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
     (a quote is checked again and again): "p + w in b" is "w is what is left
     of a word of b that opens with p"."""
     kept = _CHUNK_WORDS
-    mine = [kept.get(c) or _chunk_words(c) for c in claim.split()]
+    mine = [kept.get(c) or _chunk_words(c) for c in _chunks_of(claim)]
     if any(p.cue for p in mine):
         return True
     theirs = [_words_of(q) for q in quotes]
@@ -876,7 +877,7 @@ def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
     without reading the claim: it has no word that reads negatively, so every
     clause and word of it is positive; then a contradiction needs a concept
     the quotes deny among its words, or a direction word on both sides."""
-    chunks = unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'").split()
+    chunks = _chunks_of(unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'"))
     denied = views[0].negative if len(views) == 1 else frozenset().union(*(v.negative for v in views))
     kept = _CHUNK_SIGNS
     signs = [kept.get(chunk) or _chunk_signs(chunk) for chunk in chunks]

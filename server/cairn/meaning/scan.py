@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ..support.words import chunks as _chunks_of
+
 # --------------------------------------------------------------------------
 # Word lists
 
@@ -254,7 +256,7 @@ _HELD_LIMIT = 65536
 def _candidates(text: str) -> list[tuple[int, int]]:
     """The spans of the white-space-separated chunks of `text` in which _START
     can find a start: no start lies outside them."""
-    chunks = text.split()
+    chunks = _chunks_of(text)
     held = list(map(_HELD.get, chunks))
     if None in held:
         if len(_HELD) >= _HELD_LIMIT:

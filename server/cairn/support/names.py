@@ -35,7 +35,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import NamedTuple
 
-from .words import STOPWORDS, english_lexicon
+from .words import STOPWORDS, chunks, english_lexicon
 
 __all__ = ["displaced", "in_place", "prepare", "swapped"]
 
@@ -52,6 +52,9 @@ def _code_name(w: str) -> bool:
     return w[0] in "-." or _CODE_INSIDE.search(w, 1) is not None
 
 
+_new = tuple.__new__
+
+
 class _Word(NamedTuple):
     text: str
     opens: bool  # it opens a sentence (a capital there says nothing)
@@ -66,7 +69,7 @@ def _tokens(text: str) -> tuple[_Word, ...]:
     an open quotation mark) is read over them in order: the same words as
     `_tokens_plain`."""
     kept = _CHUNK_TOKENS
-    return _words_of(m for chunk in text.split()
+    return _words_of(m for chunk in chunks(text)
                      for m in (kept.get(chunk) or _chunk_tokens(chunk)))
 
 
@@ -91,7 +94,8 @@ def _words_of(matches: Iterable[tuple[str | None, str]]) -> tuple[_Word, ...]:
         elif word is None:
             opens = True  # a full stop, question mark, colon…: the next word opens a sentence
         else:
-            out.append(_Word(word, opens, bool(mark)))
+            # tuple.__new__ makes the same record as _Word(...) without its Python-level __new__
+            out.append(_new(_Word, (word, opens, bool(mark))))
             opens = False
     return tuple(out)
 
@@ -272,7 +276,7 @@ def _no_candidate(claim: str, held: str) -> bool:
     not at a sentence's opening is a candidate whenever it is at one
     (_candidate(w, False) holds whenever _candidate(w, True) does)."""
     kept = _CHUNK_CANDIDATES
-    for chunk in claim.split():
+    for chunk in chunks(claim):
         got = kept.get(chunk)
         if got is None:
             got = _chunk_candidates(chunk)
@@ -378,7 +382,7 @@ def _parts(text: str) -> _Parts:
     keys: list[str] = []
     spans: list[tuple[int, int]] = []
     i = 0
-    for chunk in text.split():
+    for chunk in chunks(text):
         i = text.find(chunk, i)
         got = _CHUNK_PARTS.get(chunk)
         if got is None:
@@ -488,7 +492,7 @@ def _few_names(claim: str, held: Set[str]) -> bool:
     claim writes each once (which can only leave fewer)."""
     kept = _CHUNK_NAMES
     n = 0
-    for chunk in claim.split():
+    for chunk in chunks(claim):
         got = kept.get(chunk)
         if got is None:
             got = _chunk_names(chunk)

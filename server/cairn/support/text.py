@@ -21,7 +21,7 @@ from .modes import rules_of
 from .numbers import scaled
 from .stemming import stemmer_for
 from .tokenise import T_CONTENT, T_KEY, T_NUMBER, T_OFFERS, T_TEXT, T_WEIGHT, Tok, Token, tok
-from .words import MONTH_ABBR, SCALES
+from .words import MONTH_ABBR, SCALES, chunks
 
 _CHUNK_CACHE_MAX = 100_000  # entries per cache; a full cache is emptied
 
@@ -170,15 +170,15 @@ def entries_of(text: str, rules: frozenset[str]) -> tuple[list[Entry], int]:
     caches = _CHUNK_CACHES.get((rules, modes.WEIGHT))
     if caches is None:
         caches = _CHUNK_CACHES[(rules, modes.WEIGHT)] = _Caches()
-    chunks = text.split()
-    entries = list(map(caches.simple.get, chunks))
+    parts = chunks(text)
+    entries = list(map(caches.simple.get, parts))
     # all(), not "None in": an entry is always true, and "in" would call its __eq__.
     if all(entries):
         return entries, ALL_SIMPLE
     found = [i for i, e in enumerate(entries) if e is None]
     kind = ALL_SIMPLE
     for i in reversed(found):  # from the end: a Many changes the places after it
-        e = _lookup(chunks[i], rules, caches, expand)
+        e = _lookup(parts[i], rules, caches, expand)
         if type(e) is Many:
             entries[i : i + 1] = e
         else:

@@ -38,6 +38,15 @@ def _load_stopwords() -> frozenset[str]:
 STOPWORDS: frozenset[str] = _load_stopwords()
 
 
+@lru_cache(maxsize=256)
+def chunks(text: str) -> tuple[str, ...]:
+    """The runs of a text between white space (``str.split()``), kept for the
+    texts met lately. Every rule reads a claim chunk by chunk, looking each
+    chunk up in what it keeps per chunk; one split serves them all, and each
+    chunk's string, hashed at its first look-up, is not made and hashed again."""
+    return tuple(text.split())
+
+
 @lru_cache(maxsize=1)
 def english_lexicon() -> frozenset[str]:
     """The words of Webster's Second International (the `english-words` package), lower case:
