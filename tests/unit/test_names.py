@@ -247,3 +247,45 @@ def test_a_cited_quote_is_read_for_the_names_rule_even_when_the_score_fails():
     got = scoring.check_support("This release fixes timeouts on Solaris when the server restarts.", [quote],
                                 mode="calibrated")
     assert got.displaced == ("Solaris", "macOS")
+
+
+# displaced() reads a claim chunk by chunk first (_unheld): its words are those of one pass, and without
+# a quotation mark its places hold every candidate the whole reading finds
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.one_of(_NAMEY, _PIECES, _MARKS), _GAPS), max_size=14).map(
+           lambda ps: "".join(p + g for p, g in ps)),
+       st.sampled_from(["", "solaris", "macos york", "-e .features"]))
+def test_the_claims_words_read_chunk_by_chunk_hold_every_candidate(claim, held):
+    ctoks = names._tokens_plain(claim)
+    a, found, marks = names._unheld(claim, held)
+    assert a == [w.text.lower() for w in ctoks]
+    assert marks == any(c in claim for c in "\"`\u201c\u201d")
+    if not marks:
+        assert set(found) >= {i for i, w in enumerate(ctoks) if names._candidate(w.text, w.opens)
+                              and w.text.lower() not in held}
+
+
+# swapped() reads a claim's names chunk by chunk (_claim_names): the same words, keys and names as one pass
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.one_of(_SWAPPABLE, _PIECES, _NAMEY), _GAPS), max_size=14).map(
+           lambda ps: "".join(p + g for p, g in ps)),
+       st.lists(st.one_of(_SWAPPABLE, _PIECES), max_size=6).map(frozenset))
+def test_the_claims_names_read_chunk_by_chunk_are_those_of_one_pass(claim, held):
+    whole = names._parts_plain(claim)
+    words, keys, at = names._claim_names(claim, held)
+    assert (words, keys) == (list(whole.words), list(whole.keys))
+    assert at == [i for i, (w, k) in enumerate(zip(whole.words, whole.keys)) if k in held and whole.keys.count(k) == 1
+                  and w.lower() not in names.STOPWORDS and not names._DIGIT.search(w) and names._name_word(w)]
+
+
+# _may_stand lets through only a name with two shared words before it, two after it or one on each side:
+# a few words, often repeated, make alignments where those runs are short and ambiguous
+_FEW = st.sampled_from(["a", "b", "the", "on", "-E", "-P", "macOS", "Solaris", "Leeds", "York", "twice", "thrice",
+                        "`x`", "\"y\"", "."])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_FEW, max_size=10).map(" ".join), st.lists(st.lists(_FEW, max_size=10).map(" ".join), min_size=1,
+                                                           max_size=2))
+def test_the_test_that_spares_an_alignment_hides_no_name_among_repeated_words(claim, quotes):
+    assert displaced(claim, quotes) == displaced(claim, quotes, plain=True)

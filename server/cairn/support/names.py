@@ -214,51 +214,73 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool
     """(the claim's name, the quote's name) when the claim puts one name where
     a quote, around the same words, has another; None otherwise. `named`: the
     cited sources' headings, whose names the claim may use freely. `plain=True`
-    aligns every quote with the claim, without the tests that spare most
-    claims (_no_candidate) and alignments (_may_stand): the same answer, which
-    the tests hold it to."""
-    held = _held(tuple(quotes), named)
-    if not plain and _no_candidate(claim, held):
-        return None
-    ctoks = _tokens(claim)
-    # a cheap test first: most claims have no name the quotes lack
-    candidates = {i for i, w in enumerate(ctoks)
-                  if (w.quoted or _candidate(w.text, w.opens)) and w.text.lower() not in held}
-    if not candidates:
-        return None
-    a = [w.text.lower() for w in ctoks]
-    # and a candidate needs a neighbour the quotes hold, to stand between shared words
-    near = [_lowered_words(text) for text in (*quotes, named)]
-    candidates = {i for i in candidates if (i > 0 and any(a[i - 1] in n for n in near))
-                  or (i + 1 < len(a) and any(a[i + 1] in n for n in near))}
+    reads the claim's words whole (_tokens) and aligns every quote with the
+    claim, without the reading chunk by chunk that spares most claims
+    (_unheld) and the test that spares most alignments (_may_stand): the same
+    answer, which the tests hold it to."""
+    held, near = _held(tuple(quotes), named)
+    if plain:
+        ctoks = _tokens(claim)
+        a = [w.text.lower() for w in ctoks]
+        candidates = _candidates(ctoks, a, held, near)
+    else:
+        a, found, marks = _unheld(claim, held)
+        if marks:  # a quoted word may be a candidate whatever it is: read the claim whole
+            ctoks = _tokens(claim)
+            candidates = _candidates(ctoks, a, held, near)
+        else:
+            # the cheap tests first, on the words that may be candidates: most claims have no
+            # name the quotes lack, or none beside a word the quotes hold
+            last = len(a) - 1
+            found = [i for i in found if (i > 0 and a[i - 1] in near) or (i < last and a[i + 1] in near)]
+            if not found:
+                return None
+            # only now each word's place in its sentence, which may spare a capital at its opening
+            ctoks = _tokens(claim)
+            candidates = {i for i in found if _candidate(ctoks[i].text, ctoks[i].opens)}
     if not candidates:
         return None
     for quote in quotes:
         qtoks = _tokens(quote)
-        if not plain and not _may_stand(ctoks, a, candidates, quote):
+        after, before, b = _places(quote)
+        if not plain and not _may_stand(ctoks, a, candidates, qtoks, after, before, b):
             continue
-        ops = SequenceMatcher(a=a, b=[w.text.lower() for w in qtoks], autojunk=False).get_opcodes()
+        ops = SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
         for k, (tag, i1, i2, j1, j2) in enumerate(ops):
             if tag != "replace":
                 continue
-            before = ops[k - 1][2] - ops[k - 1][1] if k > 0 and ops[k - 1][0] == "equal" else 0
-            after = ops[k + 1][2] - ops[k + 1][1] if k + 1 < len(ops) and ops[k + 1][0] == "equal" else 0
+            before_run = ops[k - 1][2] - ops[k - 1][1] if k > 0 and ops[k - 1][0] == "equal" else 0
+            after_run = ops[k + 1][2] - ops[k + 1][1] if k + 1 < len(ops) and ops[k + 1][0] == "equal" else 0
             if i2 - i1 == 1 and j2 - j1 == 1:
                 # one word for one, the same words around both: at least two
-                pairs = [(i1, j1, False)] if before + after >= 2 else []
+                pairs = [(i1, j1, False)] if before_run + after_run >= 2 else []
             else:
                 # runs of different lengths: the words next to at least two shared ones
-                pairs = ([(i1, j1, True)] if before >= 2 else []) + ([(i2 - 1, j2 - 1, True)] if after >= 2 else [])
+                pairs = (([(i1, j1, True)] if before_run >= 2 else [])
+                         + ([(i2 - 1, j2 - 1, True)] if after_run >= 2 else []))
             for i, j, edge in pairs:
                 if i in candidates and _in_place(ctoks[i], qtoks[j], edge=edge):
                     return ctoks[i].text, qtoks[j].text
     return None
 
 
+def _candidates(ctoks: Sequence[_Word], a: Sequence[str], held: str, near: frozenset[str]) -> set[int]:
+    """The places of the claim's words that may stand in another name's place:
+    quoted, or a candidate where it stands in its sentence (_candidate); not
+    held by the quotes or the headings; and beside a word they hold, to stand
+    between shared words."""
+    last = len(a) - 1
+    return {i for i, w in enumerate(ctoks)
+            if (w.quoted or _candidate(w.text, w.opens)) and w.text.lower() not in held
+            and ((i > 0 and a[i - 1] in near) or (i < last and a[i + 1] in near))}
+
+
 @lru_cache(maxsize=4096)
-def _held(quotes: tuple[str, ...], named: str) -> str:
-    """The quotes and the headings in lower case, as one text (kept: quotes come again)."""
-    return " ".join(quotes).lower() + "\n" + named.lower()
+def _held(quotes: tuple[str, ...], named: str) -> tuple[str, frozenset[str]]:
+    """The quotes and the headings in lower case, as one text, and their words in
+    lower case (kept: quotes come again)."""
+    words = frozenset().union(*map(_lowered_words, (*quotes, named)))
+    return " ".join(quotes).lower() + "\n" + named.lower(), words
 
 
 @lru_cache(maxsize=8192)
@@ -267,63 +289,78 @@ def _lowered_words(text: str) -> frozenset[str]:
     return frozenset(w.text.lower() for w in _tokens(text))
 
 
-def _no_candidate(claim: str, held: str) -> bool:
-    """True when displaced() surely finds no candidate in the claim, without
-    reading its words in order: no quotation mark or backtick in it, and every
-    word that could be a candidate anywhere in a sentence is held. A word is
-    read within its chunk (a run between white space): _TOKEN_OR_STOP matches
-    no white space, so a chunk's matches are those of the whole text; a word
-    not at a sentence's opening is a candidate whenever it is at one
-    (_candidate(w, False) holds whenever _candidate(w, True) does)."""
+def _unheld(claim: str, held: str) -> tuple[list[str], list[int], bool]:
+    """The claim's words in lower case; the places of those that may be
+    candidates and that the quotes and headings (`held`) lack; and whether a
+    quotation mark or a backtick stands in the claim. Read chunk by chunk (a
+    run between white space), each chunk's record kept: _TOKEN_OR_STOP matches
+    no white space, so a chunk's words are those the whole text has there.
+    Without a quotation mark, no word is quoted and the places are those of
+    every candidate displaced() can find, and maybe more: a word not at a
+    sentence's opening is a candidate whenever it is at one (_candidate(w,
+    False) holds whenever _candidate(w, True) does), and which words open a
+    sentence is only known by reading the claim in order."""
     kept = _CHUNK_CANDIDATES
+    a: list[str] = []
+    found: list[int] = []
+    marks = False
     for chunk in chunks(claim):
         got = kept.get(chunk)
         if got is None:
             got = _chunk_candidates(chunk)
         if got[0]:
-            return False
-        for w in got[1]:
+            marks = True
+        for k, w in got[1]:
             if w not in held:
-                return False
-    return True
+                found.append(len(a) + k)
+        a += got[2]
+    return a, found, marks
 
 
-# per chunk seen: (it holds a quotation mark or a backtick, its words that may be candidates, lower
-# case); emptied when full (a dict's get is quicker than an lru_cache)
-_CHUNK_CANDIDATES: dict[str, tuple[bool, tuple[str, ...]]] = {}
+# per chunk seen: (it holds a quotation mark or a backtick, its words that may be candidates as
+# (place among its words, the word in lower case), its words in lower case); emptied when full
+# (a dict's get is quicker than an lru_cache)
+_CHUNK_CANDIDATES: dict[str, tuple[bool, tuple[tuple[int, str], ...], tuple[str, ...]]] = {}
 
 
-def _chunk_candidates(chunk: str) -> tuple[bool, tuple[str, ...]]:
+def _chunk_candidates(chunk: str) -> tuple[bool, tuple[tuple[int, str], ...], tuple[str, ...]]:
     marks = False
-    words = []
+    words: list[str] = []
+    may: list[tuple[int, str]] = []
     for m in _TOKEN_OR_STOP.finditer(chunk):
         if m.group("q") is not None:
             marks = True
         else:
             w = m.group("w")
-            if w is not None and _candidate(w, False):
+            if w is not None:
+                if _candidate(w, False):
+                    may.append((len(words), w.lower()))
                 words.append(w.lower())
-    got = _CHUNK_CANDIDATES[chunk] = (marks, tuple(words))
+    got = _CHUNK_CANDIDATES[chunk] = (marks, tuple(may), tuple(words))
     if len(_CHUNK_CANDIDATES) > 65536:
         _CHUNK_CANDIDATES.clear()
     return got
 
 
-def _may_stand(ctoks: Sequence[_Word], a: list[str], candidates: set[int], quote: str) -> bool:
-    """False when aligning the claim with this quote surely finds no name in
-    place of another. Every pair displaced() tests stands right after an equal
-    run or right before one, on both sides: a one-for-one replacement has the
-    same words around it, and the edge of a longer run has two before it or
-    two after it. So some candidate i and some word j of the quote must have
-    a[i - 1] == b[j - 1] or a[i + 1] == b[j + 1], and j name something else."""
-    qtoks = _tokens(quote)
-    after, before = _places(quote)
+def _may_stand(ctoks: Sequence[_Word], a: Sequence[str], candidates: set[int], qtoks: Sequence[_Word],
+               after: dict[str, list[int]], before: dict[str, list[int]], b: Sequence[str]) -> bool:
+    """False when aligning the claim with this quote (its words `qtoks`, lower
+    case `b`, _places `after` and `before`) surely finds no name in place of
+    another. Every pair (i, j) displaced() tests has shared words around it,
+    as the alignment's equal runs hold them, on both sides: a one-for-one
+    replacement has two before it, or two after it, or one on each side; the
+    edge of a longer run has two before it or two after it. So some candidate
+    i and some word j of the quote that may name something must have
+    a[i-2:i] == b[j-2:j], or a[i+1:i+3] == b[j+1:j+3], or a[i-1] == b[j-1] and
+    a[i+1] == b[j+1]; and j name something else."""
+    n, m = len(a), len(b)
     for i in candidates:
         places: list[int] = []
-        if i > 0:
-            places += after.get(a[i - 1], ())
-        if i + 1 < len(a):
-            places += before.get(a[i + 1], ())
+        if i > 0:  # j with b[j - 1] == a[i - 1]: one more shared word before, or one after
+            places += [j for j in after.get(a[i - 1], ())
+                       if (i > 1 and j > 1 and a[i - 2] == b[j - 2]) or (i + 1 < n and j + 1 < m and a[i + 1] == b[j + 1])]
+        if i + 2 < n:  # j with b[j + 1] == a[i + 1]: one more shared word after
+            places += [j for j in before.get(a[i + 1], ()) if j + 2 < m and a[i + 2] == b[j + 2]]
         for j in places:
             if _in_place(ctoks[i], qtoks[j], edge=False) or _in_place(ctoks[i], qtoks[j], edge=True):
                 return True
@@ -331,15 +368,15 @@ def _may_stand(ctoks: Sequence[_Word], a: list[str], candidates: set[int], quote
 
 
 @lru_cache(maxsize=8192)
-def _places(quote: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+def _places(quote: str) -> tuple[dict[str, list[int]], dict[str, list[int]], tuple[str, ...]]:
     """For each word of a quote (lower case), the places right after it and
-    right before it where a word stands that may name something (kept, by the
-    quote's text: quotes come again). A word _in_place() can take is a count
-    word, or no number, stopword or unit, and a name (_is_name, with a capital
-    inside a sentence counting) unless it is quoted: every other word it turns
-    down at once."""
+    right before it where a word stands that may name something; and the
+    quote's words in lower case (kept, by the quote's text: quotes come
+    again). A word _in_place() can take is a count word, or no number,
+    stopword or unit, and a name (_is_name, with a capital inside a sentence
+    counting) unless it is quoted: every other word it turns down at once."""
     qtoks = _tokens(quote)
-    b = [w.text.lower() for w in qtoks]
+    b = tuple(w.text.lower() for w in qtoks)
     may = [w.text.lower() in _COUNT_WORDS or (not _DIGIT.search(w.text) and w.text.lower() not in STOPWORDS
            and not _unit(w.text) and (w.quoted or _is_name(w.text, False))) for w in qtoks]
     after: dict[str, list[int]] = {}
@@ -349,7 +386,7 @@ def _places(quote: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
             after.setdefault(w, []).append(j + 1)
         if j > 0 and may[j - 1]:
             before.setdefault(w, []).append(j - 1)
-    return after, before
+    return after, before, b
 
 
 # words that join two things without order: "A and B" says what "B and A" says
@@ -433,23 +470,29 @@ def swapped(claim: str, quotes: Sequence[str], *, plain: bool = False) -> tuple[
     overrides -a`, `http-to-https` against `https-to-http`. Words that join
     without order (`A and B`) and the passive (`B is overridden by A`, which
     swaps the roles back) are left alone, and so is a quote that also says it
-    the claim's way round. `plain=True` reads the claim whole, without the
-    test that spares most claims (_few_names): the same answer."""
-    qparts_all = [_parts(q) for q in quotes]
+    the claim's way round. `plain=True` reads the claim whole (_parts),
+    without the test that spares most claims (_few_names) and the reading
+    chunk by chunk (_claim_names): the same answer."""
     held = _keys(quotes[0]) if len(quotes) == 1 else set().union(*map(_keys, quotes))
-    if not plain and _few_names(claim, held):
-        return None
-    cparts = _parts(claim)
-    cw, ck = cparts.words, cparts.keys
-    # names the claim writes once and a quote holds: the cheap tests first
-    names = [i for i, (w, k) in enumerate(zip(cw, ck)) if k in held and ck.count(k) == 1 and w.lower() not in STOPWORDS
-             and not _DIGIT.search(w)]
+    cw: Sequence[str]
+    ck: Sequence[str]
+    if plain:
+        cparts = _parts(claim)
+        cw, ck = cparts.words, cparts.keys
+        # names the claim writes once and a quote holds: the cheap tests first
+        names = [i for i, (w, k) in enumerate(zip(cw, ck)) if k in held and ck.count(k) == 1
+                 and w.lower() not in STOPWORDS and not _DIGIT.search(w)]
+        if len(names) < 2:
+            return None
+        names = [i for i in names if _name_word(cw[i])]
+    else:
+        if _few_names(claim, held):
+            return None
+        cw, ck, names = _claim_names(claim, held)
     if len(names) < 2:
         return None
-    names = [i for i in names if _name_word(cw[i])]
-    if len(names) < 2:
-        return None
-    for quote, qparts in zip(quotes, qparts_all):
+    for quote in quotes:
+        qparts = _parts(quote)
         qw = qparts.words
         at = _key_places(quote)
         for x in names:
@@ -465,7 +508,8 @@ def swapped(claim: str, quotes: Sequence[str], *, plain: bool = False) -> tuple[
                 if ways == {False}:
                     a, b = min(((a, b) for a in at[ck[x]] for b in at[ck[y]] if b < a <= b + _NEAR + 1
                                 and (r := _relation(qw[b + 1:a])) is not None and r & rel), key=lambda p: p[0] - p[1])
-                    return (claim[cparts.spans[x][0]:cparts.spans[y][1]],
+                    cspans = _parts(claim).spans  # where the claim's words stand: only for the answer
+                    return (claim[cspans[x][0]:cspans[y][1]],
                             quote[qparts.spans[b][0]:qparts.spans[a][1]])
     return None
 
@@ -496,25 +540,49 @@ def _few_names(claim: str, held: Set[str]) -> bool:
         got = kept.get(chunk)
         if got is None:
             got = _chunk_names(chunk)
-        for k in got:
+        for k in got[0]:
             if k in held:
                 n += 1
     return n < 2
 
 
+def _claim_names(claim: str, held: Set[str]) -> tuple[list[str], list[str], list[int]]:
+    """The claim's words and their keys, as _parts reads them, and the places
+    of its names that the quotes hold and that it writes once: read from each
+    chunk's record (_chunk_names), without each word's place in the text,
+    which only an answer needs."""
+    kept = _CHUNK_NAMES
+    words: list[str] = []
+    keys: list[str] = []
+    names: list[int] = []
+    for chunk in chunks(claim):
+        got = kept.get(chunk)
+        if got is None:
+            got = _chunk_names(chunk)
+        _, at, parts = got
+        for j in at:
+            if parts.keys[j] in held:
+                names.append(len(words) + j)
+        words += parts.words
+        keys += parts.keys
+    return words, keys, [i for i in names if keys.count(keys[i]) == 1]
+
+
 # per chunk seen: the keys of its words that swapped() takes for names (not a stopword, no
-# digit, _name_word); emptied when full
-_CHUNK_NAMES: dict[str, tuple[str, ...]] = {}
+# digit, _name_word), their places among its words, and its words (_Parts); emptied when full
+_CHUNK_NAMES: dict[str, tuple[tuple[str, ...], tuple[int, ...], _Parts]] = {}
 
 
-def _chunk_names(chunk: str) -> tuple[str, ...]:
-    got = _CHUNK_PARTS.get(chunk) or _chunk_parts(chunk)
-    keys = _CHUNK_NAMES[chunk] = tuple(
-        k for w, k in zip(got.words, got.keys)
-        if w.lower() not in STOPWORDS and not _DIGIT.search(w) and _name_word(w))
+def _chunk_names(chunk: str) -> tuple[tuple[str, ...], tuple[int, ...], _Parts]:
+    got = _CHUNK_PARTS.get(chunk)
+    if got is None:
+        got = _chunk_parts(chunk)
+    at = tuple(j for j, w in enumerate(got.words)
+               if w.lower() not in STOPWORDS and not _DIGIT.search(w) and _name_word(w))
+    names = _CHUNK_NAMES[chunk] = (tuple(got.keys[j] for j in at), at, got)
     if len(_CHUNK_NAMES) > 65536:
         _CHUNK_NAMES.clear()
-    return keys
+    return names
 
 
 def in_place(claim: str, quotes: Sequence[str], named: str = "") -> tuple[str, str] | None:
