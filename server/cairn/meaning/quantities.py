@@ -60,7 +60,6 @@ from .scan import (
     _candidates,
     _PlainNumber,
     _scan_chunks,
-    _surely_none,
     _trie,
 )
 
@@ -247,8 +246,8 @@ _QUANTITY_VERBS = frozenset(
 def extract(text: str) -> tuple[Quantity, ...]:
     """Every quantity, date and identifier in `text`, in order."""
     text = unicodedata.normalize("NFKC", text)
-    if _surely_none(text):
-        return ()
+    # the chunks that can hold a start, looked up per chunk in what is kept for each: none for most
+    # texts without a number (cheaper than lowering and splitting the text to look for number words)
     spans = _candidates(text)
     if not spans:
         return ()

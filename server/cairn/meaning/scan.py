@@ -31,12 +31,33 @@ _MONTHS = "january february march april may june july august september october n
 _MONTH_OF = {m: i for i, m in enumerate(_MONTHS, 1)}
 _MONTH_OF.update({m[:3]: i for i, m in enumerate(_MONTHS, 1)})
 _MONTH_OF["sept"] = 9
-def _trie(words: Iterable[str]) -> str:
+# what IGNORECASE matches for an ASCII letter besides its two cases (Python's re, Unicode); the tests
+# check this against the re module over every cased character
+_OTHER_CASES = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+
+
+def _letter(ch: str, fold: bool) -> str:
+    """`ch` in a trie. Folded (for a pattern compiled with IGNORECASE), an ASCII
+    letter is written as the class of what IGNORECASE matches for it, matched
+    case-sensitively: the engine tests a class at the head of a branch before
+    entering it, but not a letter under IGNORECASE, so a trie of letters would
+    enter every branch at every position tried (the scanner spent most of its
+    time there)."""
+    if not (fold and ch.isascii() and ch.isalpha()):
+        return re.escape(ch)
+    low = ch.lower()
+    return f"(?-i:[{low}{low.upper()}{_OTHER_CASES.get(low, '')}])"
+
+
+def _trie(words: Iterable[str], fold: bool = False) -> str:
     """A regular expression matching any of `words`, longest first, written as a
     trie (one branch per letter) so that the engine does not try every word at
-    every position: the scanner's speed depends on it."""
+    every position: the scanner's speed depends on it. With `fold`, for a
+    pattern compiled with IGNORECASE, matching the same: the words are taken in
+    lower case (a word's other cases match the same text) and each letter is
+    written by `_letter`."""
     tree: dict = {}
-    for w in words:
+    for w in ({w.lower() for w in words} if fold else words):
         node = tree
         for ch in w:
             node = node.setdefault(ch, {})
@@ -44,7 +65,7 @@ def _trie(words: Iterable[str]) -> str:
 
     def walk(node: dict) -> str:
         end = "" in node
-        branches = [re.escape(ch) + walk(sub) for ch, sub in sorted(node.items()) if ch]
+        branches = [_letter(ch, fold) + walk(sub) for ch, sub in sorted(node.items()) if ch]
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
@@ -55,7 +76,7 @@ def _trie(words: Iterable[str]) -> str:
 
 _MONTH_NAMES = [m.capitalize() for m in _MONTHS] + [m.upper() for m in _MONTHS]
 _MONTH_ABBRS = [a for m in ("jan feb mar apr jun jul aug sept sep oct nov dec".split()) for a in (m.capitalize(), m.upper())]
-_MONTH_RE = f"(?:{_trie(_MONTH_NAMES)}(?![^\\W\\d_])|{_trie(_MONTH_ABBRS)}(?![^\\W\\d_])\\.?)"
+_MONTH_RE = f"(?:{_trie(_MONTH_NAMES, fold=True)}(?![^\\W\\d_])|{_trie(_MONTH_ABBRS, fold=True)}(?![^\\W\\d_])\\.?)"
 
 # unit spellings -> normalised unit; matched case-insensitively unless listed in _CASED
 _UNITS: dict[str, str] = {}
@@ -139,7 +160,7 @@ _CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad"
 _LONE_LETTER_UNITS = {"C": "°C", "F": "°F", "m": "m", "g": "g", "h": "hour", "l": "l", "t": "t"}
 
 _unit_alts = sorted((u for u in _UNITS if len(u) > 1 or not u.isalpha()), key=len, reverse=True)
-_UNIT_RE = _trie(_unit_alts).replace(r"\ ", r"\s+")
+_UNIT_RE = _trie(_unit_alts, fold=True).replace(r"\ ", r"\s+")
 
 # words after which a number names something (a reference), lower case
 _REFERENCE_WORDS = {
@@ -171,7 +192,7 @@ _NOT_NAMES = frozenset(
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _DAY = r"(?:3[01]|[12]\d|0?[1-9])(?!\d)"
-_NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"})
+_NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"}, fold=True)
 _SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|bn|mn|k|m)(?![^\W\d_])"
 
 # one scanner, alternatives in priority order
@@ -381,8 +402,9 @@ _WORD_STARTS = frozenset(NUMBER_WORDS) | {"hundred", "thousand", "million", "bil
 
 def _surely_none(text: str) -> bool:
     """True when `text` can hold no quantity, date or identifier: every one
-    needs a digit or a number word. A cheap test before the scanner, for the
-    many sentences without either (ASCII only; other text is scanned)."""
+    needs a digit or a number word (ASCII only; other text is scanned).
+    `extract` asks `_candidates` instead, which looks each chunk up in what
+    it keeps; the tests hold the scanner to this."""
     if _DIGIT.search(text) is not None or not text.isascii():
         return False
     return _WORD_STARTS.isdisjoint(text.lower().translate(_ASCII_NON_LETTERS).split())
