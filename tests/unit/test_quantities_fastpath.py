@@ -4,8 +4,7 @@ The tries of month names, unit spellings and number words are written for the
 scanner's IGNORECASE patterns with each letter as a case-sensitive class
 (`scan._letter`): the engine tests such a class before entering a branch. Here
 every pattern that uses them is rebuilt with the plain tries and held to the
-same matches, and `extract` to the plain scan (`extract` no longer asks
-`_surely_none` first).
+same matches, and `extract` to the plain scan.
 """
 
 from __future__ import annotations

@@ -393,18 +393,3 @@ def _scan_chunks(text: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[s
             continue
         yield m
         pos = m.end()
-
-
-_DIGIT = re.compile(r"\d")
-_ASCII_NON_LETTERS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalpha()})
-_WORD_STARTS = frozenset(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"}
-
-
-def _surely_none(text: str) -> bool:
-    """True when `text` can hold no quantity, date or identifier: every one
-    needs a digit or a number word (ASCII only; other text is scanned).
-    `extract` asks `_candidates` instead, which looks each chunk up in what
-    it keeps; the tests hold the scanner to this."""
-    if _DIGIT.search(text) is not None or not text.isascii():
-        return False
-    return _WORD_STARTS.isdisjoint(text.lower().translate(_ASCII_NON_LETTERS).split())

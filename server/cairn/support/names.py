@@ -219,25 +219,23 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool
     (_unheld) and the test that spares most alignments (_may_stand): the same
     answer, which the tests hold it to."""
     held, near = _held(tuple(quotes), named)
-    if plain:
+    marks = plain
+    if not plain:
+        a, found, marks = _unheld(claim, held)
+    if marks:  # plain, or a quoted word, which may be a candidate whatever it is: read the claim whole
         ctoks = _tokens(claim)
         a = [w.text.lower() for w in ctoks]
         candidates = _candidates(ctoks, a, held, near)
     else:
-        a, found, marks = _unheld(claim, held)
-        if marks:  # a quoted word may be a candidate whatever it is: read the claim whole
-            ctoks = _tokens(claim)
-            candidates = _candidates(ctoks, a, held, near)
-        else:
-            # the cheap tests first, on the words that may be candidates: most claims have no
-            # name the quotes lack, or none beside a word the quotes hold
-            last = len(a) - 1
-            found = [i for i in found if (i > 0 and a[i - 1] in near) or (i < last and a[i + 1] in near)]
-            if not found:
-                return None
-            # only now each word's place in its sentence, which may spare a capital at its opening
-            ctoks = _tokens(claim)
-            candidates = {i for i in found if _candidate(ctoks[i].text, ctoks[i].opens)}
+        # the cheap tests first, on the words that may be candidates: most claims have no
+        # name the quotes lack, or none beside a word the quotes hold
+        last = len(a) - 1
+        found = [i for i in found if (i > 0 and a[i - 1] in near) or (i < last and a[i + 1] in near)]
+        if not found:
+            return None
+        # only now each word's place in its sentence, which may spare a capital at its opening
+        ctoks = _tokens(claim)
+        candidates = {i for i in found if _candidate(ctoks[i].text, ctoks[i].opens)}
     if not candidates:
         return None
     for quote in quotes:
