@@ -63,6 +63,10 @@ def test_messages_name_both_sides(claims):
     assert msg["The cleaning agent is dosed at 5 mg/kg."] == ["claim says 5 mg/kg; quotes say 5 mg per litre"]
     assert msg["The tram bridge was built in the 1940s."] == ["claim says 1940s; quotes say 1937"]
     assert msg["Children older than 12 travel free."] == ["claim says older than; quote says younger than"]
+    assert msg["The riverside trail is 5 km long."] == ["claim says 5 km; quotes say 5 miles"]
+    assert msg["In the boiler room water boils at 110 °C."] == ["claim says 110 °C; quotes say 212 °F"]
+    assert msg["The transit bank cut its lending rate by 0.25 percentage points."] == ["claim says cut; quote says raised"]
+    assert msg["The operator reported a profit of US$2m for the year."] == ["claim says profit; quote says loss"]
     assert msg["The council approved the new depot."][0].startswith("claim says approved; quote says declined")
     assert msg["The depot will close."] == [
         "the quote's sentence reads \u201cThe rumour that the depot will close has been debunked.\u201d"

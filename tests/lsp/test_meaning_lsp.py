@@ -118,6 +118,16 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert "`number-mismatch`" in value and "70 kilometres per hour" in value
     # a decade is backed by a year in it
     assert not [x for x in diags if x.range.start.line == line_of(text, "built in the 1930s.")]
+    # a converted figure to its own precision, and a temperature in the other scale: no squiggle
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The riverside trail is 8 km long.")]
+    assert not [x for x in diags if x.range.start.line == line_of(text, "water boils at 100 °C.")]
+    boils = line_of(text, "water boils at 110 °C.")
+    assert by_line[("number-mismatch", boils)].message == "claim says 110 °C; quotes say 212 °F"
+    # a cut against a raise: the hover names both words
+    cut = line_of(text, "The transit bank cut its lending rate")
+    assert by_line[("contradiction", cut)].message == "claim says cut; quote says raised"
+    value = await _hover_text(client, u, cut)
+    assert "`contradiction`" in value and "raised" in value
     assert by_line[("number-mismatch", line_of(text, "built in the 1940s."))].message == \
         "claim says 1940s; quotes say 1937"
     # a claim that is a verbatim part of its quote is read as it reads there

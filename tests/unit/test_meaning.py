@@ -854,7 +854,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 2 December left them (10 false alarms, 13 misses in 281 pairs)."""
+    most where the rules of 3 December left them (16 false alarms, 16 misses in 317 pairs)."""
     import json
     import sys
 
@@ -863,14 +863,14 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 281 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 317 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 10 and len(misses) <= 13, wrong
+    assert len(false_alarms) <= 16 and len(misses) <= 16, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -881,6 +881,28 @@ def test_the_probe_pairs_hold_their_figures():
     ("fell to -5 °F", "fell to -5 °C", False),
 ])
 def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("a trail 8 km long", "a trail 5 miles long", True),  # 8.05 km, written to the kilometre
+    ("a trail 8.1 km long", "a trail 5 miles long", False),  # 8.05 is not 8.1 to the tenth
+    ("a trail 5 km long", "a trail 5 miles long", False),
+    ("a route of 320 km", "a route of 200 miles", True),  # 321.9 km to the nearest ten; 198.8 miles to the hundred
+    ("a bridge 1.2 km long", "a bridge 1,200 metres long", True),
+    ("a bridge 1 km long", "a bridge 1,200 metres long", False),  # 1 km is 1,000 m, not 1,200 to the hundred
+    ("a bridge 12 km long", "a bridge 1,200 metres long", False),
+    ("water boils at 100 °C", "water boils at 212 °F", True),
+    ("a body at 37 °C", "a body at 98.6 °F", True),
+    ("a body at 38 °C", "a body at 98.6 °F", False),
+    ("a freezer at -18 °C", "a freezer at 0 °F", True),  # -17.8 °C; -0.4 °F to the degree
+    ("notice of 2 weeks", "notice of 15 days", False),  # 15 days rounds to 2 weeks, but 2 weeks is 14 days
+    ("notice of 2 weeks", "notice of 14 days", True),
+    ("a bag of 16 oz", "a bag of 1 lb", True),
+    ("raised by 25 basis points", "raised by 0.25 percentage points", True),
+    ("raised by 50 basis points", "raised by 0.25 percentage points", False),
+])
+def test_a_converted_figure_is_read_to_the_precision_written(claim, quote, ok):
     assert (Q.compare(claim, [quote]) == []) is ok
 
 

@@ -73,6 +73,7 @@ _pairs("present", "present", "absent")
 _pairs("retain", "retain retains retained keep keeps kept", "remove removes removed delete deletes deleted")
 _pairs("accept-respons", "accepts assumes", "disclaims disclaim disclaimed")
 _pairs("win", "win wins won", "lose loses lost")
+_pairs("profit", "profit profits", "loss losses")
 # the points of the compass: a claim that says north of what its quote says south of says the opposite
 _pairs("north", "north northern northward northwards", "south southern southward southwards")
 _pairs("east", "east eastern eastward eastwards", "west western westward westwards")
@@ -123,7 +124,7 @@ for _w in ("went up", "go up", "goes up", "gone up", "going up"):
     DIRECTIONS[_w] = ("change", 1, None)
 for _w in ("decrease decreases decreased decreasing reduce reduces reduced reducing fall falls fell fallen "
            "falling drop drops dropped dropping decline declines declined declining shrink shrinks shrank "
-           "lower lowers lowered lowering").split():
+           "lower lowers lowered lowering cut cuts slash slashes slashed").split():
     DIRECTIONS[_w] = ("change", -1, None)
 for _w in ("went down", "go down", "goes down", "gone down", "going down"):
     DIRECTIONS[_w] = ("change", -1, None)

@@ -596,7 +596,9 @@ _BASE: dict[str, tuple[str, Decimal]] = {
     "km": ("length", Decimal(1000)), "inch": ("length", Decimal("0.0254")), "ft": ("length", Decimal("0.3048")),
     "mile": ("length", Decimal("1609.344")),
     "mg": ("mass", Decimal("0.001")), "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
-    "t": ("mass", Decimal(1000000)), "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)),
+    "t": ("mass", Decimal(1000000)), "lb": ("mass", Decimal("453.59237")), "oz": ("mass", Decimal("28.349523125")),
+    "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)),
+    "percentage point": ("rate points", Decimal(1)), "basis point": ("rate points", Decimal("0.01")),
     "half": ("fraction", Decimal("0.5")), "quarter": ("fraction", Decimal("0.25")),
     "fifth": ("fraction", Decimal("0.2")), "eighth": ("fraction", Decimal("0.125")),
     "tenth": ("fraction", Decimal("0.1")),
@@ -607,11 +609,41 @@ _BASE: dict[str, tuple[str, Decimal]] = {
 
 
 def _converts(a: Quantity, b: Quantity) -> bool:
-    """Whether two numbers are the same amount in units of one dimension."""
-    if a.unit is None or b.unit is None or a.value is None or b.value is None:
+    """Whether two numbers are the same amount in units of one dimension:
+    each, converted into the other's unit, rounds to the other as written
+    (`_rounds_to`), since a converted figure is written to its own precision
+    ("5 miles (8 km)", "212 °F" for 100 °C). Temperatures convert by their
+    scales' offset as well as their ratio."""
+    if a.unit is None or b.unit is None or a.value is None or b.value is None or a.unit == b.unit:
         return False
-    x, y = _BASE.get(a.unit), _BASE.get(b.unit)
-    return x is not None and y is not None and x[0] == y[0] and a.value * x[1] == b.value * y[1]
+    if {a.unit, b.unit} == {"°C", "°F"}:
+        a_in_b, b_in_a = (_to_fahrenheit(a.value), _to_celsius(b.value)) if a.unit == "°C" else \
+            (_to_celsius(a.value), _to_fahrenheit(b.value))
+    else:
+        x, y = _BASE.get(a.unit), _BASE.get(b.unit)
+        if x is None or y is None or x[0] != y[0]:
+            return False
+        a_in_b, b_in_a = a.value * x[1] / y[1], b.value * y[1] / x[1]
+    return _rounds_to(a_in_b, b.value) and _rounds_to(b_in_a, a.value)
+
+
+def _to_fahrenheit(c: Decimal) -> Decimal:
+    return c * 9 / 5 + 32
+
+
+def _to_celsius(f: Decimal) -> Decimal:
+    return (f - 32) * 5 / 9
+
+
+def _rounds_to(x: Decimal, written: Decimal) -> bool:
+    """Whether `x` rounds to `written` at the precision `written` shows: its
+    last decimal, or for a whole number its last digit that is not a trailing
+    zero ("320 km" is to the nearest ten, "1,200 m" to the nearest hundred)."""
+    _, digits, exponent = written.as_tuple()
+    assert isinstance(exponent, int)  # a finite number: the scanner reads no NaN or infinity
+    if exponent >= 0 and any(digits):
+        exponent += len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    return abs(x - written) <= Decimal(5).scaleb(exponent - 1)
 
 
 def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:

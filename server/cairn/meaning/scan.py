@@ -92,6 +92,7 @@ _unit("°F", "°f", "° f", "ºf", "degrees fahrenheit", "degree fahrenheit", "d
 _unit("°", "°", "degrees", "degree", "deg")
 _unit("%", "%", "percent", "per cent", "pct")
 _unit("percentage point", "percentage points", "percentage point", "pp")
+_unit("basis point", "basis points", "basis point")  # a hundredth of a percentage point
 _unit("second", "seconds", "second", "secs", "sec")
 _unit("minute", "minutes", "minute", "mins", "min")
 _unit("hour", "hours", "hour", "hrs", "hr", "h")
