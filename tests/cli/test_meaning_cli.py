@@ -67,6 +67,8 @@ def test_messages_name_both_sides(claims):
     assert msg["In the boiler room water boils at 110 °C."] == ["claim says 110 °C; quotes say 212 °F"]
     assert msg["The transit bank cut its lending rate by 0.25 percentage points."] == ["claim says cut; quote says raised"]
     assert msg["The operator reported a profit of US$2m for the year."] == ["claim says profit; quote says loss"]
+    assert msg["The depot school charges tuition."] == ["claim says charges; quote says free of charge"]
+    assert msg["The depot crane is the smallest crane in the harbour."] == ["claim says smallest; quote says biggest"]
     assert msg["The council approved the new depot."][0].startswith("claim says approved; quote says declined")
     assert msg["The depot will close."] == [
         "the quote's sentence reads \u201cThe rumour that the depot will close has been debunked.\u201d"

@@ -128,6 +128,10 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert by_line[("contradiction", cut)].message == "claim says cut; quote says raised"
     value = await _hover_text(client, u, cut)
     assert "`contradiction`" in value and "raised" in value
+    # "free of charge" is without a charge: the claim that states the charge is squiggled, its negation not
+    charges = line_of(text, "The depot school charges tuition.")
+    assert by_line[("contradiction", charges)].message == "claim says charges; quote says free of charge"
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot school does not charge tuition.")]
     assert by_line[("number-mismatch", line_of(text, "built in the 1940s."))].message == \
         "claim says 1940s; quotes say 1937"
     # a claim that is a verbatim part of its quote is read as it reads there

@@ -393,6 +393,14 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
     # a bound after a parenthesised number bounds that number
     ("owning at most 50% of the shares", "ownership of fifty percent (50%) or more of the shares",
      "claim says at most; quote says or more"),
+    # "free of X" denies X; superlatives of one adjective; a cut is a fall; a profit is not a loss
+    ("The school charges tuition", "Tuition at the school is free of charge",
+     "claim says charges; quote says free of charge"),
+    ("The product ships free from defects", "The product ships with defects",
+     "claim says free from defects; quote says defects"),
+    ("Jupiter is the smallest planet", "Jupiter is the biggest planet", "claim says smallest; quote says biggest"),
+    ("The bank cut its rate", "The bank raised its rate", "claim says cut; quote says raised"),
+    ("The firm reported a profit", "The firm reported a loss", "claim says profit; quote says loss"),
 ])
 def test_opposites_are_found_and_named(claim, quote, message):
     got = contradictions(claim, [quote])
@@ -443,6 +451,9 @@ def test_opposites_are_found_and_named(claim, quote, message):
     # a comma ends what a negation reaches through "required": "not required, that you contact"
     ("The licence asks, without requiring it, that you contact the authors",
      "It is requested, but not required, that you contact the authors"),
+    # "free of X" is "without X"
+    ("The school does not charge tuition", "Tuition at the school is free of charge"),
+    ("The largest planet is Jupiter", "Jupiter is the biggest planet"),
 ])
 def test_agreeing_texts_are_not_contradictions(claim, quote):
     assert contradictions(claim, [quote]) == []
@@ -466,6 +477,7 @@ _POLAR = st.lists(st.sampled_from([
     "license", "grants", "30", "days", "18", "-18", "°C", ",", ".", ";", "?", "and", "or", "but", "the", "it", "he",
     "to", "help", "identify", "forbids", "fails", "other", "than", "a", "attempt", "allocate", "numbers", "Items",
     "can", "be", "is", "NOT", "Refunds", "\uff4e\uff4f\uff54", "\n", "\t\t", "\u2003", "-", "(not)", "non-", "free",
+    "of", "from", "Free", "charge", "largest", "smallest", "cut", "profit", "loss",
 ]), max_size=18).map(" ".join)
 
 
@@ -854,7 +866,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December left them (16 false alarms, 16 misses in 317 pairs)."""
+    most where the rules of 3 December left them (22 false alarms, 17 misses in 347 pairs)."""
     import json
     import sys
 
@@ -863,14 +875,14 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 317 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 347 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 16 and len(misses) <= 16, wrong
+    assert len(false_alarms) <= 22 and len(misses) <= 17, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -888,15 +900,21 @@ def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quot
     ("a trail 8 km long", "a trail 5 miles long", True),  # 8.05 km, written to the kilometre
     ("a trail 8.1 km long", "a trail 5 miles long", False),  # 8.05 is not 8.1 to the tenth
     ("a trail 5 km long", "a trail 5 miles long", False),
-    ("a route of 320 km", "a route of 200 miles", True),  # 321.9 km to the nearest ten; 198.8 miles to the hundred
+    ("a route of 320 km", "a route of 200 miles", True),  # 321.9 km, to the nearest ten
+    ("a route of 100 km", "a route of 70 miles", False),  # 112.7 km: "100" is to the ten at the coarsest
+    ("a marathon of about 42 km", "a marathon of 26.2 miles", True),
+    ("bake at 180 °C", "bake at 350 °F", True),  # 176.7 °C, to the nearest ten
+    ("bake at 220 °C", "bake at 350 °F", False),
+    ("a parcel of 2 kg", "a parcel of 4.4 lb", True),
+    ("a parcel of 3 kg", "a parcel of 4.4 lb", False),
     ("a bridge 1.2 km long", "a bridge 1,200 metres long", True),
-    ("a bridge 1 km long", "a bridge 1,200 metres long", False),  # 1 km is 1,000 m, not 1,200 to the hundred
+    ("a bridge 1 km long", "a bridge 1,200 metres long", False),  # within one system the figures are exact
     ("a bridge 12 km long", "a bridge 1,200 metres long", False),
     ("water boils at 100 °C", "water boils at 212 °F", True),
     ("a body at 37 °C", "a body at 98.6 °F", True),
     ("a body at 38 °C", "a body at 98.6 °F", False),
-    ("a freezer at -18 °C", "a freezer at 0 °F", True),  # -17.8 °C; -0.4 °F to the degree
-    ("notice of 2 weeks", "notice of 15 days", False),  # 15 days rounds to 2 weeks, but 2 weeks is 14 days
+    ("a freezer at -18 °C", "a freezer at 0 °F", True),  # -17.8 °C, to the degree
+    ("notice of 2 weeks", "notice of 15 days", False),  # 2 weeks is 14 days
     ("notice of 2 weeks", "notice of 14 days", True),
     ("a bag of 16 oz", "a bag of 1 lb", True),
     ("raised by 25 basis points", "raised by 0.25 percentage points", True),

@@ -137,6 +137,17 @@ for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "large
         DIRECTIONS.setdefault(_w, (_axis, 1, None))
     for _w in _down.split():
         DIRECTIONS.setdefault(_w, (_axis, -1, None))
+# the superlatives of the same adjectives, each pair an axis of its own: "the smallest planet" against
+# "the biggest planet" (a comparative against a superlative may compare other things)
+for _axis, _up, _down in (("most-size", "largest biggest", "smallest"), ("most-length", "longest", "shortest"),
+                          ("most-speed", "fastest quickest", "slowest"), ("most-height", "highest tallest", "lowest"),
+                          ("most-weight", "heaviest", "lightest"), ("most-width", "widest broadest", "narrowest"),
+                          ("most-strength", "strongest", "weakest"), ("most-quality", "best", "worst"),
+                          ("most-age", "oldest eldest", "youngest newest")):
+    for _w in _up.split():
+        DIRECTIONS.setdefault(_w, (_axis, 1, None))
+    for _w in _down.split():
+        DIRECTIONS.setdefault(_w, (_axis, -1, None))
 # "over" and "under" bound only a number ("over 18", not "over the network")
 NUMBER_ONLY = frozenset({"over", "under", "until"})
 MAX_PHRASE = max(len(p.split()) for p in DIRECTIONS)

@@ -222,7 +222,7 @@ _DIRECTION_FIRST = frozenset(p.split()[0] for p in DIRECTIONS)
 _CEASING_FIRST = frozenset(p.split()[0] for p in CEASING)
 # every word that read() treats other than as a plain content word
 _SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | NEGATING_BEFORE_TO | CLAUSE_BREAKERS
-            | SUBORDINATORS | STOPWORDS | {"without", "not", "other", "non"})
+            | SUBORDINATORS | STOPWORDS | {"without", "not", "other", "non", "free"})
 
 
 def _phrase_at(toks: list[_Tok], i: int, phrases: dict[str, tuple[tuple[str, ...], ...]]) -> tuple[str, int] | None:
@@ -386,6 +386,12 @@ def read(text: str) -> Reading:
             i += 1
             continue
         w = t.text
+        if w == "free" and i + 1 < n_toks and toks[i + 1].text in ("of", "from"):
+            # "free of charge", "free from defects": without what follows, as "without" says it
+            st.word_negation = t.start
+            st.last_word = w
+            i += 2
+            continue
         if w in NEGATORS or w.endswith("n't") or w == "without":
             if st.waiting and st.negations and w == "without":
                 st.negations -= 1  # "not without": two negations, one governing the other, cancel
@@ -713,6 +719,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
 _CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | NEGATING_BEFORE_TO | frozenset(ANTONYMS)
               | {"without", "used", "stopped", "ceased", "non"} | {p.split()[0] for p in DIRECTIONS} | {p.split()[0] for p in CEASING})
 _WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+# "free of X", "free from X": a negation of X, though "free" alone is none
+_FREE_OF = re.compile(r"\bfree\s+(?:of|from)\b", re.IGNORECASE)
 
 
 def _may_differ_plain(claim: str, quotes: Iterable[str]) -> bool:
@@ -720,6 +728,8 @@ def _may_differ_plain(claim: str, quotes: Iterable[str]) -> bool:
     marked word or a direction word, and no word of one side is a prefixed
     form of a word of the other, so that no rule can find a difference.
     The plain form of `_may_differ`, which gives the same answer faster."""
+    if _FREE_OF.search(claim) or any(_FREE_OF.search(q) for q in quotes):
+        return True
     mine = set(_WORDS.findall(claim.lower()))
     theirs: set[str] = set()
     for q in quotes:
@@ -776,7 +786,8 @@ def _keep(kept: dict, key: str, value: Any) -> Any:
 def _words_of(text: str) -> _Words:
     """A quote's words: those of its chunks taken together."""
     parts = [_CHUNK_WORDS.get(c) or _chunk_words(c) for c in text.split()]
-    return _Words(frozenset().union(*(p.words for p in parts)), any(p.cue for p in parts),
+    return _Words(frozenset().union(*(p.words for p in parts)),
+                  any(p.cue for p in parts) or _FREE_OF.search(text) is not None,
                   frozenset().union(*(p.unprefixed for p in parts)))
 
 
@@ -791,7 +802,7 @@ def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
     of a word of b that opens with p"."""
     kept = _CHUNK_WORDS
     mine = [kept.get(c) or _chunk_words(c) for c in _chunks_of(claim)]
-    if any(p.cue for p in mine):
+    if any(p.cue for p in mine) or _FREE_OF.search(claim):
         return True
     theirs = [_words_of(q) for q in quotes]
     if any(t.cue for t in theirs):
@@ -877,7 +888,10 @@ def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
     without reading the claim: it has no word that reads negatively, so every
     clause and word of it is positive; then a contradiction needs a concept
     the quotes deny among its words, or a direction word on both sides."""
-    chunks = _chunks_of(unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'"))
+    lowered = unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'")
+    if "free" in lowered and _FREE_OF.search(lowered):
+        return True  # "free of X" denies X
+    chunks = _chunks_of(lowered)
     denied = views[0].negative if len(views) == 1 else frozenset().union(*(v.negative for v in views))
     kept = _CHUNK_SIGNS
     signs = [kept.get(chunk) or _chunk_signs(chunk) for chunk in chunks]
@@ -894,7 +908,10 @@ def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
 
 def _claim_may_contradict_plain(claim: str, views: list[_QuoteView]) -> bool:
     """`_claim_may_contradict` word by word over the whole text (the tests hold the two together)."""
-    words = _WORD_TOKEN.findall(unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'"))
+    lowered = unicodedata.normalize("NFKC", claim).lower().replace("\u2019", "'")
+    if _FREE_OF.search(lowered):
+        return True
+    words = _WORD_TOKEN.findall(lowered)
     denied = frozenset().union(*(v.negative for v in views))
     if any(n or not denied.isdisjoint(cs) for n, cs in map(_word_signs, words)):
         return True

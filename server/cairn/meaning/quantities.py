@@ -608,41 +608,44 @@ _BASE: dict[str, tuple[str, Decimal]] = {
 }
 
 
-def _converts(a: Quantity, b: Quantity) -> bool:
-    """Whether two numbers are the same amount in units of one dimension:
-    each, converted into the other's unit, rounds to the other as written
-    (`_rounds_to`), since a converted figure is written to its own precision
-    ("5 miles (8 km)", "212 °F" for 100 °C). Temperatures convert by their
-    scales' offset as well as their ratio."""
+# units of the imperial and US customary systems: a figure converted between these and metric units is
+# rounded by whoever wrote it; within one system the ratios are exact and so are the figures
+_IMPERIAL = frozenset({"inch", "ft", "mile", "lb", "oz"})
+
+
+def _converts(claim: Quantity, quoted: Quantity) -> bool:
+    """Whether a claim's number states a quote's amount in another unit of
+    the same dimension. Within one system of units the ratios are exact and
+    the amount must be too (`2 weeks` is 14 days, not 15). Between metric
+    and imperial units, and between °C and °F (by their offset as well as
+    their ratio), a converted figure is rounded by whoever wrote it: the
+    quote's amount, converted into the claim's unit, must round to the
+    claim's figure at the precision it is written to (`_rounds_to`), so
+    `26.2 miles` backs `42 km` and `350 °F` backs `180 °C`."""
+    a, b = claim, quoted
     if a.unit is None or b.unit is None or a.value is None or b.value is None or a.unit == b.unit:
         return False
     if {a.unit, b.unit} == {"°C", "°F"}:
-        a_in_b, b_in_a = (_to_fahrenheit(a.value), _to_celsius(b.value)) if a.unit == "°C" else \
-            (_to_celsius(a.value), _to_fahrenheit(b.value))
-    else:
-        x, y = _BASE.get(a.unit), _BASE.get(b.unit)
-        if x is None or y is None or x[0] != y[0]:
-            return False
-        a_in_b, b_in_a = a.value * x[1] / y[1], b.value * y[1] / x[1]
-    return _rounds_to(a_in_b, b.value) and _rounds_to(b_in_a, a.value)
-
-
-def _to_fahrenheit(c: Decimal) -> Decimal:
-    return c * 9 / 5 + 32
-
-
-def _to_celsius(f: Decimal) -> Decimal:
-    return (f - 32) * 5 / 9
+        return _rounds_to((b.value - 32) * 5 / 9 if b.unit == "°F" else b.value * 9 / 5 + 32, a.value)
+    x, y = _BASE.get(a.unit), _BASE.get(b.unit)
+    if x is None or y is None or x[0] != y[0]:
+        return False
+    amount = b.value * y[1] / x[1]  # the quote's amount in the claim's unit
+    if (a.unit in _IMPERIAL) == (b.unit in _IMPERIAL):
+        return amount == a.value
+    return _rounds_to(amount, a.value)
 
 
 def _rounds_to(x: Decimal, written: Decimal) -> bool:
     """Whether `x` rounds to `written` at the precision `written` shows: its
-    last decimal, or for a whole number its last digit that is not a trailing
-    zero ("320 km" is to the nearest ten, "1,200 m" to the nearest hundred)."""
+    last decimal; for a whole number, its last digit that is not a trailing
+    zero, but never coarser than two significant figures (`180` is to the
+    nearest ten, `1,200` to the nearest hundred, `100` to the nearest ten)."""
     _, digits, exponent = written.as_tuple()
     assert isinstance(exponent, int)  # a finite number: the scanner reads no NaN or infinity
     if exponent >= 0 and any(digits):
-        exponent += len(digits) - len("".join(map(str, digits)).rstrip("0"))
+        trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+        exponent += max(0, min(trailing, len(digits) - 2))
     return abs(x - written) <= Decimal(5).scaleb(exponent - 1)
 
 
