@@ -866,7 +866,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December left them (22 false alarms, 17 misses in 347 pairs)."""
+    most where the rules of 3 December left them (21 false alarms, 17 misses in 347 pairs)."""
     import json
     import sys
 
@@ -882,7 +882,7 @@ def test_the_probe_pairs_hold_their_figures():
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 22 and len(misses) <= 17, wrong
+    assert len(false_alarms) <= 21 and len(misses) <= 17, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -921,6 +921,22 @@ def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quot
     ("raised by 50 basis points", "raised by 0.25 percentage points", False),
 ])
 def test_a_converted_figure_is_read_to_the_precision_written(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("a runway of about 3 km", "a runway of 3,200 metres", True),  # a hedge: 3.2 km rounds to 3
+    ("a runway of 3 km", "a runway of 3,200 metres", False),  # no hedge: within one system, exact
+    ("a runway of about 3 km", "a runway of 3,600 metres", False),
+    ("around 1,000 staff", "1,040 staff", True),  # to the hundred
+    ("some 1,200 staff", "1,040 staff", False),
+    ("nearly 2,000 people", "1,950 people", True),
+    ("about 30 days", "45 days", False),
+    ("about 50%", "47%", False),  # "50" is to the unit: two significant figures at the coarsest
+    ("about 4.5 kg", "4.4 kg", False),
+    ("roughly 20 miles", "a route of 32 km", True),  # 19.9 miles
+])
+def test_a_hedged_figure_is_a_rounding_of_the_quotes(claim, quote, ok):
     assert (Q.compare(claim, [quote]) == []) is ok
 
 

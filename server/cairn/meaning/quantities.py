@@ -636,6 +636,25 @@ def _converts(claim: Quantity, quoted: Quantity) -> bool:
     return _rounds_to(amount, a.value)
 
 
+# a hedge right before a claim's number: the writer gives it as a rounding ("about 3 km", "some 1,200 staff")
+_HEDGE = re.compile(r"(?<![\w-])(?:about|around|roughly|approximately|approx\.|nearly|almost|some|circa|c\.|~)\s*$",
+                    re.IGNORECASE)
+
+
+def _rounded(claim: Quantity, quoted: Quantity) -> bool:
+    """Whether a hedged claim's number is the quote's amount rounded to the
+    precision it is written to (`_rounds_to`): in the same unit, or in any
+    unit of its dimension."""
+    if claim.value is None or quoted.value is None:
+        return False
+    if _same_unit(claim.unit, quoted.unit):
+        return _rounds_to(quoted.value, claim.value)
+    if {claim.unit, quoted.unit} == {"°C", "°F"}:
+        return _converts(claim, quoted)
+    x, y = _BASE.get(claim.unit or ""), _BASE.get(quoted.unit or "")
+    return x is not None and y is not None and x[0] == y[0] and _rounds_to(quoted.value * y[1] / x[1], claim.value)
+
+
 def _rounds_to(x: Decimal, written: Decimal) -> bool:
     """Whether `x` rounds to `written` at the precision `written` shows: its
     last decimal; for a whole number, its last digit that is not a trailing
@@ -757,7 +776,9 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
             pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(
                 n.unit == q.unit for n in numbers) else numbers
             if not any(n.value == q.value and _same_unit(q.unit, n.unit) for n in pool) and \
-                    not any(_converts(q, n) for n in numbers) and not _bound_met(claim, q, offered.amounts):
+                    not any(_converts(q, n) for n in numbers) and not _bound_met(claim, q, offered.amounts) \
+                    and not (_HEDGE.search(claim, max(0, q.start - 20), q.start) and any(
+                        _rounded(q, n) for n in pool)):
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "ratio":
             # backed by the same share written as a percentage (to the nearest whole one) or as a ratio,
