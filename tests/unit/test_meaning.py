@@ -401,6 +401,8 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
     ("Jupiter is the smallest planet", "Jupiter is the biggest planet", "claim says smallest; quote says biggest"),
     ("The bank cut its rate", "The bank raised its rate", "claim says cut; quote says raised"),
     ("The firm reported a profit", "The firm reported a loss", "claim says profit; quote says loss"),
+    ("The gallery charges an admission fee", "The gallery charges no admission fee",
+     "claim says admission; quote says no admission fee"),
 ])
 def test_opposites_are_found_and_named(claim, quote, message):
     got = contradictions(claim, [quote])
@@ -451,8 +453,9 @@ def test_opposites_are_found_and_named(claim, quote, message):
     # a comma ends what a negation reaches through "required": "not required, that you contact"
     ("The licence asks, without requiring it, that you contact the authors",
      "It is requested, but not required, that you contact the authors"),
-    # "free of X" is "without X"
+    # "free of X" is "without X"; the determiner "no" denies its whole noun phrase
     ("The school does not charge tuition", "Tuition at the school is free of charge"),
+    ("The software is free from known vulnerabilities", "The audit found no known vulnerabilities in the software"),
     ("The largest planet is Jupiter", "Jupiter is the biggest planet"),
 ])
 def test_agreeing_texts_are_not_contradictions(claim, quote):
@@ -866,7 +869,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December left them (21 false alarms, 17 misses in 347 pairs)."""
+    most where the rules of 3 December left them (25 false alarms, 18 misses in 377 pairs)."""
     import json
     import sys
 
@@ -875,14 +878,14 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 347 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 377 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 21 and len(misses) <= 17, wrong
+    assert len(false_alarms) <= 25 and len(misses) <= 18, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -932,8 +935,12 @@ def test_a_converted_figure_is_read_to_the_precision_written(claim, quote, ok):
     ("some 1,200 staff", "1,040 staff", False),
     ("nearly 2,000 people", "1,950 people", True),
     ("about 30 days", "45 days", False),
-    ("about 50%", "47%", False),  # "50" is to the unit: two significant figures at the coarsest
-    ("about 4.5 kg", "4.4 kg", False),
+    ("about 50%", "47%", True),  # within a tenth of 50
+    ("about 50%", "44%", False),
+    ("about 4.5 kg", "4.4 kg", True),
+    ("roughly 500 workers", "512 workers", True),
+    ("roughly 800 workers", "512 workers", False),
+    ("about 1,000 staff", "1,400 staff", False),
     ("roughly 20 miles", "a route of 32 km", True),  # 19.9 miles
 ])
 def test_a_hedged_figure_is_a_rounding_of_the_quotes(claim, quote, ok):

@@ -286,10 +286,14 @@ def read(text: str) -> Reading:
             st.infinitive = False
         if st.waiting:
             st.heads.add(concept)
-            st.cue_end(text, t.end, more=w in TRANSPARENT or st.in_phrase)
+            # "no known vulnerabilities", "no admission fee": the determiner "no" denies its noun
+            # phrase, the words that run on from it up to the first function word
+            phrase = st.noun_phrase and i + 1 < n_toks and toks[i + 1].kind == "word" and _content(toks[i + 1].text)
+            st.cue_end(text, t.end, more=w in TRANSPARENT or st.in_phrase or phrase)
             # the negation reaches on through "attempt to X" and "X or Y", and past a phrase
             # between it and its verb ("do not by this License give"): it governs both
-            st.waiting = w in TRANSPARENT or st.in_phrase
+            st.waiting = w in TRANSPARENT or st.in_phrase or phrase
+            st.noun_phrase = phrase
             st.in_phrase = False
         elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
             st.heads.add(concept)
@@ -403,6 +407,7 @@ def read(text: str) -> Reading:
             else:
                 st.negations += 1
                 st.cue_at(text, t.start, t.end)
+                st.noun_phrase = w == "no"
             st.last_word = w
             i += 1
             continue
@@ -467,7 +472,7 @@ def read(text: str) -> Reading:
 class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
-                 "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted")
+                 "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -495,6 +500,7 @@ class _State:
         self.follows = False
         self.ceased_end = -1  # the token right after a ceasing phrase
         self.lifted = False  # a negation the ceasing phrase governs ("no longer prohibited")
+        self.noun_phrase = False  # the negation is the determiner "no": it reaches its whole noun phrase
 
     def lifts(self, toks: list[_Tok], i: int) -> bool:
         """Whether the negation at token i is the one a ceasing phrase right before it governs

@@ -642,17 +642,23 @@ _HEDGE = re.compile(r"(?<![\w-])(?:about|around|roughly|approximately|approx\.|n
 
 
 def _rounded(claim: Quantity, quoted: Quantity) -> bool:
-    """Whether a hedged claim's number is the quote's amount rounded to the
-    precision it is written to (`_rounds_to`): in the same unit, or in any
-    unit of its dimension."""
+    """Whether a hedged claim's number ("about 3 km") gives the quote's
+    amount, in the same unit or converted: the amount rounds to it at the
+    precision it is written to (`_rounds_to`), or lies within a tenth of it,
+    the latitude "about" gives a round figure ("roughly 500" for 512,
+    "about 50%" for 47%; not "about 30 days" for 45)."""
     if claim.value is None or quoted.value is None:
         return False
     if _same_unit(claim.unit, quoted.unit):
-        return _rounds_to(quoted.value, claim.value)
-    if {claim.unit, quoted.unit} == {"°C", "°F"}:
-        return _converts(claim, quoted)
-    x, y = _BASE.get(claim.unit or ""), _BASE.get(quoted.unit or "")
-    return x is not None and y is not None and x[0] == y[0] and _rounds_to(quoted.value * y[1] / x[1], claim.value)
+        amount = quoted.value
+    elif {claim.unit, quoted.unit} == {"°C", "°F"}:
+        return _converts(claim, quoted)  # a tenth of a temperature depends on its scale's zero
+    else:
+        x, y = _BASE.get(claim.unit or ""), _BASE.get(quoted.unit or "")
+        if x is None or y is None or x[0] != y[0]:
+            return False
+        amount = quoted.value * y[1] / x[1]
+    return _rounds_to(amount, claim.value) or abs(amount - claim.value) <= abs(claim.value) / 10
 
 
 def _rounds_to(x: Decimal, written: Decimal) -> bool:
