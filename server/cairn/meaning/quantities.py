@@ -627,13 +627,20 @@ def _converts(claim: Quantity, quoted: Quantity) -> bool:
         return False
     if {a.unit, b.unit} == {"°C", "°F"}:
         return _rounds_to((b.value - 32) * 5 / 9 if b.unit == "°F" else b.value * 9 / 5 + 32, a.value)
-    x, y = _BASE.get(a.unit), _BASE.get(b.unit)
-    if x is None or y is None or x[0] != y[0]:
+    amount = _amount_in(b, a.unit)
+    if amount is None:
         return False
-    amount = b.value * y[1] / x[1]  # the quote's amount in the claim's unit
     if (a.unit in _IMPERIAL) == (b.unit in _IMPERIAL):
         return amount == a.value
     return _rounds_to(amount, a.value)
+
+
+def _amount_in(q: Quantity, unit: str | None) -> Decimal | None:
+    """A number's amount in another unit of its dimension (_BASE); None when the two do not convert."""
+    x, y = _BASE.get(unit or ""), _BASE.get(q.unit or "")
+    if x is None or y is None or x[0] != y[0] or q.value is None:
+        return None
+    return q.value * y[1] / x[1]
 
 
 # a hedge right before a claim's number: the writer gives it as a rounding ("about 3 km", "some 1,200 staff")
@@ -654,10 +661,10 @@ def _rounded(claim: Quantity, quoted: Quantity) -> bool:
     elif {claim.unit, quoted.unit} == {"°C", "°F"}:
         return _converts(claim, quoted)  # a tenth of a temperature depends on its scale's zero
     else:
-        x, y = _BASE.get(claim.unit or ""), _BASE.get(quoted.unit or "")
-        if x is None or y is None or x[0] != y[0]:
+        converted = _amount_in(quoted, claim.unit)
+        if converted is None:
             return False
-        amount = quoted.value * y[1] / x[1]
+        amount = converted
     return _rounds_to(amount, claim.value) or abs(amount - claim.value) <= abs(claim.value) / 10
 
 
