@@ -140,7 +140,7 @@ _unit("GBP", "gbp", "pounds sterling", "sterling")
 _unit("JPY", "jpy", "yen")
 _unit("times", "times", "fold")
 # a fraction after a count is a unit of it: "one third" is 1 third, not the count 1 ("less than one
-# third" is not "less than one half"); _BASE in quantities.py converts them ("one half" = "two quarters")
+# third" is not "less than one half"); BASE in units.py converts them ("one half" = "two quarters")
 _unit("half", "half", "halves")
 _unit("third", "thirds", "third")
 _unit("quarter", "quarters", "quarter")

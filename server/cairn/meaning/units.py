@@ -1,0 +1,136 @@
+"""When two numbers name the same amount: units that can stand for each
+other, conversions between units of one dimension, and the latitude a
+hedge ("about", "roughly") gives a round figure. The quantity rule
+(cairn.meaning.quantities) reads numbers and asks these questions of them.
+
+Within one system of units the ratios are exact, and so must the figures be
+("2 weeks" is 14 days, not 15). Between metric and imperial units, and
+between the two temperature scales, whoever wrote a converted figure
+rounded it, so a claim's figure is read to the precision it is written to.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .quantities import Quantity
+
+__all__ = ["BASE", "converts", "hedged", "hedged_rounding", "same_unit"]
+
+
+def same_unit(a: str | None, b: str | None) -> bool:
+    """Whether two units can name the same amount: the same unit, or one side
+    without a unit; degrees without a scale against either scale; a rate
+    ("km/hour") against its first unit alone ("km"), since a text often gives
+    the rate's second unit once for several numbers; two rates only with both
+    units the same."""
+    if a is None or b is None or a == b:
+        return True
+    if {a, b} in ({"°", "°C"}, {"°", "°F"}):
+        return True  # "5 degrees" names no scale: either one's
+    if "/" in a or "/" in b:
+        a1, _, a2 = a.partition("/")
+        b1, _, b2 = b.partition("/")
+        return a1 == b1 and not (a2 and b2)
+    return False
+
+
+# units of one dimension with exact factors to a common base: "2.5 minutes" is "150 seconds"
+BASE: dict[str, tuple[str, Decimal]] = {
+    "second": ("time", Decimal(1)), "minute": ("time", Decimal(60)), "hour": ("time", Decimal(3600)),
+    "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
+    "mm": ("length", Decimal("0.001")), "cm": ("length", Decimal("0.01")), "m": ("length", Decimal(1)),
+    "km": ("length", Decimal(1000)), "inch": ("length", Decimal("0.0254")), "ft": ("length", Decimal("0.3048")),
+    "mile": ("length", Decimal("1609.344")),
+    "mg": ("mass", Decimal("0.001")), "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
+    "t": ("mass", Decimal(1000000)), "lb": ("mass", Decimal("453.59237")), "oz": ("mass", Decimal("28.349523125")),
+    "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)),
+    "percentage point": ("rate points", Decimal(1)), "basis point": ("rate points", Decimal("0.01")),
+    "half": ("fraction", Decimal("0.5")), "quarter": ("fraction", Decimal("0.25")),
+    "fifth": ("fraction", Decimal("0.2")), "eighth": ("fraction", Decimal("0.125")),
+    "tenth": ("fraction", Decimal("0.1")),
+    # months and years: no number of days (a month has 28 to 31, a year 365 or 366) but twelve
+    # months to the year, always ("24 months" is "2 years"; "4 weeks" is not "a month")
+    "month": ("calendar", Decimal(1)), "year": ("calendar", Decimal(12)),
+}
+
+
+# units of the imperial and US customary systems: a figure converted between these and metric units is
+# rounded by whoever wrote it; within one system the ratios are exact and so are the figures
+_IMPERIAL = frozenset({"inch", "ft", "mile", "lb", "oz"})
+
+
+def converts(claim: Quantity, quoted: Quantity) -> bool:
+    """Whether a claim's number states a quote's amount in another unit of
+    the same dimension. Within one system of units the ratios are exact and
+    the amount must be too (`2 weeks` is 14 days, not 15). Between metric
+    and imperial units, and between °C and °F (by their offset as well as
+    their ratio), a converted figure is rounded by whoever wrote it: the
+    quote's amount, converted into the claim's unit, must round to the
+    claim's figure at the precision it is written to (`_rounds_to`), so
+    `26.2 miles` backs `42 km` and `350 °F` backs `180 °C`."""
+    a, b = claim, quoted
+    if a.unit is None or b.unit is None or a.value is None or b.value is None or a.unit == b.unit:
+        return False
+    if {a.unit, b.unit} == {"°C", "°F"}:
+        return _rounds_to((b.value - 32) * 5 / 9 if b.unit == "°F" else b.value * 9 / 5 + 32, a.value)
+    amount = _amount_in(b, a.unit)
+    if amount is None:
+        return False
+    if (a.unit in _IMPERIAL) == (b.unit in _IMPERIAL):
+        return amount == a.value
+    return _rounds_to(amount, a.value)
+
+
+def _amount_in(q: Quantity, unit: str | None) -> Decimal | None:
+    """A number's amount in another unit of its dimension (BASE); None when the two do not convert."""
+    x, y = BASE.get(unit or ""), BASE.get(q.unit or "")
+    if x is None or y is None or x[0] != y[0] or q.value is None:
+        return None
+    return q.value * y[1] / x[1]
+
+
+# a hedge right before a claim's number: the writer gives it as a rounding ("about 3 km", "some 1,200 staff")
+_HEDGE = re.compile(r"(?<![\w-])(?:about|around|roughly|approximately|approx\.|nearly|almost|some|circa|c\.|~)\s*$",
+                    re.IGNORECASE)
+
+
+def hedged(text: str, start: int) -> bool:
+    """Whether the number that opens at `start` in `text` follows a hedge ("about", "roughly", …)."""
+    return _HEDGE.search(text, max(0, start - 20), start) is not None
+
+
+def hedged_rounding(claim: Quantity, quoted: Quantity) -> bool:
+    """Whether a hedged claim's number ("about 3 km") gives the quote's
+    amount, in the same unit or converted: the amount rounds to it at the
+    precision it is written to (`_rounds_to`), or lies within a tenth of it,
+    the latitude "about" gives a round figure ("roughly 500" for 512,
+    "about 50%" for 47%; not "about 30 days" for 45)."""
+    if claim.value is None or quoted.value is None:
+        return False
+    if same_unit(claim.unit, quoted.unit):
+        amount = quoted.value
+    elif {claim.unit, quoted.unit} == {"°C", "°F"}:
+        return converts(claim, quoted)  # a tenth of a temperature depends on its scale's zero
+    else:
+        converted = _amount_in(quoted, claim.unit)
+        if converted is None:
+            return False
+        amount = converted
+    return _rounds_to(amount, claim.value) or abs(amount - claim.value) <= abs(claim.value) / 10
+
+
+def _rounds_to(x: Decimal, written: Decimal) -> bool:
+    """Whether `x` rounds to `written` at the precision `written` shows: its
+    last decimal; for a whole number, its last digit that is not a trailing
+    zero, but never coarser than two significant figures (`180` is to the
+    nearest ten, `1,200` to the nearest hundred, `100` to the nearest ten)."""
+    _, digits, exponent = written.as_tuple()
+    assert isinstance(exponent, int)  # a finite number: the scanner reads no NaN or infinity
+    if exponent >= 0 and any(digits):
+        trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+        exponent += max(0, min(trailing, len(digits) - 2))
+    return abs(x - written) <= Decimal(5).scaleb(exponent - 1)
