@@ -129,7 +129,8 @@ def _rounds_to(x: Decimal, written: Decimal) -> bool:
     zero, but never coarser than two significant figures (`180` is to the
     nearest ten, `1,200` to the nearest hundred, `100` to the nearest ten)."""
     _, digits, exponent = written.as_tuple()
-    assert isinstance(exponent, int)  # a finite number: the scanner reads no NaN or infinity
+    if not isinstance(exponent, int):
+        return False  # not a finite number (the scanner reads none; nothing rounds to one)
     if exponent >= 0 and any(digits):
         trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
         exponent += max(0, min(trailing, len(digits) - 2))
