@@ -128,18 +128,14 @@ for _w in ("decrease decreases decreased decreasing reduce reduces reduced reduc
     DIRECTIONS[_w] = ("change", -1, None)
 for _w in ("went down", "go down", "goes down", "gone down", "going down"):
     DIRECTIONS[_w] = ("change", -1, None)
-# the comparatives of the dimension adjectives, alone ("up to five times slower"): each pair one axis
+# the comparatives of the dimension adjectives, alone ("up to five times slower"): each pair one axis;
+# and their superlatives, each pair an axis of its own: "the smallest planet" against "the biggest
+# planet" (a comparative against a superlative may compare other things)
 for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "larger bigger", "smaller"),
                           ("length", "longer", "shorter"), ("width", "wider broader", "narrower"),
                           ("weight", "heavier", "lighter"), ("strength", "stronger", "weaker"),
-                          ("quality", "better", "worse"), ("age", "older elder", "younger")):
-    for _w in _up.split():
-        DIRECTIONS.setdefault(_w, (_axis, 1, None))
-    for _w in _down.split():
-        DIRECTIONS.setdefault(_w, (_axis, -1, None))
-# the superlatives of the same adjectives, each pair an axis of its own: "the smallest planet" against
-# "the biggest planet" (a comparative against a superlative may compare other things)
-for _axis, _up, _down in (("most-size", "largest biggest", "smallest"), ("most-length", "longest", "shortest"),
+                          ("quality", "better", "worse"), ("age", "older elder", "younger"),
+                          ("most-size", "largest biggest", "smallest"), ("most-length", "longest", "shortest"),
                           ("most-speed", "fastest quickest", "slowest"), ("most-height", "highest tallest", "lowest"),
                           ("most-weight", "heaviest", "lightest"), ("most-width", "widest broadest", "narrowest"),
                           ("most-strength", "strongest", "weakest"), ("most-quality", "best", "worst"),
