@@ -514,6 +514,7 @@ class _State:
 
     def cue_at(self, text: str, start: int, end: int, show_head: bool = True) -> None:
         self.waiting = True
+        self.noun_phrase = False  # a new cue; the determiner "no" says so after it
         if not self.cue:
             self.cue, self.cue_from, self.show_head = text[start:end], start, show_head
 
