@@ -28,7 +28,7 @@ from pathlib import Path
 
 from cairn import meaning
 from cairn.calibrate import load_rows
-from cairn.meaning.quantities import compare
+from cairn.meaning.quantities import compare, restated
 from cairn.support import check_support
 from cairn.verify import SENTENCE_REACH
 
@@ -58,13 +58,21 @@ def verdict(claim: str, evidence: list[meaning.Evidence], config, heading: str =
     if mode is None:  # the rules alone: what they flag, whatever the word overlap
         lex, passed = None, True
     else:
+        scored = claim  # the claim as the score reads it
         lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode)
         if numbers == "new" and lex.score is not None and lex.score < THRESHOLD and lex.missing and heading:
             # as `cairn check` reads it: words naming the cited source leave the score
             lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode, named=heading,
                                 around=[_sentence(e) for e in evidence])
+        if numbers == "new" and lex.score is not None and lex.score < THRESHOLD and \
+                (again := restated(claim, quotes)) != claim:
+            # as `cairn check` reads it: an amount the quotes state in another form is theirs
+            other = check_support(again, quotes, threshold=THRESHOLD, mode=mode, named=heading,
+                                  around=[_sentence(e) for e in evidence])
+            if other.score is not None and other.score > lex.score:
+                lex, scored = other, again
         passed = lex.score is not None and lex.score >= THRESHOLD
-        if passed and lex.displaced and check_support(claim, quotes, threshold=THRESHOLD, mode=mode,
+        if passed and lex.displaced and check_support(scored, quotes, threshold=THRESHOLD, mode=mode,
                                                       named=heading).displaced:
             passed = False  # as `cairn check` reads it: a name in place of the quote's (support/names.py)
     if lex is not None and numbers == "old" and lex.numbers_missing:

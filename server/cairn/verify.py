@@ -20,7 +20,7 @@ from .meaning import Evidence, sentence_around
 from .meaning import check as check_meaning
 from .meaning import plain as plain_text_of
 from .meaning.quantities import extract as extract_quantities
-from .meaning.quantities import without_identifiers
+from .meaning.quantities import restated, without_identifiers
 from .model import (
     Chunk,
     Citation,
@@ -587,6 +587,15 @@ class Verifier:
                 # sources' headings and the quotes' sentences only for a claim that needs it
                 lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode,
                                     named=self._headings(results), around=_sentences(results))
+                if lex.score is not None and lex.score < cfg.threshold:
+                    # an amount the quotes state in another form (`1.2 km` for `1,200 metres`) is
+                    # theirs: read as they write it, its words are found
+                    again = restated(support_text, quotes)
+                    if again != support_text:
+                        other = check_support(again, quotes, threshold=cfg.threshold, mode=cfg.support.mode,
+                                              named=self._headings(results), around=_sentences(results))
+                        if other.score is not None and other.score > lex.score:
+                            lex, support_text = other, again
             score = lex.score
             missing = list(lex.missing)
             displaced = lex.displaced

@@ -118,13 +118,15 @@ for _p in ("or less", "or fewer", "or earlier", "or below", "and below", "or und
            "or smaller", "and smaller"):
     DIRECTIONS[_p] = ("order", -1, "before")
 for _w in ("increase increases increased increasing rise rises rose risen rising raise raises raised "
-           "grow grows grew grown growing gain gains gained").split():
+           "grow grows grew grown growing gain gains gained "
+           # the verbs of a multiple, in the forms no noun or adjective shares ("a double room", "doubles")
+           "doubled doubling tripled tripling quadrupled quadrupling").split():
     DIRECTIONS[_w] = ("change", 1, None)
 for _w in ("went up", "go up", "goes up", "gone up", "going up"):
     DIRECTIONS[_w] = ("change", 1, None)
 for _w in ("decrease decreases decreased decreasing reduce reduces reduced reducing fall falls fell fallen "
            "falling drop drops dropped dropping decline declines declined declining shrink shrinks shrank "
-           "lower lowers lowered lowering cut cuts slash slashes slashed").split():
+           "lower lowers lowered lowering cut cuts slash slashes slashed halved halving").split():
     DIRECTIONS[_w] = ("change", -1, None)
 for _w in ("went down", "go down", "goes down", "gone down", "going down"):
     DIRECTIONS[_w] = ("change", -1, None)

@@ -62,11 +62,11 @@ from .scan import (
     _scan_chunks,
     _trie,
 )
-from .units import converts, hedged, hedged_rounding, same_unit
+from .units import BASE, SHARES, converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
 
 DateParts = tuple[int | None, int | None, int | None]  # (year, month, day), a part None when not given
 
-__all__ = ["Quantity", "extract", "NumberMismatch", "compare", "prepare", "without_identifiers"]
+__all__ = ["Quantity", "extract", "NumberMismatch", "compare", "prepare", "restated", "without_identifiers"]
 
 
 class Quantity(NamedTuple):
@@ -104,7 +104,7 @@ def _decimal(written: str) -> Decimal | None:
             return Decimal(NUMBER_WORDS[a] + NUMBER_WORDS[b])
         return None
     if w in _SCALES:
-        return Decimal(10) ** _SCALES[w]
+        return Decimal(_SCALES[w])
     try:
         return Decimal(w.replace(",", ""))
     except InvalidOperation:
@@ -250,17 +250,119 @@ def extract(text: str) -> tuple[Quantity, ...]:
     # the chunks that can hold a start, looked up per chunk in what is kept for each: none for most
     # texts without a number (cheaper than lowering and splitting the text to look for number words)
     spans = _candidates(text)
-    if not spans:
+    if not spans and not _may_share(text):
         return ()
-    found = _quantities(text, _scan_chunks(text, spans))
+    return _whole(text, _quantities(text, _scan_chunks(text, spans)) if spans else ())
+
+
+def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
+    """What the scanner's quantities `found` say read together with the words
+    around them: shares and ratios in words, a whole and a half, amounts in
+    two units."""
+    if _may_share(text) and _SHARE_HINT.search(text) is not None and (
+            bare := [b for b in _bare_shares(text) if not any(q.start <= b.start < q.end for q in found)]):
+        found = _instead(found, bare)  # "half of", not the "half" of "one half of" read already
     if (" in " in text or " out of " in text) and (ratios := _ratios(text)):
         # "one in five": one quantity, a share, in place of the two numbers it is written with
-        found = tuple(sorted([q for q in found if not any(r.start <= q.start < r.end for r in ratios)] + ratios,
-                             key=lambda q: q.start))
+        found = _instead(found, ratios)
+    if ("and a half" in text or "and-a-half" in text) and (halves := _and_a_half(text)):
+        found = _instead(found, halves)
+    if len(found) > 1:
+        found = _compounds(text, found)
     return found
 
 
+def _instead(found: Iterable[Quantity], readings: list[Quantity]) -> tuple[Quantity, ...]:
+    """`found` with `readings` in place of the quantities inside their spans, in order."""
+    return tuple(sorted([q for q in found if not any(r.start <= q.start < r.end for r in readings)] + readings,
+                        key=lambda q: q.start))
+
+
+# "half of the patients", "half the votes", "a third of the budget": a share with no count before it
+_SHARE_HINT = re.compile(r"(?i)(?:half|third|quarter|fifth|tenth)\s+(?:of|the)\b|-(?:half|third|quarter|fifth|tenth)")
+_BARE_SHARE = re.compile(
+    r"""(?<![\w-])(?:(?:(?P<a>an?)\s+(?P<f>half|third|quarter|fifth|tenth)|(?P<h>half))(?=\s+(?:of|the)\b)
+       |(?P<k>one|two|three|four|five|six|seven|eight|nine)-(?P<kf>half|thirds?|quarters?|fifths?|tenths?)(?![\w-]))""",
+    re.IGNORECASE | re.VERBOSE)
+_A_PART = re.compile(r"(?<![\w-])the\s+(?:[^\W\d_]+\s+)?$", re.IGNORECASE)
+
+
+def _may_share(text: str) -> bool:
+    """A cheap test before _SHARE_HINT and _AND_A_HALF: the text holds the end of a fraction word."""
+    return "alf" in text or "hird" in text or "uarter" in text or "ifth" in text or "enth" in text
+
+
+def _bare_shares(text: str) -> list[Quantity]:
+    """`half of`, `half the`, `a third of`, `a quarter of`: a share, in
+    percent, as the fraction after a count is (`two thirds`). Not a part
+    named by `the` (`the first half of the season`, `the other half of`)."""
+    out = []
+    for m in _BARE_SHARE.finditer(text):
+        if _A_PART.search(text, max(0, m.start() - 30), m.start()) is not None:
+            continue
+        if m.group("k"):  # "two-thirds majority", "one-third of"
+            share = NUMBER_WORDS[m.group("k").lower()] * SHARES[m.group("kf").lower().rstrip("s")]
+        else:
+            share = SHARES[(m.group("f") or m.group("h")).lower()]
+        out.append(Quantity("number", m.group(0), m.start(), m.end(), value=share, unit="%"))
+    return out
+
+
+def _and_a_half(text: str) -> list[Quantity]:
+    """A whole number and a half of a unit or a scale word, as one number:
+    `two and a half hours` is 2.5 hours, `an hour and a half` 1.5 hours,
+    `one and a half million` 1,500,000."""
+    out = []
+    for m in _AND_A_HALF.finditer(text):
+        n = m.group("n")
+        word = " ".join((m.group("u") or m.group("u2")).lower().split())
+        whole = Decimal(1) if n is None or n.lower() in ("a", "an") else _decimal(n)
+        if whole is None:
+            continue
+        value = whole + Decimal("0.5")
+        unit = _UNITS.get(word)
+        if word in _SCALES:
+            value, unit = value * _SCALES[word], None
+        elif unit is None:
+            continue
+        out.append(Quantity("number", m.group(0), m.start(), m.end(), value=value, unit=unit))
+    return out
+
+
+_COMPOUND_GAP = re.compile(r"\s+(?:and\s+)?")
+
+
+def _compounds(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
+    """Two amounts of one dimension written one after the other, the larger
+    unit first, as one amount in the smaller unit: `2 hours 5 minutes` is 125
+    minutes, `1 year and 6 months` 18 months, `3 lb 4 oz` 52 oz. Not across a
+    comma or a range (`between 2 hours and 30 minutes` is read as a range)."""
+    out: list[Quantity] = []
+    for q in found:
+        prev = out[-1] if out else None
+        if prev is not None and prev.kind == q.kind == "number" and prev.value is not None \
+                and q.value is not None and prev.value >= 0 and q.value >= 0:
+            big, small = BASE.get(prev.unit or ""), BASE.get(q.unit or "")
+            if big is not None and small is not None and big[0] == small[0] and big[1] > small[1] \
+                    and _COMPOUND_GAP.fullmatch(text, prev.end, q.start) is not None \
+                    and _BETWEEN_BEFORE.search(text, max(0, prev.start - 12), prev.start) is None:
+                out[-1] = Quantity("number", text[prev.start:q.end], prev.start, q.end,
+                                   value=prev.value * big[1] / small[1] + q.value, unit=q.unit)
+                continue
+        out.append(q)
+    return tuple(out)
+
+
 _SMALL_NUMBER = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_HALF_UNITS = _trie([u for u in _UNITS if u[0].isalpha() and len(u) > 2]
+                    + ["hundred", "thousand", "million", "billion", "trillion"], fold=True).replace(r"\ ", r"\s+")
+# "two and a half hours", "1-and-a-half miles", "an hour and a half", "a year and a half"
+_AND_A_HALF = re.compile(
+    rf"""(?<![\w.,-])(?P<n>\d+|{_SMALL_NUMBER}|an?)[\s-]+and[\s-]+a[\s-]+half\s+(?P<u>{_HALF_UNITS})(?![^\W\d_])
+       |(?<![\w-])(?:an?|one)\s+(?P<u2>{_HALF_UNITS})\s+and\s+a\s+half(?![\w-])""",
+    re.IGNORECASE | re.VERBOSE)
+
+
 # the two sides of a ratio, read from where its "in" or "out of" stands
 _RATIO_FIRST = re.compile(rf"(?<![\w.,])(?:\d+|{_SMALL_NUMBER})$", re.IGNORECASE)
 _RATIO_REST = re.compile(
@@ -381,7 +483,7 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
             else:
                 scale = None
         if scale:
-            value = value * Decimal(10) ** _SCALES[scale.lower()]
+            value = value * _SCALES[scale.lower()]
     if u and u.lower().rstrip("s") in _FRACTIONS and text[m.end("unit"):m.end("unit") + 1] == "-":
         # "one third-party library", "a half-open range": the fraction word opens a compound, it is no unit
         u = None
@@ -404,6 +506,8 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
             unit = unit or _LONE_LETTER_UNITS[lone]
         else:
             e = m.start("lone")
+    if unit in SHARES:
+        value, unit = value * SHARES[unit], "%"  # "two thirds": a share, in percent ("one half" = "50%")
     if sign:
         value = -value
     if ordinal and unit == "century" and 1 <= value <= 30 and value == value.to_integral():
@@ -412,9 +516,11 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
         return Quantity("range", text[s:e].strip(), s, e, value=low, high=low + 100, unit="century")
     if word and written.lower() == "one" and unit is None and not scale:
         return None  # "one of", "no one", "one possibility": not a count
-    if word and written.lower() in _SCALES:
+    if word and written.lower() in _SCALES and written.lower() not in NUMBER_WORDS:
         # "hundreds of", "a thousand reasons", "million dollars": a bare scale word is not a stated amount
         return None
+    if word and written.lower() == "dozen" and (half := _HALF_A.search(text, max(0, s - 12), s)) is not None:
+        s, value = half.start(), value / 2  # "half a dozen": six
     n_end = m.end("n")
     bare = not (unit or ordinal or scale or sign or cur or word) and e == n_end  # digits and nothing read after
     if bare and len(written) == 4 and written.endswith("0") and 1000 <= value < 3000 and \
@@ -462,6 +568,7 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
     return _new(Quantity, ("number", text[s:e].strip(), s, e, value, None, unit, None, None, None))
 
 
+_HALF_A = re.compile(r"(?<![\w-])half\s+an?\s+$", re.IGNORECASE)
 _PER = re.compile(r"(?:[ \t]*/[ \t]*|\s+(?P<w>per|a|an|each)\s+)(?P<den>[^\W\d_]+)(?![\w/])", re.IGNORECASE)
 _PER_FIRST = frozenset("/ \t\n")
 
@@ -675,13 +782,9 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
     out: list[NumberMismatch] = []
     for q in cq:
         if q.kind == "number":
-            # a claim's unit, when the quotes use that unit, is matched among those: "8 times
-            # faster" is not backed by "4 times faster ... slice by 8"
-            pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(
-                n.unit == q.unit for n in numbers) else numbers
-            if not any(n.value == q.value and same_unit(q.unit, n.unit) for n in pool) and \
-                    not any(converts(q, n) for n in numbers) and not _bound_met(claim, q, offered.amounts) \
-                    and not (hedged(claim, q.start) and any(hedged_rounding(q, n) for n in pool)):
+            if _backing(claim, q, numbers) is None and not _bound_met(claim, q, offered.amounts):
+                if in_words(q) and not any(n.unit == "%" for n in numbers):
+                    continue  # "half of the members": the quotes give no share to hold it to
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "ratio":
             # backed by the same share written as a percentage (to the nearest whole one) or as a ratio,
@@ -733,6 +836,55 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
     return out
+
+
+def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | None:
+    """The quotes' number (of `numbers`, _numbers_of) that states the claim's
+    number `q`: the same value in the same unit, the amount in another unit
+    (`converts`), or, after a hedge (`about 3 km`), its rounding; None when
+    none does."""
+    # a claim's unit, when the quotes use that unit, is matched among those: "8 times
+    # faster" is not backed by "4 times faster ... slice by 8"
+    pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(n.unit == q.unit for n in numbers) else numbers
+    for n in pool:
+        if n.value == q.value and same_unit(q.unit, n.unit):
+            return n
+    for n in numbers:
+        if converts(q, n):
+            return n
+    if hedged(claim, q.start) or in_words(q):  # a fraction word is a round figure: "half" for 48 %
+        for n in pool:
+            if hedged_rounding(q, n):
+                return n
+    for n in pool:
+        if in_words(n) and q.unit == "%" and q.value is not None and n.value is not None \
+                and rounds_to(n.value, q.value):
+            return n  # "33 %" for "a third"
+    return None
+
+
+def restated(claim: str, quotes: list[str] | tuple[str, ...]) -> str:
+    """The claim (NFKC) with each of its numbers that a quote states in
+    another form written as the quote writes it: `1.2 km` as `1,200 metres`,
+    `a dozen` as `12`, `an hour and a half` as `90 minutes`. For the
+    word-overlap score, which compares words: an amount the quantity rule
+    reads as the quote's is the quote's, found, not missing. The claim's text
+    as it is when no number of it is restated."""
+    cq = [q for q in extract(claim) if q.kind == "number"]
+    if not cq or not quotes:
+        return claim
+    numbers = _offered(tuple(quotes)).numbers
+    text = unicodedata.normalize("NFKC", claim)
+    out, last = [], 0
+    for q in cq:
+        n = _backing(text, q, numbers)
+        if n is None or n.text == q.text or q.start < last:
+            continue
+        out += [text[last:q.start], n.text]
+        last = q.end
+    if not out:
+        return claim
+    return "".join(out) + text[last:]
 
 
 # a bound before a claim's number ("over 8,000 m", "fewer than 10 members", "before 9 am"), and after it

@@ -24,8 +24,10 @@ _SMALL = (
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_SMALL)}
 NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(_TENS, 2)})
-_SCALES = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9, "trillion": 12, "k": 3, "m": 6, "bn": 9,
-           "mn": 6}
+NUMBER_WORDS["dozen"] = 12  # "a dozen eggs"; also a multiplier ("two dozen", _SCALES); "dozens of" is no count
+# what a scale word multiplies the number before it by ("1.5 million", "two dozen")
+_SCALES = {"hundred": 10**2, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
+           "k": 10**3, "m": 10**6, "bn": 10**9, "mn": 10**6, "dozen": 12}
 
 _MONTHS = "january february march april may june july august september october november december".split()
 _MONTH_OF = {m: i for i, m in enumerate(_MONTHS, 1)}
@@ -194,7 +196,7 @@ _NOT_NAMES = frozenset(
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _DAY = r"(?:3[01]|[12]\d|0?[1-9])(?!\d)"
 _NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"}, fold=True)
-_SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|bn|mn|k|m)(?![^\W\d_])"
+_SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|dozen|bn|mn|k|m)(?![^\W\d_])"
 
 # one scanner, alternatives in priority order
 _SCAN = re.compile(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .quantities import Quantity
 
-__all__ = ["BASE", "converts", "hedged", "hedged_rounding", "same_unit"]
+__all__ = ["BASE", "SHARES", "converts", "hedged", "hedged_rounding", "in_words", "rounds_to", "same_unit"]
 
 
 def same_unit(a: str | None, b: str | None) -> bool:
@@ -49,13 +49,23 @@ BASE: dict[str, tuple[str, Decimal]] = {
     "t": ("mass", Decimal(1000000)), "lb": ("mass", Decimal("453.59237")), "oz": ("mass", Decimal("28.349523125")),
     "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)),
     "percentage point": ("rate points", Decimal(1)), "basis point": ("rate points", Decimal("0.01")),
-    "half": ("fraction", Decimal("0.5")), "quarter": ("fraction", Decimal("0.25")),
-    "fifth": ("fraction", Decimal("0.2")), "eighth": ("fraction", Decimal("0.125")),
-    "tenth": ("fraction", Decimal("0.1")),
     # months and years: no number of days (a month has 28 to 31, a year 365 or 366) but twelve
     # months to the year, always ("24 months" is "2 years"; "4 weeks" is not "a month")
     "month": ("calendar", Decimal(1)), "year": ("calendar", Decimal(12)),
 }
+
+
+# the share a fraction word names, in percent: the quantity rule reads "two thirds" as 66.7 %, "one
+# half" as 50 %, so a share compares with a percentage and another fraction
+SHARES: dict[str, Decimal] = {w: Decimal(100) / n for n, w in enumerate(
+    "half third quarter fifth sixth seventh eighth ninth tenth".split(), 2)}
+_SHARE_WORD = re.compile(r"(?i)half|halves|third|quarter|fifth|sixth|seventh|eighth|ninth|tenth")
+
+
+def in_words(q: Quantity) -> bool:
+    """Whether `q` is a share written as a fraction (`half`, `two thirds`):
+    a round figure by nature, as a hedged one is."""
+    return q.unit == "%" and not q.text[:1].isdigit() and _SHARE_WORD.search(q.text) is not None
 
 
 # units of the imperial and US customary systems: a figure converted between these and metric units is
@@ -70,19 +80,19 @@ def converts(claim: Quantity, quoted: Quantity) -> bool:
     and imperial units, and between °C and °F (by their offset as well as
     their ratio), a converted figure is rounded by whoever wrote it: the
     quote's amount, converted into the claim's unit, must round to the
-    claim's figure at the precision it is written to (`_rounds_to`), so
+    claim's figure at the precision it is written to (`rounds_to`), so
     `26.2 miles` backs `42 km` and `350 °F` backs `180 °C`."""
     a, b = claim, quoted
     if a.unit is None or b.unit is None or a.value is None or b.value is None or a.unit == b.unit:
         return False
     if {a.unit, b.unit} == {"°C", "°F"}:
-        return _rounds_to((b.value - 32) * 5 / 9 if b.unit == "°F" else b.value * 9 / 5 + 32, a.value)
+        return rounds_to((b.value - 32) * 5 / 9 if b.unit == "°F" else b.value * 9 / 5 + 32, a.value)
     amount = _amount_in(b, a.unit)
     if amount is None:
         return False
     if (a.unit in _IMPERIAL) == (b.unit in _IMPERIAL):
         return amount == a.value
-    return _rounds_to(amount, a.value)
+    return rounds_to(amount, a.value)
 
 
 def _amount_in(q: Quantity, unit: str | None) -> Decimal | None:
@@ -106,7 +116,7 @@ def hedged(text: str, start: int) -> bool:
 def hedged_rounding(claim: Quantity, quoted: Quantity) -> bool:
     """Whether a hedged claim's number ("about 3 km") gives the quote's
     amount, in the same unit or converted: the amount rounds to it at the
-    precision it is written to (`_rounds_to`), or lies within a tenth of it,
+    precision it is written to (`rounds_to`), or lies within a tenth of it,
     the latitude "about" gives a round figure ("roughly 500" for 512,
     "about 50%" for 47%; not "about 30 days" for 45)."""
     if claim.value is None or quoted.value is None:
@@ -120,10 +130,10 @@ def hedged_rounding(claim: Quantity, quoted: Quantity) -> bool:
         if converted is None:
             return False
         amount = converted
-    return _rounds_to(amount, claim.value) or abs(amount - claim.value) <= abs(claim.value) / 10
+    return rounds_to(amount, claim.value) or abs(amount - claim.value) <= abs(claim.value) / 10
 
 
-def _rounds_to(x: Decimal, written: Decimal) -> bool:
+def rounds_to(x: Decimal, written: Decimal) -> bool:
     """Whether `x` rounds to `written` at the precision `written` shows: its
     last decimal; for a whole number, its last digit that is not a trailing
     zero, but never coarser than two significant figures (`180` is to the
