@@ -267,6 +267,9 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         found = _instead(found, ratios)
     if ("and a half" in text or "and-a-half" in text) and (halves := _and_a_half(text)):
         found = _instead(found, halves)
+    if (":" in text or any(q.unit in ("am", "pm") for q in found)) and (times := [
+            t for t in _clock_times(text) if not any(q.kind == "range" and q.start <= t.start < q.end for q in found)]):
+        found = _instead(found, times)  # not the end of a range read already ("between 6 and 7 pm")
     if len(found) > 1:
         found = _compounds(text, found)
     return found
@@ -285,6 +288,39 @@ _BARE_SHARE = re.compile(
        |(?P<k>one|two|three|four|five|six|seven|eight|nine)-(?P<kf>half|thirds?|quarters?|fifths?|tenths?)(?![\w-]))""",
     re.IGNORECASE | re.VERBOSE)
 _A_PART = re.compile(r"(?<![\w-])the\s+(?:[^\W\d_]+\s+)?$", re.IGNORECASE)
+
+
+# a time of day: "9 am", "9:30 p.m.", "21:00", "9:00 in the morning" (a colon's minutes are two digits:
+# "3:1" is a score, not a time)
+_CLOCK = re.compile(
+    r"""(?<![\w.:,])(?P<h>1[0-2]|0?[1-9])(?:[:.](?P<mi>[0-5]\d))?\s?(?P<ap>[AaPp])\.?\s?[Mm]\.?(?![\w])
+      |(?<![\w.:,])(?P<h2>[01]?\d|2[0-3]):(?P<mi2>[0-5]\d)(?![\d:])
+       (?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|at\s+night|(?:tonight|tomorrow\s+morning)))?""",
+    re.VERBOSE | re.IGNORECASE)
+
+
+def _clock_times(text: str) -> list[Quantity]:
+    """The times of day in `text` (kind "time"): the minutes since midnight,
+    and, for a time on a twelve-hour clock with nothing saying which half of
+    the day (`9:00`), the same time twelve hours later as `high`."""
+    out = []
+    for m in _CLOCK.finditer(text):
+        if m.group("h"):
+            h, mi = int(m.group("h")) % 12, int(m.group("mi") or 0)
+            if m.group("ap").lower() == "p":
+                h += 12
+            out.append(Quantity("time", m.group(0).rstrip("."), m.start(), m.end(), value=Decimal(h * 60 + mi)))
+            continue
+        h, mi = int(m.group("h2")), int(m.group("mi2"))
+        part = (m.group("part") or "").lower()
+        later = None
+        if 1 <= h <= 12 and part:
+            h = h % 12 + (0 if "morning" in part else 12)  # "9:00 in the morning", "8:30 in the evening"
+        elif 1 <= h <= 12:
+            later = Decimal((h % 12 + 12) * 60 + mi)  # "9:00": morning or evening
+            h %= 12
+        out.append(Quantity("time", m.group(0), m.start(), m.end(), value=Decimal(h * 60 + mi), high=later))
+    return out
 
 
 def _may_share(text: str) -> bool:
@@ -698,6 +734,10 @@ def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
             out.append(Quantity("number", q.text, q.start, q.end, value=q.high, unit=q.unit))
         elif q.kind == "date" and q.date and q.date[0]:
             out.append(Quantity("number", str(q.date[0]), q.start, q.end, value=Decimal(q.date[0])))
+        elif q.kind == "time" and q.value is not None:
+            # a quote's "9:30 pm" still offers its hour as written ("at 9")
+            hour = int(q.value) // 60
+            out.append(Quantity("number", q.text, q.start, q.end, value=Decimal(hour % 12 or 12)))
         elif q.kind == "identifier" and q.ident and len(q.ident) == 1:
             # a quote's "Top 10", "slice-by-8" still offers its number
             out.append(Quantity("number", q.text, q.start, q.end, value=Decimal(q.ident[0])))
@@ -740,7 +780,7 @@ def _offered(quotes: tuple[str, ...]) -> _Offered:
 
     return _Offered(qq, _numbers_of(qq), [q for q in qq if q.kind == "date"],
                     [m for quote in quotes for m in _bare_months(quote)], [q for q in qq if q.kind == "range"],
-                    said(("number", "range", "ratio")), said(("date",)), _amounts(quotes))
+                    said(("number", "range", "ratio", "time")), said(("date",)), _amounts(quotes))
 
 
 def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[Quantity, str | None], ...]:
@@ -785,6 +825,15 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
             if _backing(claim, q, numbers) is None and not _bound_met(claim, q, offered.amounts):
                 if in_words(q) and not any(n.unit == "%" for n in numbers):
                     continue  # "half of the members": the quotes give no share to hold it to
+                out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
+        elif q.kind == "time":
+            mine = {q.value, q.high} - {None}
+            times = [n for n in offered.quantities if n.kind == "time"]
+            if not any(mine & ({n.value, n.high} - {None}) for n in times) and not (
+                    not times and any(n.unit is None and n.value is not None and n.value * 60 in
+                                      {v - v % 60 for v in mine if v is not None} for n in numbers)) \
+                    and not _time_bound_met(claim, q, times):
+                # no time of the quotes is the claim's; without one, the hour alone may be given ("at 9")
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "ratio":
             # backed by the same share written as a percentage (to the nearest whole one) or as a ratio,
@@ -836,6 +885,20 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
     return out
+
+
+def _time_bound_met(claim: str, q: Quantity, times: list[Quantity]) -> bool:
+    """Whether the claim bounds its time of day (`before 9 am`, `after 6 pm`)
+    and a quote gives a time within the bound (`at 8 am`)."""
+    found = _bound_at(claim, q.start, q.end)
+    if found is None:
+        return False
+    up = found.group("up") is not None
+    for n in times:
+        for v in (n.value, n.high):
+            if v is not None and any(w is not None and (v >= w if up else v <= w) for w in (q.value, q.high)):
+                return True
+    return False
 
 
 def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | None:
