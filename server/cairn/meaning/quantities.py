@@ -827,11 +827,11 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                     continue  # "half of the members": the quotes give no share to hold it to
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "time":
-            mine = {q.value, q.high} - {None}
+            when = {v for v in (q.value, q.high) if v is not None}
             times = [n for n in offered.quantities if n.kind == "time"]
-            if not any(mine & ({n.value, n.high} - {None}) for n in times) and not (
+            if not any(when & {n.value, n.high} for n in times) and not (
                     not times and any(n.unit is None and n.value is not None and n.value * 60 in
-                                      {v - v % 60 for v in mine if v is not None} for n in numbers)) \
+                                      {v - v % 60 for v in when} for n in numbers)) \
                     and not _time_bound_met(claim, q, times):
                 # no time of the quotes is the claim's; without one, the hour alone may be given ("at 9")
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
