@@ -267,6 +267,8 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         found = _instead(found, ratios)
     if ("and a half" in text or "and-a-half" in text) and (halves := _and_a_half(text)):
         found = _instead(found, halves)
+    if ("quarter" in text or "half" in text) and (parts := _ordinal_parts(text)):
+        found = _instead(found, parts)
     if (":" in text or any(q.unit in ("am", "pm") for q in found)) and (times := [
             t for t in _clock_times(text) if not any(q.kind == "range" and q.start <= t.start < q.end for q in found)]):
         found = _instead(found, times)  # not the end of a range read already ("between 6 and 7 pm")
@@ -321,6 +323,18 @@ def _clock_times(text: str) -> list[Quantity]:
             h %= 12
         out.append(Quantity("time", m.group(0), m.start(), m.end(), value=Decimal(h * 60 + mi), high=later))
     return out
+
+
+# "the second quarter", "the first half of the season": which part, not a share
+_ORDINAL_PART = re.compile(r"(?<![\w-])(?P<o>first|second|third|fourth)\s+(?P<p>quarter|half)(?![\w-])", re.IGNORECASE)
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def _ordinal_parts(text: str) -> list[Quantity]:
+    """`the second quarter`, `the first half`: an identifier (the quarter of a
+    year `Q2` names, the half `H1` names), not a share."""
+    return [Quantity("identifier", m.group(0), m.start(), m.end(), name=m.group("p").lower(),
+                     ident=(_ORDINALS[m.group("o").lower()],)) for m in _ORDINAL_PART.finditer(text)]
 
 
 def _may_share(text: str) -> bool:
@@ -484,6 +498,8 @@ def _quantities(text: str, matches: Iterable[re.Match[str] | _PlainNumber]) -> t
                 pass
             else:
                 name = letters.lower().split("-")[-1]
+                if letters == "Q" and m.group("ad") in ("1", "2", "3", "4"):
+                    name = "quarter"  # "Q2" is the second quarter of a year
                 if m.group("anv") is None and len(name) > 2 and name.endswith("v"):
                     name = name[:-1]  # "GPLv3": the name is GPL
                 if name == "v" and m.group("anv") is None:
@@ -542,6 +558,9 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
             unit = unit or _LONE_LETTER_UNITS[lone]
         else:
             e = m.start("lone")
+    if unit in SHARES and ordinal and unit in ("quarter", "half") and value == value.to_integral():
+        # "the 3rd quarter": which quarter (_ordinal_parts), not three of them
+        return Quantity("identifier", text[s:e].strip(), s, e, name=unit, ident=(int(value),))
     if unit in SHARES:
         value, unit = value * SHARES[unit], "%"  # "two thirds": a share, in percent ("one half" = "50%")
     if sign:
