@@ -841,7 +841,8 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
     out: list[NumberMismatch] = []
     for q in cq:
         if q.kind == "number":
-            if _backing(claim, q, numbers) is None and not _bound_met(claim, q, offered.amounts):
+            if _backing(claim, q, numbers) is None and not _bound_met(claim, q, offered.amounts) \
+                    and not _change_met(claim, q, numbers):
                 if in_words(q) and not any(n.unit == "%" for n in numbers):
                     continue  # "half of the members": the quotes give no share to hold it to
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
@@ -904,6 +905,36 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
     return out
+
+
+# a change by an amount: "fell by 2 percentage points", "rose by about 12%"
+_BY = re.compile(r"(?<![\w-])by\s+(?:about\s+|around\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?$", re.IGNORECASE)
+
+
+def _change_met(claim: str, q: Quantity, numbers: list[Quantity]) -> bool:
+    """Whether the claim gives a change by an amount (`fell by 2 percentage
+    points`, `rose by 50%`, `grew by 3 days`) that two of the quotes' amounts
+    make: their difference, in the same unit (percentage points between two
+    percentages), or, for a percentage, the change relative to the smaller or
+    the larger (`from 8% to 6%` is a fall of 2 points, or 25%)."""
+    if q.unit is None or q.value is None or q.value <= 0 or _BY.search(claim, max(0, q.start - 24), q.start) is None:
+        return False
+    unit = "%" if q.unit == "percentage point" else q.unit
+    relative = q.unit == "%"
+    pool = [(n.value, n.unit) for n in numbers
+            if n.value is not None and (n.unit == unit or (relative and n.unit is None))]
+    written = q.value
+    for a, ua in pool:
+        for b, ub in pool:
+            if a >= b or ua != ub:
+                continue
+            if not relative and b - a == written:
+                return True
+            if relative and ua == "%" and rounds_to(b - a, written):
+                return True  # "fell by 2%" for a fall of two points, as it is often written
+            if relative and a > 0 and (rounds_to((b - a) * 100 / a, written) or rounds_to((b - a) * 100 / b, written)):
+                return True
+    return False
 
 
 def _time_bound_met(claim: str, q: Quantity, times: list[Quantity]) -> bool:
