@@ -125,6 +125,14 @@ _unit("KB", "kb", "kilobytes", "kilobyte", "kib")
 _unit("MB", "mb", "megabytes", "megabyte", "mib")
 _unit("GB", "gb", "gigabytes", "gigabyte", "gib")
 _unit("TB", "tb", "terabytes", "terabyte", "tib")
+_unit("W", "watts", "watt")  # "60 W": a lone letter (_LONE_LETTER_UNITS)
+_unit("kW", "kw", "kilowatts", "kilowatt")
+_unit("MW", "mw", "megawatts", "megawatt")
+_unit("GW", "gw", "gigawatts", "gigawatt")
+_unit("Wh", "wh", "watt-hours", "watt-hour", "watt hours", "watt hour")
+_unit("kWh", "kwh", "kilowatt-hours", "kilowatt-hour", "kilowatt hours", "kilowatt hour")
+_unit("MWh", "mwh", "megawatt-hours", "megawatt-hour", "megawatt hours", "megawatt hour")
+_unit("GWh", "gwh", "gigawatt-hours", "gigawatt-hour", "gigawatt hours", "gigawatt hour")
 _unit("bit", "bits", "bit")
 _unit("kbit", "kbit", "kbits", "kilobits", "kilobit")
 _unit("Mbit", "mbit", "mbits", "megabits", "megabit")
@@ -160,7 +168,7 @@ _CASED = {"m", "g", "h", "t", "l", "B"}  # one-letter units only in this exact c
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 _CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad": "CAD", "aud": "AUD",
                    "chf": "CHF", "inr": "INR", "cny": "CNY", "us$": "USD"}
-_LONE_LETTER_UNITS = {"C": "°C", "F": "°F", "m": "m", "g": "g", "h": "hour", "l": "l", "t": "t"}
+_LONE_LETTER_UNITS = {"C": "°C", "F": "°F", "m": "m", "g": "g", "h": "hour", "l": "l", "t": "t", "W": "W"}
 
 _unit_alts = sorted((u for u in _UNITS if len(u) > 1 or not u.isalpha()), key=len, reverse=True)
 _UNIT_RE = _trie(_unit_alts, fold=True).replace(r"\ ", r"\s+")
@@ -214,7 +222,7 @@ _SCAN = re.compile(
         (?P<n>(?<![\w.,])(?:{_NUM})(?![\d])|(?<![\w-])(?:{_NUMWORD})(?:-(?:{_NUMWORD}))?(?![\w-]))
         (?:(?P<ord>st|nd|rd|th)(?![\w]))?
         (?:\s?(?P<scale>{_SCALE_RE}))?
-        (?:\s?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>[CFmghlt])(?![\w]))?
+        (?:\s?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>[CFmghltW])(?![\w]))?
     )
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -343,7 +351,7 @@ _PLAIN = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 # what _SCAN's number may take after its digits (ordinal, scale, unit, a lone unit letter), and
 # what a day of one or two digits may take to make a date ("12 May", "3rd of June")
 _NUMBER_TAIL = re.compile(
-    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|[CFmghlt](?![\w])", re.IGNORECASE)
+    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|[CFmghltW](?![\w])", re.IGNORECASE)
 _DAY_TAIL = re.compile(rf"(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}", re.IGNORECASE)
 _PLAIN_AFTER = frozenset(",;:)!?.")
 

@@ -48,6 +48,10 @@ BASE: dict[str, tuple[str, Decimal]] = {
     "mg": ("mass", Decimal("0.001")), "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
     "t": ("mass", Decimal(1000000)), "lb": ("mass", Decimal("453.59237")), "oz": ("mass", Decimal("28.349523125")),
     "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)),
+    "W": ("power", Decimal(1)), "kW": ("power", Decimal(10**3)), "MW": ("power", Decimal(10**6)),
+    "GW": ("power", Decimal(10**9)),
+    "Wh": ("energy", Decimal(1)), "kWh": ("energy", Decimal(10**3)), "MWh": ("energy", Decimal(10**6)),
+    "GWh": ("energy", Decimal(10**9)),
     "percentage point": ("rate points", Decimal(1)), "basis point": ("rate points", Decimal("0.01")),
     # months and years: no number of days (a month has 28 to 31, a year 365 or 366) but twelve
     # months to the year, always ("24 months" is "2 years"; "4 weeks" is not "a month")
