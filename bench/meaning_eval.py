@@ -28,7 +28,7 @@ from pathlib import Path
 
 from cairn import meaning
 from cairn.calibrate import load_rows
-from cairn.meaning.quantities import compare, restated
+from cairn.meaning.quantities import compare, extract, restated, without_identifiers
 from cairn.support import check_support
 from cairn.verify import SENTENCE_REACH
 
@@ -59,13 +59,16 @@ def verdict(claim: str, evidence: list[meaning.Evidence], config, heading: str =
         lex, passed = None, True
     else:
         scored = claim  # the claim as the score reads it
-        lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode)
+        if numbers == "new" and any(q.kind == "identifier" for q in extract(claim)):
+            # as `cairn check` reads it: an identifier is checked against the cited chunk and title, not scored
+            scored = without_identifiers(claim, [e.text for e in evidence] + [e.title for e in evidence], quotes)
+        lex = check_support(scored, quotes, threshold=THRESHOLD, mode=mode)
         if numbers == "new" and lex.score is not None and lex.score < THRESHOLD and lex.missing and heading:
             # as `cairn check` reads it: words naming the cited source leave the score
-            lex = check_support(claim, quotes, threshold=THRESHOLD, mode=mode, named=heading,
+            lex = check_support(scored, quotes, threshold=THRESHOLD, mode=mode, named=heading,
                                 around=[_sentence(e) for e in evidence])
         if numbers == "new" and lex.score is not None and lex.score < THRESHOLD and \
-                (again := restated(claim, quotes)) != claim:
+                (again := restated(scored, quotes)) != scored:
             # as `cairn check` reads it: an amount the quotes state in another form is theirs
             other = check_support(again, quotes, threshold=THRESHOLD, mode=mode, named=heading,
                                   around=[_sentence(e) for e in evidence])

@@ -667,7 +667,8 @@ class Verifier:
         for r in results:
             if r.resolved and r.evidence is not None:
                 context += [r.evidence[0].text, self._title(r.evidence[0])]
-        return without_identifiers(claim.text, context)
+        quotes = [r.citation.quote for r in results if r.resolved and r.citation.quote]
+        return without_identifiers(claim.text, context, quotes)
 
     def _title(self, chunk: Chunk) -> str:
         """A source's file name and the start of its first chunk (up to 300 characters):

@@ -569,6 +569,11 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
         # "the 19th century": its hundred years, counted 1801-1900 or 1800-1899; any year of them backs it
         low = (value - 1) * 100
         return Quantity("range", text[s:e].strip(), s, e, value=low, high=low + 100, unit="century")
+    if word and not (unit or ordinal or sign or scale or cur) and written.lower() in NUMBER_WORDS \
+            and (found := _reference_and_start(text, s)) is not None and found[0] in _REFERENCE_NAMES \
+            and found[0] != "number" and found[1] + 1 < s:
+        # "Part Two", "phase one", "Chapter Three": a number in words names an item as digits do
+        return Quantity("identifier", written, s, e, name=found[0], ident=(int(value),))
     if word and written.lower() == "one" and unit is None and not scale:
         return None  # "one of", "no one", "one possibility": not a count
     if word and written.lower() in _SCALES and written.lower() not in NUMBER_WORDS:
@@ -1110,18 +1115,28 @@ def _date_backs(evidence: DateParts | None, claimed: DateParts | None) -> bool:
     return True
 
 
-def without_identifiers(claim: str, context: list[str] | tuple[str, ...]) -> str:
+def without_identifiers(claim: str, context: list[str] | tuple[str, ...], quotes: Sequence[str] = ()) -> str:
     """The claim with its identifiers taken out, for the word-overlap score:
     an identifier's number is never missing from a quote (it names the
     source), and its name is not missing when the cited chunk or its source's
-    title names it (`Under Apache 2.0, …` cited to the Apache licence)."""
+    title names it (`Under Apache 2.0, …` cited to the Apache licence). An
+    identifier one of the `quotes` names too is found, not taken out: written
+    as the quote writes it (`the third quarter` cited to `Q3`, `part 2` to
+    `Part Two`; `kernel 5.15` to `Linux 5.15`, the same release under
+    another name)."""
     qs = [q for q in extract(claim) if q.kind == "identifier"]
     if not qs:
         return claim
+    said = [x for quote in quotes for x in extract(quote) if x.kind == "identifier"]
     text = unicodedata.normalize("NFKC", claim)
     named = " ".join(context).lower()
-    cuts: list[tuple[int, int]] = []
+    edits: list[tuple[int, int, str]] = []
     for q in qs:
+        same = next((x for x in said if x.ident == q.ident and (x.name == q.name or (q.ident and len(q.ident) > 1))),
+                    None)
+        if same is not None:
+            edits.append((q.start, q.end, same.text))
+            continue
         start = q.start
         if q.name and q.name not in _REFERENCE_WORDS.values():
             m = _WORD_BEFORE.search(text, max(0, q.start - 40), q.start)
@@ -1131,11 +1146,11 @@ def without_identifiers(claim: str, context: list[str] | tuple[str, ...]) -> str
             m = _WORD_BEFORE.search(text, max(0, q.start - 40), q.start)
             if m and _REFERENCE_WORDS.get(m.group(1).lower().rstrip("'’")) == q.name:
                 start = m.start()
-        cuts.append((start, q.end))
+        edits.append((start, q.end, ""))
     out, last = [], 0
-    for s0, e0 in sorted(cuts):
+    for s0, e0, written in sorted(edits):
         if s0 >= last:
-            out.append(text[last:s0])
+            out += [text[last:s0], written]
             last = e0
     out.append(text[last:])
     return " ".join("".join(out).split())
