@@ -179,6 +179,29 @@ def privative(word: str) -> tuple[str, str] | None:
                 continue  # English writes in- as il-, ir-, im- only before these letters
             if p not in ("un", "non") and not base.endswith(ADJECTIVE_ENDINGS):
                 continue
-            if base in lex and word in lex:
+            if word in lex and (base in lex or (p == "un" and _participle(base, lex))):
                 return p, base
     return None
+
+
+# the past participles English forms without -ed: "unpaid", "unknown", "unseen" deny "paid", "known", "seen"
+_IRREGULAR_PARTICIPLES = frozenset(
+    """paid known seen done said told sold held heard made taken written spoken broken chosen driven eaten
+    forgiven forgotten frozen given hidden proven shaken stolen worn born grown shown thrown drawn found bound
+    won spent built bought taught caught thought fought sought brought felt kept left lost meant met read sent
+    set cut hurt put shut lit fed led bent burnt dealt hung laid lent slept spun struck stuck swept torn wound
+    woken beaten bitten fallen ridden risen sung sunk sworn understood withdrawn begun run come become gone""".split()
+)
+
+
+def _participle(word: str, lex: frozenset[str]) -> bool:
+    """Whether `word` is a past participle of an English verb of `lex` (which
+    lists a verb, not its forms): irregular (`paid`), or the verb with -ed
+    (`locked`, `used`, `planned`, `applied`). What un- denies: `unpaid`."""
+    if word in _IRREGULAR_PARTICIPLES:
+        return True
+    if not word.endswith("ed") or len(word) < 5:
+        return False
+    stem = word[:-2]
+    return (stem in lex or word[:-1] in lex or (stem[-1] == stem[-2] and stem[:-1] in lex)
+            or (stem.endswith("i") and stem[:-1] + "y" in lex))

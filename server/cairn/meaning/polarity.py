@@ -668,8 +668,12 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 if len(shared) < best_n:
                     continue
                 governed = shared & (cl.heads | ql.heads | cl.negative | ql.negative) - cl.mixed - ql.mixed
-                if not governed and len(shared) >= 3 and 4 * len(shared) >= 3 * len(cl.concepts):
-                    governed = shared  # nearly the same statement: its polarity as a whole
+                if not governed and len(shared) >= 3 and 4 * len(shared) >= 3 * len(cl.concepts) \
+                        and not (cl.negative | ql.negative) - shared:
+                    # nearly the same statement: its polarity as a whole; unless a word negative by
+                    # itself stands outside what the two share ("Flood damage is excluded from the
+                    # policy" against "The policy does not cover flood damage")
+                    governed = shared
                 governed -= {g for g in governed if (g in cl.unasserted and _stance(cl, g) == POSITIVE)
                              or (g in ql.unasserted and _stance(ql, g) == POSITIVE)}
                 if not governed:
