@@ -221,8 +221,13 @@ _CEASING_PHRASES = _by_first_word(CEASING)
 _DIRECTION_FIRST = frozenset(p.split()[0] for p in DIRECTIONS)
 _CEASING_FIRST = frozenset(p.split()[0] for p in CEASING)
 # every word that read() treats other than as a plain content word
+# the words of a share or a rounded amount ("nearly two thirds", "roughly half"): the quantity rule's to
+# compare; not what a statement is about
+_AMOUNT_WORDS = frozenset(
+    """half halves third thirds quarter quarters fifth fifths tenth tenths dozen nearly almost roughly
+    approximately""".split())
 _SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | NEGATING_BEFORE_TO | CLAUSE_BREAKERS
-            | SUBORDINATORS | STOPWORDS | {"without", "not", "other", "non", "free"})
+            | SUBORDINATORS | STOPWORDS | _AMOUNT_WORDS | {"without", "not", "other", "non", "free"})
 
 
 def _phrase_at(toks: list[_Tok], i: int, phrases: dict[str, tuple[tuple[str, ...], ...]]) -> tuple[str, int] | None:
@@ -384,7 +389,7 @@ def read(text: str) -> Reading:
             st.first = False
             i += ceasing[1]
             continue
-        if t.kind == "num":
+        if t.kind == "num" or w in _AMOUNT_WORDS:
             st.first = False
             st.word_negation = None
             i += 1
