@@ -139,6 +139,22 @@ def _onlys(claim: str) -> list[_Only]:
     return out
 
 
+# words that say "only" in other words
+_SOLE = frozenset({"exclusively", "solely", "else", "nowhere"})
+
+
+def _named(text: str, words: list[re.Match[str]], i: int) -> bool:
+    """Whether word i is written as a name: a capital inside it (`iOS`), or
+    first, inside its sentence."""
+    w = words[i].group()
+    if any(c.isupper() for c in w[1:]):
+        return True
+    if not w[:1].isupper() or i == 0:
+        return False
+    before = text[words[i - 1].end():words[i].start()]
+    return not any(c in before for c in ".!?:")
+
+
 def _joined(quote: str, anchor: str, mine: frozenset[str]) -> str | None:
     """Where the quote joins the anchor's word with another the claim does not
     name (`adults and children`, `guests or members`), as written; None when
@@ -148,8 +164,8 @@ def _joined(quote: str, anchor: str, mine: frozenset[str]) -> str | None:
     for i, st in enumerate(stems):
         if st != anchor:
             continue
-        if "only" in low[max(0, i - 3):i + 3]:
-            return None
+        if "only" in low[max(0, i - 3):i + 3] or _SOLE.intersection(low[max(0, i - 3):i + 8]):
+            return None  # it says `only` of it too, or in other words ("nowhere else", "exclusively")
         for step in (1, -1):
             j = i + step
             if not (0 <= j < len(low)) or low[j] not in _JOINS:
@@ -157,7 +173,10 @@ def _joined(quote: str, anchor: str, mine: frozenset[str]) -> str | None:
             k = j + step
             while 0 <= k < len(low) and low[k] in _DETERMINERS and abs(k - j) <= 2:
                 k += step
-            if 0 <= k < len(low) and low[k] not in _DETERMINERS and stems[k] not in mine and stems[k] != anchor:
+            if 0 <= k < len(low) and low[k] not in _DETERMINERS and stems[k] not in mine and stems[k] != anchor \
+                    and not (_named(quote, words, i) and not _named(quote, words, k)):
+                # a list joins things of one kind: a name with a name ("Madagascar and lives
+                # nowhere else" names one place)
                 a, b = sorted((i, k))
                 return quote[words[a].start():words[b].end()]
     return None
