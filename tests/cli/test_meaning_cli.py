@@ -70,6 +70,15 @@ def test_messages_name_both_sides(claims):
     assert msg["The depot school charges tuition."] == ["claim says charges; quote says free of charge"]
     assert msg["The depot crane is the smallest crane in the harbour."] == ["claim says smallest; quote says biggest"]
     assert msg["The council approved the new depot."][0].startswith("claim says approved; quote says declined")
+    assert msg["The ferry crossing to the depot island takes two and a half hours."] == [
+        "claim says two and a half hours; quotes say 90 minutes"]
+    assert msg["The depot canteen opens at 7 pm."] == ["claim says 7 pm; quotes say 7:00 in the morning"]
+    assert msg["About a third of all riders are season ticket holders."] == ["claim says a third; quotes say 51%"]
+    assert msg["The depot needs two dozen new drivers."] == ["claim says two dozen; quotes say 12"]
+    assert msg["Fares went up in the second quarter of 2023."] == ["claim says second quarter; source says Q3"]
+    assert msg["Rider numbers halved over the decade."] == ["claim says halved; quote says rose"]
+    assert msg["The depot roof panels yield 12 MW."][0] == "claim says 12 MW; quotes say 1,200 kilowatts"
+    assert msg["Drivers get 20 days of unpaid leave a year."] == ["claim says unpaid; quote says paid"]
     assert msg["The depot will close."] == [
         "the quote's sentence reads \u201cThe rumour that the depot will close has been debunked.\u201d"
         " (\u201chas been debunked\u201d)"]

@@ -134,6 +134,17 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not [x for x in diags if x.range.start.line == line_of(text, "The depot school does not charge tuition.")]
     assert by_line[("number-mismatch", line_of(text, "built in the 1940s."))].message == \
         "claim says 1940s; quotes say 1937"
+    # a time of day and a share in words: 7 am is 7:00 in the morning, 7 pm is not; about half is 51 %
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot canteen opens at 7 am.")]
+    evening = line_of(text, "The depot canteen opens at 7 pm.")
+    assert by_line[("number-mismatch", evening)].message == "claim says 7 pm; quotes say 7:00 in the morning"
+    value = await _hover_text(client, u, evening)
+    assert "`number-mismatch`" in value and "7:00 in the morning" in value
+    assert not [x for x in diags if x.range.start.line == line_of(text, "About half of all riders are season")]
+    # an amount the quote gives in another unit is found by the score: no squiggle at all
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot roof panels yield 1.2 MW.")]
+    halved = line_of(text, "Rider numbers halved over the decade.")
+    assert by_line[("contradiction", halved)].message == "claim says halved; quote says rose"
     # a claim that is a verbatim part of its quote is read as it reads there
     assert "has been debunked" in by_line[("context-negates", line_of(text, "The depot will close."))].message
     assert by_line[("contradiction", line_of(text, "The council approved the new depot."))].message.startswith(

@@ -967,3 +967,128 @@ def test_a_quote_first_met_is_read_by_every_rule_whatever_the_claim_needs():
     claim = "Refunds are issued after 30 days for all orders placed in May 2021."
     found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
     assert [c.kind for c in found.contradictions] == ["negation"]
+
+
+# --------------------------------------------------------------------------
+# amounts written in words, times of day, parts of a year, changes by an amount
+
+
+@pytest.mark.parametrize("text,value,unit", [
+    ("a dozen eggs", "12", None), ("two dozen eggs", "24", None), ("half a dozen eggs", "6", None),
+    ("one and a half hours", "1.5", "hour"), ("an hour and a half", "1.5", "hour"),
+    ("two and a half million people", "2500000", None), ("5 and a half percent", "5.5", "%"),
+    ("2 hours 5 minutes", "125", "minute"), ("1 year and 6 months", "18", "month"), ("3 lb 4 oz", "52", "oz"),
+    ("half of the patients", "50", "%"), ("a quarter of the votes", "25", "%"), ("a two-thirds majority", None, "%"),
+    ("1,200 megawatts", "1200", "MW"), ("a 60W bulb", "60", "W"),
+])
+def test_amounts_in_words_and_in_two_units(text, value, unit):
+    (q,) = Q.extract(text)
+    assert q.kind == "number" and q.unit == unit
+    if value is not None:
+        assert q.value.normalize() == Q.Decimal(value).normalize()
+
+
+@pytest.mark.parametrize("text", [
+    "dozens of eggs", "the first half of the season", "the other half of the town", "a half-open range",
+    "one third-party library",
+])
+def test_no_amount_where_the_words_name_none(text):
+    assert [q for q in Q.extract(text) if q.kind == "number"] == []
+
+
+def test_two_amounts_stay_two_across_a_comma_or_a_range():
+    assert [q.text for q in Q.extract("2 weeks, 3 days")] == ["2 weeks", "3 days"]
+    assert [q.text for q in Q.extract("between 2 hours and 30 minutes")] == ["2 hours", "30 minutes"]
+
+
+@pytest.mark.parametrize("text,minutes", [
+    ("opens at 9 pm", {1260}), ("at 9.30am", {570}), ("at 10:30 p.m.", {1350}), ("at 21:00", {1260}),
+    ("at 9:00", {540, 1260}), ("at 9:00 in the morning", {540}), ("at 8:30 in the evening", {1230}),
+    ("at 12:30 am", {30}),
+])
+def test_a_time_of_day_is_one_quantity(text, minutes):
+    (q,) = Q.extract(text)
+    assert q.kind == "time" and {v for v in (q.value, q.high) if v is not None} == minutes
+
+
+def test_a_score_with_a_colon_is_no_time():
+    assert all(q.kind != "time" for q in Q.extract("they won 3:1"))
+
+
+@pytest.mark.parametrize("text,name,ident", [
+    ("In Q2 2023", "quarter", (2,)), ("in the second quarter", "quarter", (2,)), ("the 3rd quarter", "quarter", (3,)),
+    ("the first half of the season", "half", (1,)), ("Back to Earth - Part Two", "part", (2,)),
+    ("in phase one", "phase", (1,)),
+])
+def test_which_part_is_an_identifier(text, name, ident):
+    got = [q for q in Q.extract(text) if q.kind == "identifier"]
+    assert [(q.name, q.ident) for q in got] == [(name, ident)]
+    assert Q.extract("no one came") == ()
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("About half of the patients had headaches.", "Headaches were reported by 51% of patients.", True),
+    ("About half of the patients had headaches.", "Headaches were reported by 15% of patients.", False),
+    ("Half of the members voted.", "Most members voted.", True),  # the quote gives no share to hold it to
+    ("33% of voters", "a third of voters", True), ("30% of voters", "a third of voters", False),
+    ("more than half of voters", "56% of voters", True),
+    ("The flight takes one and a half hours.", "The flight takes 90 minutes.", True),
+    ("The winner finished in 2 hours 5 minutes.", "The winner finished after 125 minutes.", True),
+    ("The winner finished in 2 hours 15 minutes.", "The winner finished after 125 minutes.", False),
+    ("A dozen eggs", "12 eggs", True), ("two dozen eggs", "12 eggs", False),
+    ("opens at 9 am", "opens at 9:00 in the morning", True), ("opens at 9 pm", "opens at 9:00 in the morning", False),
+    ("opens at 9 am", "opens at 9", True), ("closes at 10:30 pm", "closes at 22:30", True),
+    ("opens before 9 am", "opens at 8 am", True), ("opens after 9 am", "opens at 8 am", False),
+    ("fell by 2 percentage points to 6%", "fell from 8% to 6%", True),
+    ("fell by 3 percentage points to 6%", "fell from 8% to 6%", False),
+    ("fell by 25%", "fell from 8% to 6%", True), ("rose by 2%", "rose from 40 to 42", False),
+    ("grew by 3 days", "grew from 7 days to 10 days", True),
+    ("produces 1.2 gigawatts", "a capacity of 1,200 megawatts", True),
+    ("produces 12 gigawatts", "a capacity of 1,200 megawatts", False),
+    ("Sales grew in the second quarter of 2023.", "In Q1 2023, sales grew.", False),
+    ("Sales grew in the first quarter of 2023.", "In Q1 2023, sales grew.", True),
+])
+def test_amounts_in_words_times_and_changes_compare(claim, quote, ok):
+    assert (Q.compare(claim, [quote], [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,restated", [
+    ("The bridge is 1.2 km long.", "The bridge has a length of 1,200 metres.", "The bridge is 1,200 metres long."),
+    ("The flight takes one and a half hours.", "The flight takes 90 minutes.", "The flight takes 90 minutes."),
+    ("It is 5 km long.", "It is 5 km long.", "It is 5 km long."),  # written alike: as it is
+    ("It is 6 km long.", "It is 5 km long.", "It is 6 km long."),  # not the quote's amount: as it is
+])
+def test_an_amount_the_quote_states_otherwise_is_written_as_the_quote_writes_it(claim, quote, restated):
+    assert Q.restated(claim, [quote]) == restated
+
+
+def test_an_identifier_the_quote_names_is_written_as_the_quote_writes_it():
+    assert Q.without_identifiers("The game was released in the third quarter of 2021.", [], ["The game launched in Q3 2021."]) \
+        == "The game was released in the Q3 of 2021."
+    assert Q.without_identifiers("The patch landed in kernel 5.15.", [], ["Linux 5.15 includes the patch."]) \
+        == "The patch landed in kernel 5.15."
+    assert Q.without_identifiers("The patch landed in kernel 5.16.", [], ["Linux 5.15 includes the patch."]) \
+        == "The patch landed in kernel ."
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    ("Workers get 25 days of unpaid leave.", "Each worker gets 25 days of paid leave.", True),
+    ("Workers get 25 days of paid leave.", "Each worker gets 25 days of paid leave.", False),
+    ("The policy does not cover flood damage.", "Flood damage is excluded from the policy.", False),
+    ("Nearly two thirds of students failed the exam.", "Of the students who sat the exam, 64% passed.", True),
+    ("The number of cyclists halved.", "The number of cyclists rose.", True),
+    ("The number of cyclists doubled.", "The number of cyclists rose.", False),
+])
+def test_participles_amount_words_and_multiples(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    ("The species is found only in Madagascar.", "The species is endemic to Madagascar and lives nowhere else.", False),
+    ("The app runs only on Android.", "The app runs on Android and iOS.", True),
+    ("Open to members only.", "Open to members and guests.", True),
+])
+def test_only_said_in_other_words(claim, quote, conflict):
+    from cairn.meaning.quantifiers import only_conflicts
+
+    assert bool(only_conflicts(claim, [quote])) is conflict
