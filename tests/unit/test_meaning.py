@@ -261,7 +261,8 @@ _TEXT = st.lists(st.sampled_from([
     "the", "within", "30", "days", "-18", "°C", "$", "40", "million", "May", "12", ",", "2024", "2024-05-12",
     "GPLv3", "version", "3.1", "Section", "and", "between", "0", "4", "-", "fourteen", "one", "of", "percent",
     "%", "RFC", "9110", "km", "1,000", ".", "minus", "twenty-four", "Sept.", "29", "x86", "--rfc-2822", "am",
-    "dozen", "half", "a", "third", "two-thirds", "hours", "minutes", "in", "out",
+    "dozen", "half", "a", "third", "two-thirds", "hours", "minutes", "in", "out", "twice", "daily", "late",
+    "mid-1990s", "1990s", "30-day", "seven-month", "9:30", "pm",
 ]), max_size=30).map(" ".join)
 
 
@@ -284,7 +285,8 @@ _SPACED = st.lists(st.one_of(st.sampled_from([
     "-", "\u2212", "5", "of", "day", "No.", "Section", "(USD4", "GPLv3", "2024-05-12", "ten-", "twenty-four",
     "12", "3.5", "2208", "2208,", "5.", "3.x", "7)", "2.0.1", "12th", "million", "k", "m", "days,", "per", "cent",
     "°C", "C", "degrees", "celsius", "and", "to", "between", "2018-19", "3,", "4;", "1.5.", "09", "0", "Jan",
-    "dozen", "half", "a", "third", "hour", "minutes", "two-thirds",
+    "dozen", "half", "a", "third", "hour", "minutes", "two-thirds", "twice", "weekly", "early", "mid-1990s",
+    "30-day", "seven-month", "21:00", "a.m.",
 ]), st.text(max_size=4)), max_size=20).flatmap(
     lambda words: st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\u00a0", "\u2003"]), min_size=len(words),
                            max_size=len(words)).map(lambda gaps: "".join(w + g for w, g in zip(words, gaps))))
@@ -1092,3 +1094,48 @@ def test_only_said_in_other_words(claim, quote, conflict):
     from cairn.meaning.quantifiers import only_conflicts
 
     assert bool(only_conflicts(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("text,value,unit", [
+    ("a seven-month journey", "7", "month"), ("a 30-day return window", "30", "day"), ("a 10-km run", "10", "km"),
+    ("take it twice a day", "2", "times/day"), ("Twice weekly", "2", "times/week"), ("5 mg daily", "5", "mg/day"),
+])
+def test_a_number_joined_to_its_unit_and_a_frequency(text, value, unit):
+    (q,) = Q.extract(text)
+    assert q.kind == "number" and q.value == Q.Decimal(value) and q.unit == unit
+    assert Q.extract("twice as many") == ()  # a factor, which a quote may give in words
+
+
+@pytest.mark.parametrize("text,low,high", [
+    ("in the 1990s", 1990, 1999), ("in the early 1990s", 1990, 1994), ("in the late 1990s", 1995, 1999),
+    ("the mid-1990s", 1993, 1996), ("the late 19th century", 1860, 1900),
+])
+def test_a_part_of_a_decade_or_century_narrows_its_years(text, low, high):
+    (q,) = Q.extract(text)
+    assert q.kind == "range" and (q.value, q.high) == (low, high)
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("erupted in the late 1990s", "erupted in 1998", True), ("erupted in the early 1990s", "erupted in 1998", False),
+    ("held the title for 15 years", "champion from 1985 to 2000", True),
+    ("held the title for 25 years", "champion from 1985 to 2000", False),
+    ("a journey of seven months", "after a seven-month journey", True),
+    ("a journey of seven years", "after a seven-month journey", False),
+    ("taken twice a day", "take two times daily", True), ("taken three times a day", "take two times daily", False),
+])
+def test_periods_spans_and_frequencies_compare(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+def test_a_decade_and_a_span_are_written_as_the_quote_writes_them():
+    assert Q.restated("It erupted in the late 1990s.", ["It erupted in 1998."]) == "It erupted in the 1998."
+    assert Q.restated("He held it for 15 years.", ["He held it from 1985 to 2000."]) == "He held it for 1985 to 2000."
+
+
+@pytest.mark.parametrize("word,base", [("cashless", "cash"), ("wireless", "wire"), ("regardless", None),
+                                       ("nevertheless", None), ("unpaid", "paid"), ("under", None)])
+def test_privative_words(word, base):
+    from cairn.meaning.lexicon import privative
+
+    got = privative(word)
+    assert (got[1] if got else None) == base

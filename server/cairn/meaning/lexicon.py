@@ -171,6 +171,10 @@ def privative(word: str) -> tuple[str, str] | None:
         if word.endswith("-free") and len(word) > 5:
             return "-free", word[: -len("-free")]
         return None
+    if word.endswith("less") and len(word) >= 7 and word not in _NOT_WITHOUT:
+        base = word[:-4]
+        if base in english_lexicon():
+            return "-less", base  # "cashless", "wireless": without cash, without wires
     lex = english_lexicon()
     for p in PREFIXES:
         if word.startswith(p) and len(word) - len(p) >= 4:
@@ -183,6 +187,9 @@ def privative(word: str) -> tuple[str, str] | None:
                 return p, base
     return None
 
+
+# words in -less that do not say "without" what comes before the suffix
+_NOT_WITHOUT = frozenset("regardless nevertheless nonetheless doubtless unless priceless needless countless".split())
 
 # the past participles English forms without -ed: "unpaid", "unknown", "unseen" deny "paid", "known", "seen"
 _IRREGULAR_PARTICIPLES = frozenset(

@@ -267,6 +267,8 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         found = _instead(found, ratios)
     if ("and a half" in text or "and-a-half" in text) and (halves := _and_a_half(text)):
         found = _instead(found, halves)
+    if ("wice" in text or "hrice" in text) and (often := _how_often(text)):
+        found = _instead(found, often)
     if ("quarter" in text or "half" in text) and (parts := _ordinal_parts(text)):
         found = _instead(found, parts)
     if (":" in text or any(q.unit in ("am", "pm") for q in found)) and (times := [
@@ -330,6 +332,22 @@ _ORDINAL_PART = re.compile(r"(?<![\w-])(?P<o>first|second|third|fourth)\s+(?P<p>
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 
+_TWICE = re.compile(r"(?<![\w-])(twice|thrice)(?![\w-])", re.IGNORECASE)
+
+
+def _how_often(text: str) -> list[Quantity]:
+    """`twice a day`, `thrice weekly`: a frequency, two or three times per a
+    unit of time. Not `twice as many`, a factor the quote may give in words."""
+    out = []
+    for m in _TWICE.finditer(text):
+        rate = _rate(text, m.end())
+        if rate is None or rate[0] not in TIME_UNITS:
+            continue
+        out.append(Quantity("number", text[m.start():rate[1]], m.start(), rate[1],
+                            value=Decimal(2 if m.group(1).lower() == "twice" else 3), unit=f"times/{rate[0]}"))
+    return out
+
+
 def _ordinal_parts(text: str) -> list[Quantity]:
     """`the second quarter`, `the first half`: an identifier (the quarter of a
     year `Q2` names, the half `H1` names), not a share."""
@@ -338,8 +356,10 @@ def _ordinal_parts(text: str) -> list[Quantity]:
 
 
 def _may_share(text: str) -> bool:
-    """A cheap test before _SHARE_HINT and _AND_A_HALF: the text holds the end of a fraction word."""
-    return "alf" in text or "hird" in text or "uarter" in text or "ifth" in text or "enth" in text
+    """A cheap test before the readings of words alone (_SHARE_HINT, _AND_A_HALF,
+    _TWICE): the text holds the end of a fraction word, or of twice or thrice."""
+    return "alf" in text or "hird" in text or "uarter" in text or "ifth" in text or "enth" in text \
+        or "rice" in text or "wice" in text
 
 
 def _bare_shares(text: str) -> list[Quantity]:
@@ -496,6 +516,13 @@ def _quantities(text: str, matches: Iterable[re.Match[str] | _PlainNumber]) -> t
             if letters.lower() in _UNITS or letters.lower() in _CURRENCY_CODES or letters in _LONE_LETTER_UNITS:
                 # "US$40", "km2": leave to the number branch below by reading the number alone
                 pass
+            elif letters.lower() in ("mid", "pre", "post") and m.group("ax") == "s" and len(m.group("ad")) == 4 \
+                    and m.group("ad").endswith("0") and m.group("anv") is None:
+                # "the mid-1990s": a part of a decade, not an identifier "mid"; "pre-1990s": before it
+                value = Decimal(m.group("ad"))
+                if letters.lower() == "mid":
+                    out.append(_period(text, s + 4, e, value, Decimal(9), "decade")._replace(start=s, text=m.group(0)))
+                continue
             else:
                 name = letters.lower().split("-")[-1]
                 if letters == "Q" and m.group("ad") in ("1", "2", "3", "4"):
@@ -568,7 +595,7 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
     if ordinal and unit == "century" and 1 <= value <= 30 and value == value.to_integral():
         # "the 19th century": its hundred years, counted 1801-1900 or 1800-1899; any year of them backs it
         low = (value - 1) * 100
-        return Quantity("range", text[s:e].strip(), s, e, value=low, high=low + 100, unit="century")
+        return _period(text, s, e, low, Decimal(100), "century")
     if word and not (unit or ordinal or sign or scale or cur) and written.lower() in NUMBER_WORDS \
             and (found := _reference_and_start(text, s)) is not None and found[0] in _REFERENCE_NAMES \
             and found[0] != "number" and found[1] + 1 < s:
@@ -587,9 +614,7 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
             (decade := _DECADE_END.match(text, n_end)) is not None:
         # "the 1930s", "the 1980's": a decade, ten years; any year of it backs it. "The 1900s" may be the
         # century as well as its first decade: read as the century, so that no year of it fails
-        end = decade.end()
-        return Quantity("range", text[m.start("n"):end], m.start("n"), end, value=value,
-                        high=value + (99 if written.endswith("00") else 9), unit="decade")
+        return _period(text, m.start("n"), decade.end(), value, Decimal(99 if written.endswith("00") else 9), "decade")
     if bare and n_end < len(text) and text[n_end].isalpha() and text[n_end].isascii() and text[n_end] not in "sS" and \
             (n_end + 1 == len(text) or not text[n_end + 1].isalnum()):
         # "subsection 6d", "Option 6c", "Article 12a": a number with a letter glued to it numbers an
@@ -628,9 +653,32 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
     return _new(Quantity, ("number", text[s:e].strip(), s, e, value, None, unit, None, None, None))
 
 
+# the part of a period a word before it names, as shares of its length (overlapping: where the early
+# years end and the middle ones start is the writer's to judge)
+_PERIOD_PART = re.compile(r"(?<![\w-])(early|mid|middle|late)(?:-|\s+|\s+to\s+mid-?)$", re.IGNORECASE)
+_PARTS = {"early": (Decimal(0), Decimal("0.4")), "mid": (Decimal("0.3"), Decimal("0.7")),
+          "middle": (Decimal("0.3"), Decimal("0.7")), "late": (Decimal("0.6"), Decimal(1))}
+
+
+def _period(text: str, s: int, e: int, low: Decimal, length: Decimal, unit: str) -> Quantity:
+    """A decade or a century (`the 1990s`, `the 19th century`) as the range of
+    its years; `early`, `mid-` or `late` before it narrows the range to that
+    part (`the late 1990s`: 1996 to 1999; `the early 19th century`: 1800 to 1840)."""
+    part = _PERIOD_PART.search(text, max(0, s - 12), s)
+    high = low + length
+    if part is not None:
+        a, b = _PARTS[part.group(1).lower()]
+        s, low, high = part.start(), (low + a * length).to_integral_value(), (low + b * length).to_integral_value()
+    return Quantity("range", text[s:e].strip(), s, e, value=low, high=high, unit=unit)
+
+
 _HALF_A = re.compile(r"(?<![\w-])half\s+an?\s+$", re.IGNORECASE)
 _PER = re.compile(r"(?:[ \t]*/[ \t]*|\s+(?P<w>per|a|an|each)\s+)(?P<den>[^\W\d_]+)(?![\w/])", re.IGNORECASE)
 _PER_FIRST = frozenset("/ \t\n")
+# "5 mg daily", "two times weekly": the adverb of a rate's time unit
+_EVERY = re.compile(r"\s+(hourly|daily|weekly|monthly|yearly|annually)(?![\w-])", re.IGNORECASE)
+_EVERY_UNIT = {"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year",
+               "annually": "year"}
 
 
 def _rate(text: str, at: int) -> tuple[str, int] | None:
@@ -638,7 +686,8 @@ def _rate(text: str, at: int) -> tuple[str, int] | None:
     hour", " a month"), normalised, and where it ends; None when none follows."""
     m = _PER.match(text, at)
     if m is None:
-        return None
+        every = _EVERY.match(text, at)
+        return (_EVERY_UNIT[every.group(1).lower()], every.end()) if every is not None else None
     den = m.group("den").lower()
     unit = (_UNITS.get(den) or PER_UNITS.get(den)) if m.group("w") is None else _UNITS.get(den)
     if unit is None or (m.group("w") is not None and m.group("w").lower() != "per" and unit not in TIME_UNITS):
@@ -847,7 +896,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
     for q in cq:
         if q.kind == "number":
             if _backing(claim, q, numbers) is None and not _bound_met(claim, q, offered.amounts) \
-                    and not _change_met(claim, q, numbers):
+                    and not _change_met(claim, q, numbers) and _span_of(q, offered.ranges) is None:
                 if in_words(q) and not any(n.unit == "%" for n in numbers):
                     continue  # "half of the members": the quotes give no share to hold it to
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
@@ -942,6 +991,18 @@ def _change_met(claim: str, q: Quantity, numbers: list[Quantity]) -> bool:
     return False
 
 
+def _span_of(q: Quantity, ranges: list[Quantity]) -> Quantity | None:
+    """The quotes' range of calendar years that lasts the claim's number of
+    years: `for 15 years` in `from 1985 to 2000`."""
+    if q.unit != "year" or q.value is None:
+        return None
+    for r in ranges:
+        if r.unit is None and r.value is not None and r.high is not None and 1000 <= r.value < r.high < 3000 \
+                and r.high - r.value == q.value:
+            return r
+    return None
+
+
 def _time_bound_met(claim: str, q: Quantity, times: list[Quantity]) -> bool:
     """Whether the claim bounds its time of day (`before 9 am`, `after 6 pm`)
     and a quote gives a time within the bound (`at 8 am`)."""
@@ -984,18 +1045,25 @@ def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | Non
 def restated(claim: str, quotes: list[str] | tuple[str, ...]) -> str:
     """The claim (NFKC) with each of its numbers that a quote states in
     another form written as the quote writes it: `1.2 km` as `1,200 metres`,
-    `a dozen` as `12`, `an hour and a half` as `90 minutes`. For the
+    `a dozen` as `12`, `an hour and a half` as `90 minutes`, `the 1990s` as
+    the year of them the quote gives, `15 years` as `1985 to 2000`. For the
     word-overlap score, which compares words: an amount the quantity rule
     reads as the quote's is the quote's, found, not missing. The claim's text
     as it is when no number of it is restated."""
-    cq = [q for q in extract(claim) if q.kind == "number"]
+    cq = [q for q in extract(claim) if q.kind == "number" or (q.kind == "range" and q.unit in _SPANS_OF_YEARS)]
     if not cq or not quotes:
         return claim
-    numbers = _offered(tuple(quotes)).numbers
+    offered = _offered(tuple(quotes))
+    numbers = offered.numbers
     text = unicodedata.normalize("NFKC", claim)
     out, last = [], 0
     for q in cq:
-        n = _backing(text, q, numbers)
+        if q.kind == "range":  # "the 1990s" for the year in it that the quote gives
+            n = next((x for x in numbers if x.unit is None and x.value is not None and q.value is not None
+                      and q.high is not None and q.value <= x.value <= q.high and x.value == x.value.to_integral()),
+                     None)
+        else:
+            n = _backing(text, q, numbers) or _span_of(q, offered.ranges)
         if n is None or n.text == q.text or q.start < last:
             continue
         out += [text[last:q.start], n.text]

@@ -219,10 +219,11 @@ _SCAN = re.compile(
   | (?P<num>
         (?P<cur>(?<![\w])(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?))?
         (?P<sign>(?<![\w.,\d])(?:[-\u2212\u2013]|minus\s+|negative\s+)(?=\d|{_NUMWORD}))?
-        (?P<n>(?<![\w.,])(?:{_NUM})(?![\d])|(?<![\w-])(?:{_NUMWORD})(?:-(?:{_NUMWORD}))?(?![\w-]))
+        (?P<n>(?<![\w.,])(?:{_NUM})(?![\d])
+              |(?<![\w-])(?:{_NUMWORD})(?:-(?:{_NUMWORD}))?(?![\w])(?!-(?!(?:{_UNIT_RE})(?![^\W\d_]))))
         (?:(?P<ord>st|nd|rd|th)(?![\w]))?
         (?:\s?(?P<scale>{_SCALE_RE}))?
-        (?:\s?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>[CFmghltW])(?![\w]))?
+        (?:[\s-]?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>[CFmghltW])(?![\w]))?
     )
     """,
     re.VERBOSE | re.IGNORECASE,
