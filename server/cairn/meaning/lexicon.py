@@ -74,6 +74,7 @@ _pairs("retain", "retain retains retained keep keeps kept", "remove removes remo
 _pairs("accept-respons", "accepts assumes", "disclaims disclaim disclaimed")
 _pairs("win", "win wins won", "lose loses lost")
 _pairs("profit", "profit profits", "loss losses")
+_pairs("charge", "fee fees charge charges charged", "free")
 # the points of the compass: a claim that says north of what its quote says south of says the opposite
 _pairs("north", "north northern northward northwards", "south southern southward southwards")
 _pairs("east", "east eastern eastward eastwards", "west western westward westwards")
@@ -168,6 +169,8 @@ def privative(word: str) -> tuple[str, str] | None:
         head, _, tail = word.partition("-")
         if head in ("non", "no") and tail:
             return head + "-", tail  # "non-exclusive"; "no-charge" is "no charge"
+        if head == "free" and tail.startswith(("of-", "from-")) and len(tail) > tail.index("-") + 1:
+            return "free-of-", tail[tail.index("-") + 1:]  # "free-of-charge" is "free of charge"
         if word.endswith("-free") and len(word) > 5:
             return "-free", word[: -len("-free")]
         return None

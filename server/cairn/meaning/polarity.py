@@ -103,6 +103,9 @@ class Clause(NamedTuple):
     # opened by a conjunction (`though`, `but`) and a pronoun, not by the end of a sentence: it goes on
     # speaking of what the clause before it spoke of ("are no longer documented, though they still work")
     follows: bool = False
+    # the words before the head of a noun phrase "no" denies ("admission" in "no admission fee"): denied
+    # with it as words, but what the clause states is of its head
+    modifiers: frozenset[str] = frozenset()
 
 
 class Reading(NamedTuple):
@@ -276,7 +279,8 @@ def read(text: str) -> Reading:
             clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if said else "",
                                   frozenset(st.heads) if said else frozenset(),
                                   frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
-                                  frozenset(st.negative & st.plain), st.follows))
+                                  frozenset(st.negative & st.plain), st.follows,
+                                  frozenset(st.modifiers) if said else frozenset()))
         st.reset(end)
 
     def content(t: _Tok, w: str, prev: str, i: int) -> None:
@@ -290,14 +294,20 @@ def read(text: str) -> Reading:
         else:
             st.infinitive = False
         if st.waiting:
-            st.heads.add(concept)
             # "no known vulnerabilities", "no admission fee": the determiner "no" denies its noun
-            # phrase, the words that run on from it up to the first function word
+            # phrase, the words that run on from it up to the first function word; what it denies is
+            # the phrase's head, its last word ("fee"), not the words that modify it ("admission")
             phrase = st.noun_phrase and i + 1 < n_toks and toks[i + 1].kind == "word" and _content(toks[i + 1].text)
+            if phrase:
+                st.modifiers.add(concept)
+            else:
+                st.heads.add(concept)
             st.cue_end(text, t.end, more=w in TRANSPARENT or st.in_phrase or phrase)
             # the negation reaches on through "attempt to X" and "X or Y", and past a phrase
-            # between it and its verb ("do not by this License give"): it governs both
-            st.waiting = w in TRANSPARENT or st.in_phrase or phrase
+            # between it and its verb ("do not by this License give"): it governs both; and from the
+            # subject "no X" on to what "be" says of it ("no fishing is allowed": fishing is not allowed)
+            predicate = st.noun_phrase and not phrase and i + 1 < n_toks and toks[i + 1].text in BE
+            st.waiting = w in TRANSPARENT or st.in_phrase or phrase or predicate
             st.noun_phrase = phrase
             st.in_phrase = False
         elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
@@ -477,7 +487,7 @@ def read(text: str) -> Reading:
 class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
-                 "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase")
+                 "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase", "modifiers")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -494,6 +504,7 @@ class _State:
         self.subordinate = False
         self.word_negation: int | None = None  # "without X", "at no X": where the negator is
         self.heads: set[str] = set()
+        self.modifiers: set[str] = set()
         self.negative: set[str] = set()
         self.plain: set[str] = set()  # concepts also written positively: the clause does not deny them
         self.unasserted: set[str] = set()
@@ -582,7 +593,7 @@ def _stance(cl: Clause, concept: str) -> str:
 def _word_stance(r: Reading, m: Marked) -> str:
     cl = r.clauses[m.clause] if m.clause < len(r.clauses) else None
     pol = POSITIVE
-    if cl is not None and m.concept in cl.heads:
+    if cl is not None and (m.concept in cl.heads or m.concept in cl.modifiers):
         pol = cl.polarity
     return _flip(pol) if m.negative else pol
 
