@@ -286,9 +286,11 @@ def _instead(found: Iterable[Quantity], readings: list[Quantity]) -> tuple[Quant
 
 
 # "half of the patients", "half the votes", "a third of the budget": a share with no count before it
-_SHARE_HINT = re.compile(r"(?i)(?:half|third|quarter|fifth|tenth)\s+(?:of|the)\b|-(?:half|third|quarter|fifth|tenth)")
+_SHARE_HINT = re.compile(
+    r"(?i)(?:half|third|quarter|fifth|tenth)\s+(?:of|the)\b|-(?:half|third|quarter|fifth|tenth)|\bby\s+(?:an?\s+|one\s+)?(?:half|third|quarter|fifth|tenth)\b")
 _BARE_SHARE = re.compile(
     r"""(?<![\w-])(?:(?:(?P<a>an?)\s+(?P<f>half|third|quarter|fifth|tenth)|(?P<h>half))(?=\s+(?:of|the)\b)
+       |(?<=\bby\s)(?:(?:an?|one)\s+)?(?P<bf>half|third|quarter|fifth|tenth)(?![\w-])
        |(?P<k>one|two|three|four|five|six|seven|eight|nine)-(?P<kf>half|thirds?|quarters?|fifths?|tenths?)(?![\w-]))""",
     re.IGNORECASE | re.VERBOSE)
 _A_PART = re.compile(r"(?<![\w-])the\s+(?:[^\W\d_]+\s+)?$", re.IGNORECASE)
@@ -363,9 +365,9 @@ def _may_share(text: str) -> bool:
 
 
 def _bare_shares(text: str) -> list[Quantity]:
-    """`half of`, `half the`, `a third of`, `a quarter of`: a share, in
-    percent, as the fraction after a count is (`two thirds`). Not a part
-    named by `the` (`the first half of the season`, `the other half of`)."""
+    """`half of`, `half the`, `a third of`, `a quarter of`, `by a third`: a
+    share, in percent, as the fraction after a count is (`two thirds`). Not a
+    part named by `the` (`the first half of the season`, `the other half of`)."""
     out = []
     for m in _BARE_SHARE.finditer(text):
         if _A_PART.search(text, max(0, m.start() - 30), m.start()) is not None:
@@ -373,7 +375,7 @@ def _bare_shares(text: str) -> list[Quantity]:
         if m.group("k"):  # "two-thirds majority", "one-third of"
             share = NUMBER_WORDS[m.group("k").lower()] * SHARES[m.group("kf").lower().rstrip("s")]
         else:
-            share = SHARES[(m.group("f") or m.group("h")).lower()]
+            share = SHARES[(m.group("f") or m.group("h") or m.group("bf")).lower()]  # "fell by a third"
         out.append(Quantity("number", m.group(0), m.start(), m.end(), value=share, unit="%"))
     return out
 
@@ -895,8 +897,8 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
     out: list[NumberMismatch] = []
     for q in cq:
         if q.kind == "number":
-            if _backing(claim, q, numbers) is None and not _bound_met(claim, q, offered.amounts) \
-                    and not _change_met(claim, q, numbers) and _span_of(q, offered.ranges) is None:
+            if _backing(claim, q, numbers) is None and _bound_backing(claim, q, offered.amounts) is None \
+                    and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None:
                 if in_words(q) and not any(n.unit == "%" for n in numbers):
                     continue  # "half of the members": the quotes give no share to hold it to
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
@@ -965,30 +967,34 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
 _BY = re.compile(r"(?<![\w-])by\s+(?:about\s+|around\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?$", re.IGNORECASE)
 
 
-def _change_met(claim: str, q: Quantity, numbers: list[Quantity]) -> bool:
-    """Whether the claim gives a change by an amount (`fell by 2 percentage
+def _change_backing(claim: str, q: Quantity, numbers: list[Quantity]) -> str | None:
+    """Where the claim gives a change by an amount (`fell by 2 percentage
     points`, `rose by 50%`, `grew by 3 days`) that two of the quotes' amounts
     make: their difference, in the same unit (percentage points between two
     percentages), or, for a percentage, the change relative to the smaller or
-    the larger (`from 8% to 6%` is a fall of 2 points, or 25%)."""
+    the larger (`from 8% to 6%` is a fall of 2 points, or 25%). The two
+    amounts as the quotes write them, or None."""
     if q.unit is None or q.value is None or q.value <= 0 or _BY.search(claim, max(0, q.start - 24), q.start) is None:
-        return False
+        return None
     unit = "%" if q.unit == "percentage point" else q.unit
     relative = q.unit == "%"
-    pool = [(n.value, n.unit) for n in numbers
-            if n.value is not None and (n.unit == unit or (relative and n.unit is None))]
+    pool = [n for n in numbers if n.value is not None and (n.unit == unit or (relative and n.unit is None))]
     written = q.value
-    for a, ua in pool:
-        for b, ub in pool:
-            if a >= b or ua != ub:
+    shares = in_words(q)  # "by a third": a round figure
+
+    def rounds(x: Decimal) -> bool:
+        return rounds_to(x, written) or (shares and abs(x - written) <= written / 10)
+
+    for x in pool:
+        for y in pool:
+            a, b = x.value, y.value
+            if a is None or b is None or a >= b or x.unit != y.unit:
                 continue
-            if not relative and b - a == written:
-                return True
-            if relative and ua == "%" and rounds_to(b - a, written):
-                return True  # "fell by 2%" for a fall of two points, as it is often written
-            if relative and a > 0 and (rounds_to((b - a) * 100 / a, written) or rounds_to((b - a) * 100 / b, written)):
-                return True
-    return False
+            if (not relative and b - a == written) or (relative and x.unit == "%" and rounds(b - a)) \
+                    or (relative and a > 0 and (rounds((b - a) * 100 / a) or rounds((b - a) * 100 / b))):
+                # "fell by 2%" is often written for a fall of two points
+                return x.text if x.text == y.text else f"{x.text} {y.text}"
+    return None
 
 
 def _span_of(q: Quantity, ranges: list[Quantity]) -> Quantity | None:
@@ -1050,23 +1056,32 @@ def restated(claim: str, quotes: list[str] | tuple[str, ...]) -> str:
     word-overlap score, which compares words: an amount the quantity rule
     reads as the quote's is the quote's, found, not missing. The claim's text
     as it is when no number of it is restated."""
-    cq = [q for q in extract(claim) if q.kind == "number" or (q.kind == "range" and q.unit in _SPANS_OF_YEARS)]
+    cq = [q for q in extract(claim) if q.kind in ("number", "time") or (q.kind == "range" and q.unit in _SPANS_OF_YEARS)]
     if not cq or not quotes:
         return claim
     offered = _offered(tuple(quotes))
     numbers = offered.numbers
     text = unicodedata.normalize("NFKC", claim)
-    out, last = [], 0
+    out: list[str] = []
+    last = 0
     for q in cq:
+        written: str | None = None
         if q.kind == "range":  # "the 1990s" for the year in it that the quote gives
             n = next((x for x in numbers if x.unit is None and x.value is not None and q.value is not None
                       and q.high is not None and q.value <= x.value <= q.high and x.value == x.value.to_integral()),
                      None)
+        elif q.kind == "time":  # "3 pm" for "15:00"
+            when = {q.value, q.high} - {None}
+            n = next((x for x in offered.quantities if x.kind == "time" and when & {x.value, x.high}), None)
         else:
-            n = _backing(text, q, numbers) or _span_of(q, offered.ranges)
-        if n is None or n.text == q.text or q.start < last:
+            n = _backing(text, q, numbers) or _span_of(q, offered.ranges) or _bound_backing(text, q, offered.amounts)
+            if n is None:
+                written = _change_backing(text, q, numbers)  # "a third" for "from 300 to 200"
+        if n is not None:
+            written = n.text
+        if written is None or written == q.text or q.start < last:
             continue
-        out += [text[last:q.start], n.text]
+        out += [text[last:q.start], written]
         last = q.end
     if not out:
         return claim
@@ -1091,16 +1106,17 @@ _BOUND_AFTER = re.compile(
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
 
 
-def _bound_met(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str | None], ...]) -> bool:
-    """Whether the claim bounds its number (`over 8,000 m`, `fewer than 10
-    members`, `50 or more`) and a quote states an amount of the same thing
-    within the bound (_amounts): the same unit, or, without one, the same word
-    after it (`8 members`), or both years."""
+def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str | None], ...]) -> Quantity | None:
+    """The quotes' amount that meets the claim's bound on its number (`over
+    8,000 m`, `fewer than 10 members`, `50 or more`): an amount of the same
+    thing within the bound (_amounts), in the same unit, or, without one,
+    with the same word after it (`8 members`), or both years; None when
+    the claim bounds nothing or no amount meets it."""
     if q.value is None or not amounts:
-        return False
+        return None
     found = _bound_at(claim, q.start, q.end)
     if found is None:
-        return False
+        return None
     up = found.group("up") is not None
     year = q.unit is None and 1000 <= q.value < 3000 and q.value == q.value.to_integral()
     # the thing counted follows the number, or the bound after it ("50 or more people")
@@ -1111,13 +1127,13 @@ def _bound_met(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str | Non
             continue
         if q.unit is not None:
             if n.unit == q.unit:
-                return True
+                return n
         elif year:
             if n.unit is None and 1000 <= n.value < 3000 and n.value == n.value.to_integral():
-                return True
+                return n
         elif n.unit is None and noun is not None and word == noun:
-            return True
-    return False
+            return n
+    return None
 
 
 # the last word of every _BOUND_BEFORE phrase, and of the words it lets stand between a bound and its number

@@ -94,14 +94,20 @@ def converts(claim: Quantity, quoted: Quantity) -> bool:
     amount = _amount_in(b, a.unit)
     if amount is None:
         return False
-    if (a.unit in _IMPERIAL) == (b.unit in _IMPERIAL):
+    if (a.unit.partition("/")[0] in _IMPERIAL) == (b.unit.partition("/")[0] in _IMPERIAL):
         return amount == a.value
     return rounds_to(amount, a.value)
 
 
 def _amount_in(q: Quantity, unit: str | None) -> Decimal | None:
-    """A number's amount in another unit of its dimension (BASE); None when the two do not convert."""
-    x, y = BASE.get(unit or ""), BASE.get(q.unit or "")
+    """A number's amount in another unit of its dimension (BASE); None when
+    the two do not convert. Two rates over the same unit convert by their
+    first units (`155 mph` is 249.4 km/h)."""
+    mine, _, per = (unit or "").partition("/")
+    theirs, _, their_per = (q.unit or "").partition("/")
+    if per != their_per:
+        return None
+    x, y = BASE.get(mine), BASE.get(theirs)
     if x is None or y is None or x[0] != y[0] or q.value is None:
         return None
     return q.value * y[1] / x[1]
