@@ -250,7 +250,7 @@ def extract(text: str) -> tuple[Quantity, ...]:
     # the chunks that can hold a start, looked up per chunk in what is kept for each: none for most
     # texts without a number (cheaper than lowering and splitting the text to look for number words)
     spans = _candidates(text)
-    if not spans and not _may_share(text):
+    if not spans and not _may_share(text) and "day" not in text:
         return ()
     return _whole(text, _quantities(text, _scan_chunks(text, spans)) if spans else ())
 
@@ -265,12 +265,15 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
     if (" in " in text or " out of " in text) and (ratios := _ratios(text)):
         # "one in five": one quantity, a share, in place of the two numbers it is written with
         found = _instead(found, ratios)
-    if ("and a half" in text or "and-a-half" in text) and (halves := _and_a_half(text)):
+    if ("and a half" in text or "and-a-half" in text or "half a" in text) and (halves := _and_a_half(text)):
         found = _instead(found, halves)
     if ("wice" in text or "hrice" in text) and (often := _how_often(text)):
         found = _instead(found, often)
     if ("quarter" in text or "half" in text) and (parts := _ordinal_parts(text)):
         found = _instead(found, parts)
+    if "day" in text and (days := [Quantity("weekday", m.group(0), m.start(), m.end(), value=Decimal(_WEEKDAYS.index(m.group(1))))
+                                   for m in _WEEKDAY.finditer(text)]):
+        found = _instead(found, days)
     if (":" in text or any(q.unit in ("am", "pm") for q in found)) and (times := [
             t for t in _clock_times(text) if not any(q.kind == "range" and q.start <= t.start < q.end for q in found)]):
         found = _instead(found, times)  # not the end of a range read already ("between 6 and 7 pm")
@@ -357,6 +360,11 @@ def _ordinal_parts(text: str) -> list[Quantity]:
                      ident=(_ORDINALS[m.group("o").lower()],)) for m in _ORDINAL_PART.finditer(text)]
 
 
+# the days of the week, as English writes them (with a capital): a claim's day must be its quotes'
+_WEEKDAYS = ["Mon", "Tues", "Wednes", "Thurs", "Fri", "Satur", "Sun"]
+_WEEKDAY = re.compile(r"(?<![\w-])(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?![\w-])")
+
+
 def _may_share(text: str) -> bool:
     """A cheap test before the readings of words alone (_SHARE_HINT, _AND_A_HALF,
     _TWICE): the text holds the end of a fraction word, or of twice or thrice."""
@@ -382,22 +390,27 @@ def _bare_shares(text: str) -> list[Quantity]:
 
 def _and_a_half(text: str) -> list[Quantity]:
     """A whole number and a half of a unit or a scale word, as one number:
-    `two and a half hours` is 2.5 hours, `an hour and a half` 1.5 hours,
-    `one and a half million` 1,500,000."""
+    `two and a half hours` is 2.5 hours, `an hour and a half` (or `every hour
+    and a half`) 1.5 hours, `one and a half million` 1,500,000, `half an
+    hour` 0.5 hours."""
     out = []
     for m in _AND_A_HALF.finditer(text):
         n = m.group("n")
-        word = " ".join((m.group("u") or m.group("u2")).lower().split())
-        whole = Decimal(1) if n is None or n.lower() in ("a", "an") else _decimal(n)
+        word = " ".join((m.group("u") or m.group("u2") or m.group("u3")).lower().split())
+        whole = Decimal(0) if m.group("u3") else Decimal(1) if n is None or n.lower() in ("a", "an") else _decimal(n)
         if whole is None:
             continue
-        value = whole + Decimal("0.5")
+        value = whole + Decimal("0.5")  # "half an hour": a half and no whole
         unit = _UNITS.get(word)
+        end = m.end()
         if word in _SCALES:
             value, unit = value * _SCALES[word], None
+            after = _NEXT_WORD.match(text, end)  # "half a million dollars": money
+            if after is not None and _UNITS.get(after.group(1).lower()) in ("USD", "EUR", "GBP", "JPY"):
+                unit, end = _UNITS[after.group(1).lower()], after.end()
         elif unit is None:
             continue
-        out.append(Quantity("number", m.group(0), m.start(), m.end(), value=value, unit=unit))
+        out.append(Quantity("number", text[m.start():end], m.start(), end, value=value, unit=unit))
     return out
 
 
@@ -431,7 +444,8 @@ _HALF_UNITS = _trie([u for u in _UNITS if u[0].isalpha() and len(u) > 2]
 # "two and a half hours", "1-and-a-half miles", "an hour and a half", "a year and a half"
 _AND_A_HALF = re.compile(
     rf"""(?<![\w.,-])(?P<n>\d+|{_SMALL_NUMBER}|an?)[\s-]+and[\s-]+a[\s-]+half\s+(?P<u>{_HALF_UNITS})(?![^\W\d_])
-       |(?<![\w-])(?:an?|one)\s+(?P<u2>{_HALF_UNITS})\s+and\s+a\s+half(?![\w-])""",
+       |(?<![\w-])(?:an?|one|every|each)\s+(?P<u2>{_HALF_UNITS})\s+and\s+a\s+half(?![\w-])
+       |(?<![\w-])half\s+an?\s+(?P<u3>{_HALF_UNITS})(?![^\W\d_])""",
     re.IGNORECASE | re.VERBOSE)
 
 
@@ -911,6 +925,14 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                     and not _time_bound_met(claim, q, times):
                 # no time of the quotes is the claim's; without one, the hour alone may be given ("at 9")
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
+        elif q.kind == "weekday":
+            # a day of the week is backed by the same day, or by a full date falling on it; it fails only
+            # against quotes that name a day or give such a date
+            days = [n for n in offered.quantities if n.kind == "weekday"]
+            on = [w for d in dates if d.date and (w := _weekday(d.date)) is not None]
+            if (days or on) and not any(n.value == q.value for n in days) and q.value not in on:
+                said = ", ".join(dict.fromkeys(n.text for n in days)) or offered.said_dates
+                out.append(NumberMismatch(q.text, said, "date"))
         elif q.kind == "ratio":
             # backed by the same share written as a percentage (to the nearest whole one) or as a ratio,
             # or by both of its numbers
@@ -1009,6 +1031,17 @@ def _span_of(q: Quantity, ranges: list[Quantity]) -> Quantity | None:
     return None
 
 
+def _weekday(d: DateParts) -> int | None:
+    """The day of the week (Monday 0) of a full date; None when a part is missing."""
+    y, mo, day = d
+    if y is None or mo is None or day is None:
+        return None
+    try:
+        return datetime(y, mo, day).weekday()
+    except ValueError:
+        return None
+
+
 def _time_bound_met(claim: str, q: Quantity, times: list[Quantity]) -> bool:
     """Whether the claim bounds its time of day (`before 9 am`, `after 6 pm`)
     and a quote gives a time within the bound (`at 8 am`)."""
@@ -1037,6 +1070,11 @@ def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | Non
     for n in numbers:
         if converts(q, n):
             return n
+    for n in numbers:  # "40m passengers" may be forty million, not forty metres
+        for a, b in ((q, n), (n, q)):
+            if a.unit == "m" and a.text[-1:] == "m" and a.text[-2:-1].isdigit() and b.unit is None \
+                    and a.value is not None and b.value == a.value * 10**6:
+                return n
     if hedged(claim, q.start) or in_words(q):  # a fraction word is a round figure: "half" for 48 %
         for n in pool:
             if hedged_rounding(q, n):

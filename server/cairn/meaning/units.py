@@ -47,7 +47,8 @@ BASE: dict[str, tuple[str, Decimal]] = {
     "mile": ("length", Decimal("1609.344")),
     "mg": ("mass", Decimal("0.001")), "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
     "t": ("mass", Decimal(1000000)), "lb": ("mass", Decimal("453.59237")), "oz": ("mass", Decimal("28.349523125")),
-    "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)),
+    "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)), "cup": ("volume", Decimal("0.2365882365")),
+    "tbsp": ("volume", Decimal("0.01478676478125")), "tsp": ("volume", Decimal("0.00492892159375")),
     "W": ("power", Decimal(1)), "kW": ("power", Decimal(10**3)), "MW": ("power", Decimal(10**6)),
     "GW": ("power", Decimal(10**9)),
     "Wh": ("energy", Decimal(1)), "kWh": ("energy", Decimal(10**3)), "MWh": ("energy", Decimal(10**6)),
@@ -74,7 +75,7 @@ def in_words(q: Quantity) -> bool:
 
 # units of the imperial and US customary systems: a figure converted between these and metric units is
 # rounded by whoever wrote it; within one system the ratios are exact and so are the figures
-_IMPERIAL = frozenset({"inch", "ft", "mile", "lb", "oz"})
+_IMPERIAL = frozenset({"inch", "ft", "mile", "lb", "oz", "cup", "tbsp", "tsp"})
 
 
 def converts(claim: Quantity, quoted: Quantity) -> bool:
