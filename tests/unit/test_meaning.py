@@ -1139,3 +1139,40 @@ def test_privative_words(word, base):
 
     got = privative(word)
     assert (got[1] if got else None) == base
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("Check-in starts at 3 pm.", "Guests may check in from 15:00.", True),
+    ("winds reached 250 km/h", "peaked at around 155 mph", True), ("winds reached 150 km/h", "peaked at 155 mph", False),
+    ("free on Sundays", "On Sundays, visitors pay no fee", True), ("free on Mondays", "On Sundays, visitors pay no fee", False),
+    ("held on Tuesday", "held on 3 November 2020", True), ("held on Monday", "held on 3 November 2020", False),
+    ("deaths fell by a third", "deaths dropped from 300 to 200", True),
+    ("deaths fell by a half", "deaths dropped from 300 to 240", False),
+    ("handles 40 million passengers", "Some 40m passengers", True),
+    ("handles 14 million passengers", "Some 40m passengers", False),
+    ("orbits every 90 minutes", "one orbit every hour and a half", True),
+    ("half a cup of sugar", "0.5 cups of sugar", True), ("two cups of sugar", "0.5 cups of sugar", False),
+    ("it takes half an hour", "it takes 30 minutes", True),
+    ("over half a million dollars in bills", "$560,000 in overdue bills", True),
+])
+def test_round_fifteen_amounts(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+def test_what_the_score_reads_for_a_bound_a_change_and_a_time():
+    assert Q.restated("The dam is more than 180 metres tall.", ["The dam stands 185 m high."]) \
+        == "The dam is more than 185 m tall."
+    assert Q.restated("Deaths fell by a third.", ["Deaths dropped from 300 to 200."]) == "Deaths fell by 300 to 200."
+    assert Q.restated("Check-in starts at 3 pm.", ["Guests may check in from 15:00."]) == "Check-in starts at 15:00."
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    ("Fishing is banned in the bay.", "No fishing is allowed in the bay.", False),
+    ("Fishing is allowed in the bay.", "No fishing is allowed in the bay.", True),
+    ("Admission to the museum is free.", "Visitors pay no admission fee at the museum.", False),
+    ("Entry is free of charge.", "The gallery charges no admission fee.", False),
+    ("Members pay a delivery fee.", "Delivery is free of charge for members.", True),
+    ("Workshops are low-cost or free-of-charge.", "a free workshop on Mondays", False),
+])
+def test_a_denied_noun_phrase_and_free(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict

@@ -318,7 +318,8 @@ def _clock_times(text: str) -> list[Quantity]:
             h, mi = int(m.group("h")) % 12, int(m.group("mi") or 0)
             if m.group("ap").lower() == "p":
                 h += 12
-            out.append(Quantity("time", m.group(0).rstrip("."), m.start(), m.end(), value=Decimal(h * 60 + mi)))
+            shown = m.group(0).rstrip(".")  # a full stop after "pm" may end the sentence
+            out.append(Quantity("time", shown, m.start(), m.start() + len(shown), value=Decimal(h * 60 + mi)))
             continue
         h, mi = int(m.group("h2")), int(m.group("mi2"))
         part = (m.group("part") or "").lower()
@@ -913,7 +914,8 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
         if q.kind == "number":
             if _backing(claim, q, numbers) is None and _bound_backing(claim, q, offered.amounts) is None \
                     and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None:
-                if in_words(q) and not any(n.unit == "%" for n in numbers):
+                if in_words(q) and not any(n.unit == "%" for n in numbers) \
+                        and _BY.search(claim, max(0, q.start - 24), q.start) is None:
                     continue  # "half of the members": the quotes give no share to hold it to
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "time":
