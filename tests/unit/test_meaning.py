@@ -1176,3 +1176,15 @@ def test_what_the_score_reads_for_a_bound_a_change_and_a_time():
 ])
 def test_a_denied_noun_phrase_and_free(claim, quote, conflict):
     assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    ("Adults need less sleep than teenagers.", "Teenagers require more sleep than adults do.", False),
+    ("Adults need more sleep than teenagers.", "Teenagers require more sleep than adults do.", True),
+    ("Teenagers need less sleep than adults.", "Teenagers require more sleep than adults do.", True),
+    ("Teenagers need more sleep than adults.", "Teenagers require more sleep than adults do.", False),
+    ("Python 3.12 added the distutils module.", "The distutils package was removed in Python 3.12.", True),
+    ("The bridge was opened to traffic in 2019.", "In 2019 the bridge shut to vehicles.", True),
+])
+def test_comparisons_the_other_way_round_and_opposite_verbs(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict

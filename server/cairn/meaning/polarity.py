@@ -729,11 +729,14 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
         if len(a) == 1 and len(ts.stances) == 1 and _conflict(next(iter(a)), next(iter(ts.stances))):
             out.append(Contradiction(ms[0][0].shown, ts.shown, "antonym"))
 
-    # 3. direction and bounds
+    # 3. direction and bounds; a comparison whose two sides are the other way round ("adults need less
+    # than teenagers" against "teenagers need more than adults") says the same with the opposite word
     qdirs = [(r, d) for r, _ in readings for d in r.directions]
+    texts = {id(r): q for (r, _), q in zip(readings, quotes)}
     for d in c.directions:
         same = [(r, q) for r, q in qdirs if q.axis == d.axis and q.anchor == d.anchor]
-        if same and all(q.sign == -d.sign for _, q in same):
+        if same and all(q.sign == (d.sign if _turned(claim, d, texts.get(id(r), ""), q) else -d.sign)
+                        for r, q in same):
             dcl = next((x for x in c.clauses if x.start <= d.start < x.end), None)
             r, q = same[0]
             qcl = next((x for x in r.clauses if x.start <= q.start < x.end), None)
@@ -741,6 +744,26 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 continue  # "no refunds after 30 days" = "refunds within 30 days"
             out.append(Contradiction(d.shown, q.shown, "direction"))
     return _unique(out)
+
+
+_THAN = re.compile(r"\s*(?:[^\W\d_]+\s+){0,3}?than\s+(?:the\s+|a\s+|an\s+|those\s+|that\s+)?([^\W\d_]+)", re.IGNORECASE)
+
+
+def _turned(claim: str, d: Direction, quote: str, q: Direction) -> bool:
+    """Whether two comparisons have their sides the other way round: each
+    one's `than` names what the other puts before its comparative."""
+    if d.axis != "order" or not quote:
+        return False
+    mine = _THAN.match(claim, d.start + len(d.shown.split()[0]))
+    theirs = _THAN.match(quote, q.start + len(q.shown.split()[0]))
+    if mine is None or theirs is None:
+        return False
+    a, b = stem(mine.group(1).lower()), stem(theirs.group(1).lower())
+    if a == b:
+        return False
+    before_q = {stem(w.lower()) for w in _WORDS.findall(quote[:q.start])}
+    before_c = {stem(w.lower()) for w in _WORDS.findall(claim[:d.start])}
+    return a in before_q and b in before_c
 
 
 _CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | NEGATING_BEFORE_TO | frozenset(ANTONYMS)
