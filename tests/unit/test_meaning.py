@@ -262,7 +262,7 @@ _TEXT = st.lists(st.sampled_from([
     "GPLv3", "version", "3.1", "Section", "and", "between", "0", "4", "-", "fourteen", "one", "of", "percent",
     "%", "RFC", "9110", "km", "1,000", ".", "minus", "twenty-four", "Sept.", "29", "x86", "--rfc-2822", "am",
     "dozen", "half", "a", "third", "two-thirds", "hours", "minutes", "in", "out", "twice", "daily", "late",
-    "mid-1990s", "1990s", "30-day", "seven-month", "9:30", "pm",
+    "mid-1990s", "1990s", "30-day", "seven-month", "9:30", "pm", "doubled", "halved", "Mondays", "half an hour",
 ]), max_size=30).map(" ".join)
 
 
@@ -873,7 +873,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (second session) left them (27 false alarms, 36 misses in 623 pairs)."""
+    most where the rules of 3 December (second session) left them (26 false alarms, 32 misses in 623 pairs)."""
     import json
     import sys
 
@@ -889,7 +889,7 @@ def test_the_probe_pairs_hold_their_figures():
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 27 and len(misses) <= 36, wrong
+    assert len(false_alarms) <= 26 and len(misses) <= 32, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1188,3 +1188,33 @@ def test_a_denied_noun_phrase_and_free(claim, quote, conflict):
 ])
 def test_comparisons_the_other_way_round_and_opposite_verbs(claim, quote, conflict):
     assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("The population tripled between 1950 and 2000.", "The town grew from 5,000 residents in 1950 to 15,000 in 2000.", True),
+    ("The population doubled between 1950 and 2000.", "The town grew from 5,000 residents in 1950 to 15,000 in 2000.", False),
+    ("The population doubled between 1990 and 2010.", "Between 1990 and 2010 the population doubled.", True),
+    ("The population tripled between 1990 and 2010.", "Between 1990 and 2010 the population doubled.", False),
+    ("Profits halved.", "Profits fell from $6 million to $3 million.", True),
+    ("Profits doubled.", "Profits rose sharply.", True),  # no two amounts to hold it to
+])
+def test_the_verbs_of_a_multiple_are_factors(claim, quote, ok):
+    assert (Q.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    ("The museum is closed on Mondays.", "The museum opens Tuesday to Sunday and is closed on Mondays.", False),
+    ("The museum is open on Mondays.", "The museum opens Tuesday to Sunday and is closed on Mondays.", True),
+])
+def test_a_second_predicate_is_a_statement_of_its_own(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict
+
+
+def test_a_movement_the_other_way():
+    from cairn.meaning.polarity import reversed_movements
+
+    quote = ["Oil flows through the pipeline from the coast to the refinery."]
+    assert reversed_movements("The pipeline carries oil from the refinery to the coast.", quote)[0].message == \
+        "claim says from the refinery to the coast; quote says from the coast to the refinery"
+    assert reversed_movements("The pipeline carries oil from the coast to the refinery.", quote) == []
+    assert reversed_movements("Prices rose from 5 to 10.", ["Prices rose from 10 to 5."]) == []  # the quantity rule's

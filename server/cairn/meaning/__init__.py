@@ -23,7 +23,7 @@ from functools import lru_cache
 from ..support.words import chunks
 from . import polarity, quantifiers, quantities
 from .context import ContextNegation, check_context, in_sentence, negation_before
-from .polarity import POSITIVE, Contradiction, contradictions
+from .polarity import POSITIVE, Contradiction, contradictions, reversed_movements
 from .quantifiers import only_conflicts, quantifier_conflicts
 from .quantities import NumberMismatch, compare
 from .sentences import sentence_around, sentence_spans
@@ -84,7 +84,7 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
         found.numbers = compare(claim, quotes, context)
         if polarity:
             found.contradictions = (contradictions(claim, quotes) + quantifier_conflicts(claim, quotes)
-                                    + only_conflicts(claim, quotes))
+                                    + only_conflicts(claim, quotes) + reversed_movements(claim, quotes))
             if any(c.kind in _POLAR for c in found.contradictions) and _sentence_agrees(claim, evidence):
                 # the quote is a fragment of a negated sentence, and the claim states that negation
                 found.contradictions = [c for c in found.contradictions if c.kind not in _POLAR]

@@ -359,6 +359,13 @@ def read(text: str) -> Reading:
             close(t.start)  # "he hasn't done it and he is taking care of ...": negation stays in its statement
             i += 1
             continue
+        if w in ("and", "but") and i + 1 < n_toks and toks[i + 1].text in _COPULAS and not st.first and st.concepts:
+            # "opens Tuesday to Sunday and is closed on Mondays": a second predicate of the same subject, a
+            # statement of its own that goes on about what the one before spoke of
+            close(t.start)
+            st.follows = True
+            i += 1
+            continue
         if t.text == "other" and i + 1 < len(toks) and toks[i + 1].text == "than":
             close(t.start)  # "no one other than the steward may": the exception is its own statement
             i += 2
@@ -609,14 +616,18 @@ def _said_after(cl: Clause, r: Reading, ql: Clause) -> tuple[Clause, str] | None
     `the flags … are no longer documented, though they still work` against
     `the flags no longer work`. (That clause and its concept.)"""
     k = r.clauses.index(ql)
-    if k + 1 >= len(r.clauses) or not cl.heads:
+    if not cl.heads:
         return None
-    nxt = r.clauses[k + 1]
-    if not nxt.follows or nxt.question:
-        return None
-    for h in sorted(cl.heads - ql.concepts):
-        if cl.concepts & nxt.concepts == {h} and _conflict(_stance(cl, h), _stance(nxt, h)):
-            return nxt, h
+    # the clauses that go on about the same thing, one after the other ("are obsolescent and are no
+    # longer documented, though they still work")
+    for nxt in r.clauses[k + 1:]:
+        if not nxt.follows:
+            return None
+        if nxt.question:
+            continue
+        for h in sorted(cl.heads - ql.concepts):
+            if cl.concepts & nxt.concepts == {h} and _conflict(_stance(cl, h), _stance(nxt, h)):
+                return nxt, h
     return None
 
 
@@ -684,12 +695,18 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 if len(shared) < best_n:
                     continue
                 governed = shared & (cl.heads | ql.heads | cl.negative | ql.negative) - cl.mixed - ql.mixed
+                for side in (cl, ql):
+                    if side.modifiers and not side.heads & shared:
+                        # "no Android version" against "available on Android": the phrase's head is not
+                        # what the claim speaks of, so what it denies is the words before it
+                        governed |= shared & side.modifiers
                 if not governed and len(shared) >= 3 and 4 * len(shared) >= 3 * len(cl.concepts) \
                         and not (cl.negative | ql.negative) - shared:
                     # nearly the same statement: its polarity as a whole; unless a word negative by
                     # itself stands outside what the two share ("Flood damage is excluded from the
-                    # policy" against "The policy does not cover flood damage")
-                    governed = shared
+                    # policy" against "The policy does not cover flood damage"); not a word a clause
+                    # says both ways
+                    governed = shared - cl.mixed - ql.mixed
                 governed -= {g for g in governed if (g in cl.unasserted and _stance(cl, g) == POSITIVE)
                              or (g in ql.unasserted and _stance(ql, g) == POSITIVE)}
                 if not governed:
@@ -746,6 +763,31 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     return _unique(out)
 
 
+def reversed_movements(claim: str, quotes: list[str] | tuple[str, ...]) -> list[Contradiction]:
+    """A movement the other way: `from the refinery to the coast` against
+    `from the coast to the refinery` (words at both ends; a range of numbers
+    is the quantity rule's)."""
+    if "from " not in claim or " to " not in claim:
+        return []
+    out = []
+    for m in _FROM_TO.finditer(claim):
+        a, b = stem(m.group(1).lower()), stem(m.group(2).lower())
+        if a == b:
+            continue
+        for quote in quotes:
+            back = next((x for x in _FROM_TO.finditer(quote)
+                         if stem(x.group(1).lower()) == b and stem(x.group(2).lower()) == a), None)
+            if back is not None:
+                out.append(Contradiction(m.group(0), back.group(0), "direction"))
+                break
+    return out
+
+
+# "from X to Y" with a word at each end (not numbers: "from 5 to 10" is a range, read by the quantity rule)
+_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+|a\s+|an\s+)?([^\W\d_]+)\s+to\s+(?:the\s+|a\s+|an\s+)?([^\W\d_]+)",
+                      re.IGNORECASE)
+# the verbs that open a predicate of their own after "and" ("... and is closed on Mondays")
+_COPULAS = frozenset("is are was were has have had".split())
 _THAN = re.compile(r"\s*(?:[^\W\d_]+\s+){0,3}?than\s+(?:the\s+|a\s+|an\s+|those\s+|that\s+)?([^\W\d_]+)", re.IGNORECASE)
 
 

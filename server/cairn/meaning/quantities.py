@@ -271,6 +271,10 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         found = _instead(found, often)
     if ("quarter" in text or "half" in text) and (parts := _ordinal_parts(text)):
         found = _instead(found, parts)
+    if ("oubl" in text or "ripl" in text or "uadrupl" in text or "alv" in text) and (
+            factors := [Quantity("factor", m.group(0), m.start(), m.end(), value=_FACTORS[m.group(1).lower()[:4]])
+                        for m in _FACTOR.finditer(text)]):
+        found = _instead(found, factors)
     if "day" in text and (days := [Quantity("weekday", m.group(0), m.start(), m.end(), value=Decimal(_WEEKDAYS.index(m.group(1))))
                                    for m in _WEEKDAY.finditer(text)]):
         found = _instead(found, days)
@@ -361,6 +365,9 @@ def _ordinal_parts(text: str) -> list[Quantity]:
                      ident=(_ORDINALS[m.group("o").lower()],)) for m in _ORDINAL_PART.finditer(text)]
 
 
+# the verbs of a multiple: a change by a factor ("the town's population tripled")
+_FACTOR = re.compile(r"(?<![\w-])((?:doubl|tripl|quadrupl)(?:ed|ing)|halv(?:ed|ing))(?![\w-])", re.IGNORECASE)
+_FACTORS = {"doub": Decimal(2), "trip": Decimal(3), "quad": Decimal(4), "halv": Decimal("0.5")}
 # the days of the week, as English writes them (with a capital): a claim's day must be its quotes'
 _WEEKDAYS = ["Mon", "Tues", "Wednes", "Thurs", "Fri", "Satur", "Sun"]
 _WEEKDAY = re.compile(r"(?<![\w-])(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?![\w-])")
@@ -368,9 +375,10 @@ _WEEKDAY = re.compile(r"(?<![\w-])(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?![
 
 def _may_share(text: str) -> bool:
     """A cheap test before the readings of words alone (_SHARE_HINT, _AND_A_HALF,
-    _TWICE): the text holds the end of a fraction word, or of twice or thrice."""
+    _TWICE, _FACTOR): the text holds part of a fraction word, of twice or
+    thrice, or of a verb of a multiple."""
     return "alf" in text or "hird" in text or "uarter" in text or "ifth" in text or "enth" in text \
-        or "rice" in text or "wice" in text
+        or "rice" in text or "wice" in text or "oubl" in text or "ripl" in text or "uadrupl" in text or "alv" in text
 
 
 def _bare_shares(text: str) -> list[Quantity]:
@@ -927,14 +935,27 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                     and not _time_bound_met(claim, q, times):
                 # no time of the quotes is the claim's; without one, the hour alone may be given ("at 9")
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
+        elif q.kind == "factor":
+            # "tripled" is backed by two amounts of one unit the quotes give, the later a multiple of the
+            # earlier (to a tenth); it fails only against quotes that give two such amounts (years apart)
+            multiples = [n for n in offered.quantities if n.kind == "factor"]
+            amounts = [n for n in numbers if n.value is not None and n.value > 0 and not _a_year(n)]
+            pairs = [(a, b) for a in amounts for b in amounts if a is not b and a.unit == b.unit]
+            if multiples:
+                if not any(n.value == q.value for n in multiples):  # "tripled" against "doubled"
+                    out.append(NumberMismatch(q.text, ", ".join(dict.fromkeys(n.text for n in multiples)), "number"))
+            elif pairs and q.value is not None and not any(
+                    abs(b.value / a.value - q.value) <= q.value / 10 for a, b in pairs  # type: ignore[operator]
+                    if a.start < b.start or a.value != b.value):
+                out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "weekday":
             # a day of the week is backed by the same day, or by a full date falling on it; it fails only
             # against quotes that name a day or give such a date
             days = [n for n in offered.quantities if n.kind == "weekday"]
             on = [w for d in dates if d.date and (w := _weekday(d.date)) is not None]
             if (days or on) and not any(n.value == q.value for n in days) and q.value not in on:
-                said = ", ".join(dict.fromkeys(n.text for n in days)) or offered.said_dates
-                out.append(NumberMismatch(q.text, said, "date"))
+                out.append(NumberMismatch(q.text, ", ".join(dict.fromkeys(n.text for n in days)) or offered.said_dates,
+                                          "date"))
         elif q.kind == "ratio":
             # backed by the same share written as a percentage (to the nearest whole one) or as a ratio,
             # or by both of its numbers
@@ -1031,6 +1052,12 @@ def _span_of(q: Quantity, ranges: list[Quantity]) -> Quantity | None:
                 and r.high - r.value == q.value:
             return r
     return None
+
+
+def _a_year(n: Quantity) -> bool:
+    """Whether a number may be a year: whole, 1000 to 2100, no unit, written without a comma."""
+    return n.unit is None and n.value is not None and 1000 <= n.value <= 2100 and n.value == n.value.to_integral() \
+        and "," not in n.text
 
 
 def _weekday(d: DateParts) -> int | None:
