@@ -873,7 +873,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (second session) left them (26 false alarms, 32 misses in 623 pairs)."""
+    most where the rules of 3 December (second session) left them (30 false alarms, 38 misses in 659 pairs)."""
     import json
     import sys
 
@@ -882,14 +882,14 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 623 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 659 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 26 and len(misses) <= 32, wrong
+    assert len(false_alarms) <= 30 and len(misses) <= 38, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
