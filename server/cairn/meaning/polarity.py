@@ -631,6 +631,15 @@ def _said_after(cl: Clause, r: Reading, ql: Clause) -> tuple[Clause, str] | None
     return None
 
 
+def _denies_outside(r: Reading, cl: Clause, shared: frozenset[str]) -> bool:
+    """Whether the clause holds a word that denies by itself (an antonym's negative side: `excluded`,
+    `rejected`, `prohibited`) outside the concepts `shared`: what the clause states as a whole may be
+    its opposite. A privative adjective (`unopened goods`) names a kind of thing, and does not."""
+    k = r.clauses.index(cl)
+    return any(m.clause == k and m.negative and m.concept not in shared and m.shown.lower() in ANTONYMS
+               for m in r.words)
+
+
 def _opposite_direction(c: Reading, cl: Clause, q: Reading, ql: Clause) -> bool:
     for d in c.directions:
         if not cl.start <= d.start < cl.end:
@@ -701,8 +710,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                         # what the claim speaks of, so what it denies is the words before it
                         governed |= shared & side.modifiers
                 if not governed and len(shared) >= 3 and 4 * len(shared) >= 3 * len(cl.concepts) \
-                        and not (cl.negative | ql.negative) - shared:
-                    # nearly the same statement: its polarity as a whole; unless a word negative by
+                        and not _denies_outside(c, cl, shared) and not _denies_outside(r, ql, shared):
+                    # nearly the same statement: its polarity as a whole; unless a word that denies by
                     # itself stands outside what the two share ("Flood damage is excluded from the
                     # policy" against "The policy does not cover flood damage"); not a word a clause
                     # says both ways
