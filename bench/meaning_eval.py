@@ -28,7 +28,8 @@ from pathlib import Path
 
 from cairn import meaning
 from cairn.calibrate import load_rows
-from cairn.meaning.quantities import compare, extract, restated, without_identifiers
+from cairn.meaning.backing import compare, restated, without_identifiers
+from cairn.meaning.quantities import extract
 from cairn.support import check_support
 from cairn.verify import SENTENCE_REACH
 

@@ -19,8 +19,8 @@ from .lineage import annotate
 from .meaning import Evidence, sentence_around
 from .meaning import check as check_meaning
 from .meaning import plain as plain_text_of
+from .meaning.backing import restated, without_identifiers
 from .meaning.quantities import extract as extract_quantities
-from .meaning.quantities import restated, without_identifiers
 from .model import (
     Chunk,
     Citation,

@@ -14,6 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cairn import meaning
+from cairn.meaning import backing as B
 from cairn.meaning import quantities as Q
 from cairn.meaning import scan as S
 from cairn.meaning.context import check_context
@@ -91,7 +92,7 @@ def test_a_decade_is_its_years(text, low, high):
     ("built in 1935", "built in the 1930s", False),  # the quote's decade does not say which year
 ])
 def test_a_decade_is_backed_by_a_year_in_it(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("text,unit", [
@@ -114,7 +115,7 @@ def test_a_rate_is_one_unit(text, unit):
     ("runs at 300 km/h", "runs at 300 m/s", "claim says 300 km/h; quotes say 300 m/s"),
 ])
 def test_rates_differ_by_either_unit(claim, quote, message):
-    assert [m.message for m in Q.compare(claim, [quote])] == [message]
+    assert [m.message for m in B.compare(claim, [quote])] == [message]
 
 
 @pytest.mark.parametrize("claim,quote", [
@@ -123,7 +124,7 @@ def test_rates_differ_by_either_unit(claim, quote, message):
     ("costs $1,200 a month", "costs 1200 dollars per month"),
 ])
 def test_a_rate_matches_itself_however_written(claim, quote):
-    assert Q.compare(claim, [quote]) == []
+    assert B.compare(claim, [quote]) == []
 
 
 @pytest.mark.parametrize("claim,quote,message", [
@@ -132,7 +133,7 @@ def test_a_rate_matches_itself_however_written(claim, quote):
      "claim says section 5.3; source says section 5.1"),
 ])
 def test_numbered_items_are_compared_as_identifiers(claim, quote, message):
-    got = Q.compare(claim, [quote], [quote])
+    got = B.compare(claim, [quote], [quote])
     assert [g.message for g in got] == [message]
 
 
@@ -169,7 +170,7 @@ def test_sentence_opening_verb_before_a_count_is_not_a_name():
     ("kept for 1 month", "kept for 4 weeks", "claim says 1 month; quotes say 4 weeks"),
 ])
 def test_mismatches_name_both_sides(claim, quote, message):
-    got = Q.compare(claim, [quote])
+    got = B.compare(claim, [quote])
     assert got and got[0].message == message
 
 
@@ -185,7 +186,7 @@ def test_mismatches_name_both_sides(claim, quote, message):
     ("a warranty of 2 years", "a warranty of 24 months"), ("for 18 months", "for 1.5 years"),
 ])
 def test_same_quantities_written_differently_agree(claim, quote):
-    assert Q.compare(claim, [quote]) == []
+    assert B.compare(claim, [quote]) == []
 
 
 @pytest.mark.parametrize("claim,quote,message", [
@@ -194,40 +195,40 @@ def test_same_quantities_written_differently_agree(claim, quote):
     ("two thirds of the votes", "one half of the votes", "claim says two thirds; quotes say one half"),
 ])
 def test_fractions_are_a_unit_of_their_count(claim, quote, message):
-    got = Q.compare(claim, [quote])
+    got = B.compare(claim, [quote])
     assert got and got[0].message == message
-    assert Q.compare("one half of the aggregate", ["two quarters of the aggregate"]) == []
-    assert Q.compare("one third of the aggregate", ["one third of the whole"]) == []
+    assert B.compare("one half of the aggregate", ["two quarters of the aggregate"]) == []
+    assert B.compare("one third of the aggregate", ["one third of the whole"]) == []
     # a fraction word that opens a compound is no unit, and "one" before it no count
-    assert Q.compare("uses one third-party library", ["uses a third-party library"]) == []
-    assert Q.compare("a half-open range", ["an open range"]) == []
-    assert [x.message for x in Q.compare("uses 3 third-party libraries", ["uses two third-party libraries"])] == [
+    assert B.compare("uses one third-party library", ["uses a third-party library"]) == []
+    assert B.compare("a half-open range", ["an open range"]) == []
+    assert [x.message for x in B.compare("uses 3 third-party libraries", ["uses two third-party libraries"])] == [
         "claim says 3; quotes say two"]
 
 
 def test_identifier_checked_against_the_source_not_the_quote():
-    assert Q.compare("GPL version 2 says so", ["says so"], ["gpl-3.txt\nGNU GPL\nVersion 3, 29 June 2007"])[0].message \
+    assert B.compare("GPL version 2 says so", ["says so"], ["gpl-3.txt\nGNU GPL\nVersion 3, 29 June 2007"])[0].message \
         == "claim says version 2; source says version 3"
-    assert Q.compare("GPL version 3 says so", ["says so"], ["gpl-3.txt\nVersion 3, 29 June 2007"]) == []
-    assert Q.compare("Apache 2.0 says so", ["says so"], []) == []  # absent: never a failure
+    assert B.compare("GPL version 3 says so", ["says so"], ["gpl-3.txt\nVersion 3, 29 June 2007"]) == []
+    assert B.compare("Apache 2.0 says so", ["says so"], []) == []  # absent: never a failure
 
 
 def test_a_named_release_against_the_quotes_unnamed_release():
     quote = ["egrep has been deprecated since release 2.5.3 (2007)"]
-    assert Q.compare("egrep was deprecated in grep 2.5.1", quote)[0].message == "claim says 2.5.1; source says release 2.5.3"
-    assert Q.compare("egrep was deprecated in grep 2.5.3", quote) == []
+    assert B.compare("egrep was deprecated in grep 2.5.1", quote)[0].message == "claim says 2.5.1; source says release 2.5.3"
+    assert B.compare("egrep was deprecated in grep 2.5.3", quote) == []
     # only the quote's own release: the rest of the chunk may name another release
-    assert Q.compare("In coreutils 9.0, ls stopped issuing errors", ["ls no longer issues errors"],
+    assert B.compare("In coreutils 9.0, ls stopped issuing errors", ["ls no longer issues errors"],
                      ["ls no longer issues errors. This reverts a change made in release 8.32."]) == []
     # a claim naming two releases may speak of two things; the quote's release is one of them
-    assert Q.compare("Django 4.2 requires Python 3.8", ["requires version 3.10 or later"]) == []
+    assert B.compare("Django 4.2 requires Python 3.8", ["requires version 3.10 or later"]) == []
 
 
 def test_identifiers_leave_the_overlap_score_when_the_source_names_them():
-    assert Q.without_identifiers("Under Apache 2.0, each Contributor grants", ["apache-2.0.txt\nApache License"]) \
+    assert B.without_identifiers("Under Apache 2.0, each Contributor grants", ["apache-2.0.txt\nApache License"]) \
         == "Under , each Contributor grants"
     # a name the source does not give stays (only its number goes)
-    assert Q.without_identifiers("Under Apache 2.0, each", ["mpl.txt"]) == "Under Apache , each"
+    assert B.without_identifiers("Under Apache 2.0, each", ["mpl.txt"]) == "Under Apache , each"
 
 
 _MONTHS = "January February March April May June July August September October November December".split()
@@ -328,11 +329,11 @@ def test_the_word_before_a_number_is_the_plain_paths(text, data):
 def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim, quotes):
     """compare() keeps what a tuple of quotes offers; an answer is the same
     whether or not another claim was compared with those quotes before."""
-    Q._offered.cache_clear()
-    fresh = Q.compare(claim, quotes)
-    Q._offered.cache_clear()
-    Q.compare(first, quotes)
-    assert Q.compare(claim, quotes) == fresh
+    B._offered.cache_clear()
+    fresh = B.compare(claim, quotes)
+    B._offered.cache_clear()
+    B.compare(first, quotes)
+    assert B.compare(claim, quotes) == fresh
 
 
 # --------------------------------------------------------------------------
@@ -688,7 +689,7 @@ def test_any_text_is_read_without_error(claim, text, data):
         assert isinstance(x.message, str)
     for _, neg in found.context:
         assert isinstance(neg.message, str)
-    Q.without_identifiers(claim, [text])
+    B.without_identifiers(claim, [text])
 
 
 def test_a_claim_that_is_its_quote_word_for_word_is_checked_only_for_its_context():
@@ -723,7 +724,7 @@ def test_older_and_younger_bound_as_over_and_under(claim, quote, pair):
     ("The festival runs from 3 to 12 May 2020.", "The festival runs from 3 May 2020 to 12 May 2020.", True),
 ])
 def test_a_span_of_days_shares_its_month(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("text", ["May 12, 2013 - 6:00pm He filed", "from June 9 to 5", "from 9 to 5 June"])
@@ -769,7 +770,7 @@ def test_a_claim_that_is_part_of_its_quote_is_read_in_it(claim, quote, why):
     ("in the 20th century", "in the 19th century", False),
 ])
 def test_a_century_is_its_years(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -792,7 +793,7 @@ def test_a_century_is_its_years(claim, quote, ok):
      False),  # the quote's bound across a line break, and its figure in parentheses
 ])
 def test_a_bound_is_backed_by_an_amount_within_it(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("claim,quote", [
@@ -822,7 +823,7 @@ def test_the_points_of_the_compass_are_opposites():
     ("One in five adults smokes.", "25% of adults smoke.", False),
 ])
 def test_a_ratio_is_a_share(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("text,kinds", [("scored 3 in 20 minutes", ["number", "number"]),  # a unit follows
@@ -900,7 +901,7 @@ def test_the_probe_pairs_hold_their_figures():
     ("fell to -5 °F", "fell to -5 °C", False),
 ])
 def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -928,7 +929,7 @@ def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quot
     ("raised by 50 basis points", "raised by 0.25 percentage points", False),
 ])
 def test_a_converted_figure_is_read_to_the_precision_written(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -948,7 +949,7 @@ def test_a_converted_figure_is_read_to_the_precision_written(claim, quote, ok):
     ("roughly 20 miles", "a route of 32 km", True),  # 19.9 miles
 ])
 def test_a_hedged_figure_is_a_rounding_of_the_quotes(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 def test_a_quote_first_met_is_read_by_every_rule_whatever_the_claim_needs():
@@ -1051,7 +1052,7 @@ def test_which_part_is_an_identifier(text, name, ident):
     ("Sales grew in the first quarter of 2023.", "In Q1 2023, sales grew.", True),
 ])
 def test_amounts_in_words_times_and_changes_compare(claim, quote, ok):
-    assert (Q.compare(claim, [quote], [quote]) == []) is ok
+    assert (B.compare(claim, [quote], [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("claim,quote,restated", [
@@ -1061,15 +1062,15 @@ def test_amounts_in_words_times_and_changes_compare(claim, quote, ok):
     ("It is 6 km long.", "It is 5 km long.", "It is 6 km long."),  # not the quote's amount: as it is
 ])
 def test_an_amount_the_quote_states_otherwise_is_written_as_the_quote_writes_it(claim, quote, restated):
-    assert Q.restated(claim, [quote]) == restated
+    assert B.restated(claim, [quote]) == restated
 
 
 def test_an_identifier_the_quote_names_is_written_as_the_quote_writes_it():
-    assert Q.without_identifiers("The game was released in the third quarter of 2021.", [], ["The game launched in Q3 2021."]) \
+    assert B.without_identifiers("The game was released in the third quarter of 2021.", [], ["The game launched in Q3 2021."]) \
         == "The game was released in the Q3 of 2021."
-    assert Q.without_identifiers("The patch landed in kernel 5.15.", [], ["Linux 5.15 includes the patch."]) \
+    assert B.without_identifiers("The patch landed in kernel 5.15.", [], ["Linux 5.15 includes the patch."]) \
         == "The patch landed in kernel 5.15."
-    assert Q.without_identifiers("The patch landed in kernel 5.16.", [], ["Linux 5.15 includes the patch."]) \
+    assert B.without_identifiers("The patch landed in kernel 5.16.", [], ["Linux 5.15 includes the patch."]) \
         == "The patch landed in kernel ."
 
 
@@ -1124,12 +1125,12 @@ def test_a_part_of_a_decade_or_century_narrows_its_years(text, low, high):
     ("taken twice a day", "take two times daily", True), ("taken three times a day", "take two times daily", False),
 ])
 def test_periods_spans_and_frequencies_compare(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 def test_a_decade_and_a_span_are_written_as_the_quote_writes_them():
-    assert Q.restated("It erupted in the late 1990s.", ["It erupted in 1998."]) == "It erupted in the 1998."
-    assert Q.restated("He held it for 15 years.", ["He held it from 1985 to 2000."]) == "He held it for 1985 to 2000."
+    assert B.restated("It erupted in the late 1990s.", ["It erupted in 1998."]) == "It erupted in the 1998."
+    assert B.restated("He held it for 15 years.", ["He held it from 1985 to 2000."]) == "He held it for 1985 to 2000."
 
 
 @pytest.mark.parametrize("word,base", [("cashless", "cash"), ("wireless", "wire"), ("regardless", None),
@@ -1156,14 +1157,14 @@ def test_privative_words(word, base):
     ("over half a million dollars in bills", "$560,000 in overdue bills", True),
 ])
 def test_round_fifteen_amounts(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 def test_what_the_score_reads_for_a_bound_a_change_and_a_time():
-    assert Q.restated("The dam is more than 180 metres tall.", ["The dam stands 185 m high."]) \
+    assert B.restated("The dam is more than 180 metres tall.", ["The dam stands 185 m high."]) \
         == "The dam is more than 185 m tall."
-    assert Q.restated("Deaths fell by a third.", ["Deaths dropped from 300 to 200."]) == "Deaths fell by 300 to 200."
-    assert Q.restated("Check-in starts at 3 pm.", ["Guests may check in from 15:00."]) == "Check-in starts at 15:00."
+    assert B.restated("Deaths fell by a third.", ["Deaths dropped from 300 to 200."]) == "Deaths fell by 300 to 200."
+    assert B.restated("Check-in starts at 3 pm.", ["Guests may check in from 15:00."]) == "Check-in starts at 15:00."
 
 
 @pytest.mark.parametrize("claim,quote,conflict", [
@@ -1199,7 +1200,7 @@ def test_comparisons_the_other_way_round_and_opposite_verbs(claim, quote, confli
     ("Profits doubled.", "Profits rose sharply.", True),  # no two amounts to hold it to
 ])
 def test_the_verbs_of_a_multiple_are_factors(claim, quote, ok):
-    assert (Q.compare(claim, [quote]) == []) is ok
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("claim,quote,conflict", [

@@ -1,8 +1,11 @@
 """The meaning rules of the support check (SPEC section 4): what a lexical
 score cannot see.
 
-- `quantities`: numbers with sign and unit, ranges, dates and identifiers
-  (`number-mismatch`);
+- `quantities`: numbers with sign and unit, ranges, dates, times and
+  identifiers, and amounts written in words, as a text states them;
+  `backing`: whether the quotes back a claim's (`number-mismatch`), and
+  the claim as the score reads it (`restated`); `units`: when two numbers
+  name the same amount;
 - `polarity`: negation, privative prefixes, antonyms, direction and bound
   words (`contradiction`); `quantifiers`: `all` against `one of`, as a bound;
 - `context`: the sentence around a verbatim quote that negates or retracts
@@ -21,11 +24,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..support.words import chunks
-from . import polarity, quantifiers, quantities
+from . import backing, polarity, quantifiers
+from .backing import compare
 from .context import ContextNegation, check_context, in_sentence, negation_before
 from .polarity import POSITIVE, Contradiction, contradictions, reversed_movements
 from .quantifiers import only_conflicts, quantifier_conflicts
-from .quantities import NumberMismatch, compare
+from .quantities import NumberMismatch
 from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
@@ -111,7 +115,7 @@ def _first_met(quote: str) -> None:
     if len(_MET) >= 8192:
         _MET.clear()
     _MET[quote] = None
-    quantities.prepare(quote)
+    backing.prepare(quote)
     polarity.prepare(quote)
     quantifiers.prepare(quote)
 

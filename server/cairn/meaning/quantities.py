@@ -1,26 +1,29 @@
-"""Quantities, dates and identifiers in a claim or a quote (SPEC section 4,
-`number-mismatch`).
+"""Quantities, dates, times and identifiers as a claim or a quote states
+them (SPEC section 4, `number-mismatch`); whether a claim's are backed by its
+quotes is cairn.meaning.backing's question, when two amounts are the same
+cairn.meaning.units'.
 
 A **quantity** is a number with its sign, its scale and its unit: `-18 °C`,
 `30 days`, `5 %`, `$40 million`, `2 km`, `fourteen days`. Unit spellings are
 normalised (`°C` = `C` = `degrees Celsius`; `%` = `percent` = `per cent`;
 `km` = `kilometres`; `$` = `USD` = `dollars`; singular = plural), and a
-range (`between 0 and 4 °C`, `10-12 weeks`) is kept as a range. Units of
-one dimension with an exact factor between them convert (`2.5 minutes` =
-`150 seconds`, `2 weeks` = `14 days`, `1.5 km` = `1500 m`); months and
-years do not (their length varies).
+range (`between 0 and 4 °C`, `10-12 weeks`) is kept as a range. Amounts
+written in words are read too: `a dozen`, `two and a half hours`, `2 hours
+5 minutes` (one amount), `twice a day`, `a seven-month journey`, shares
+(`half of`, `two-thirds`, in percent), `doubled` (a factor), `the late
+1990s`.
 
 A **date** is read in the common written forms (`12 May 2024`,
 `May 12, 2024`, `2024-05-12`, `12th of May`, `May 2024`) and compared by
 its parts; the parts must make a real date (31 February is none). The
 reader is tested against python-dateutil on generated dates; it reads only
-the forms above, about a hundred times faster.
+the forms above, about a hundred times faster. A **time of day** (`9 pm`,
+`21:00`, `9:00 in the morning`) is minutes since midnight; a **day of the
+week** is its index.
 
 An **identifier** is a number that is part of a name or a reference, not an
 amount: `Apache 2.0`, `GPLv3`, `version 3`, `section 5.1`, `RFC 9110`,
-`Python 3.11`, `1.2.3`. It never fails a claim by being absent from a quote;
-it fails when the cited text (the chunk, or its source's title) names the
-same thing with another number.
+`Python 3.11`, `1.2.3`, `Q3`, `the second quarter`, `Part Two`.
 
 `one` is a count only before a unit (`one day`, `one percent`): in `one of`,
 `no one`, `one another`, `one possibility` it is a determiner or a pronoun.
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -43,7 +46,6 @@ from .scan import (
     _CURRENCY_CODES,
     _CURRENCY_SIGNS,
     _LONE_LETTER_UNITS,
-    _MONTH_NAMES,
     _MONTH_OF,
     _MONTHS,
     _NOT_NAMES,
@@ -53,7 +55,6 @@ from .scan import (
     _SCALES,
     _SENT_START,
     _UNITS,
-    _WORD_BEFORE,
     NUMBER_WORDS,
     PER_UNITS,
     TIME_UNITS,
@@ -62,11 +63,11 @@ from .scan import (
     _scan_chunks,
     _trie,
 )
-from .units import BASE, SHARES, converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
+from .units import BASE, SHARES
 
 DateParts = tuple[int | None, int | None, int | None]  # (year, month, day), a part None when not given
 
-__all__ = ["Quantity", "extract", "NumberMismatch", "compare", "prepare", "restated", "without_identifiers"]
+__all__ = ["DateParts", "NumberMismatch", "Quantity", "extract"]
 
 
 class Quantity(NamedTuple):
@@ -234,6 +235,8 @@ def _inflected(word: str) -> bool:
 # words of _NOT_NAMES that are also names of programs: a decimal after them in lower case
 # ("make 4.3", "see 4.3") names a release or a section, not an amount
 _TOOL_NAMES = frozenset("make see note".split())
+# what a reference word names ("section", "version"): an identifier's name
+_REFERENCE_NAMES = frozenset(_REFERENCE_WORDS.values())
 
 # verbs after which a number is an amount ("costs 3.5", "weighs 2.5")
 _QUANTITY_VERBS = frozenset(
@@ -421,6 +424,10 @@ def _and_a_half(text: str) -> list[Quantity]:
             continue
         out.append(Quantity("number", text[m.start():end], m.start(), end, value=value, unit=unit))
     return out
+
+
+# the word after a number or a phrase
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
 
 
 _COMPOUND_GAP = re.compile(r"\s+(?:and\s+)?")
@@ -807,510 +814,3 @@ def _span_word(text: str, a: Quantity, b: Quantity) -> str | None:
             word == "and" and _BETWEEN_BEFORE.search(text, max(0, a.start - 12), a.start) is not None):
         return word
     return None
-
-
-# --------------------------------------------------------------------------
-# Comparison
-
-
-def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
-    """The numbers evidence offers: numbers, range ends, and the year of each date."""
-    out = []
-    for q in qs:
-        if q.kind == "number":
-            out.append(q)
-        elif q.kind == "ratio":
-            # a quote's "one in five" offers 20 % and its two numbers
-            out.append(Quantity("number", q.text, q.start, q.end, value=_share(q), unit="%"))
-            out.append(Quantity("number", q.text, q.start, q.end, value=q.value))
-            out.append(Quantity("number", q.text, q.start, q.end, value=q.high))
-        elif q.kind == "range" and q.unit in _SPANS_OF_YEARS:
-            # a quote's decade offers its first year, as a number: "the 1930s" says 1930, no other year
-            out.append(Quantity("number", q.text, q.start, q.end, value=q.value))
-        elif q.kind == "range":
-            out.append(Quantity("number", q.text, q.start, q.end, value=q.value, unit=q.unit))
-            out.append(Quantity("number", q.text, q.start, q.end, value=q.high, unit=q.unit))
-        elif q.kind == "date" and q.date and q.date[0]:
-            out.append(Quantity("number", str(q.date[0]), q.start, q.end, value=Decimal(q.date[0])))
-        elif q.kind == "time" and q.value is not None:
-            # a quote's "9:30 pm" still offers its hour as written ("at 9")
-            hour = int(q.value) // 60
-            out.append(Quantity("number", q.text, q.start, q.end, value=Decimal(hour % 12 or 12)))
-        elif q.kind == "identifier" and q.ident and len(q.ident) == 1:
-            # a quote's "Top 10", "slice-by-8" still offers its number
-            out.append(Quantity("number", q.text, q.start, q.end, value=Decimal(q.ident[0])))
-    return out
-
-
-def _shown(q: Quantity) -> str:
-    if q.kind == "date" and q.date:
-        return _date_text(*q.date)
-    return q.text
-
-
-class _Offered(NamedTuple):
-    """What quotes offer a claim's quantities, kept per tuple of quotes (a
-    quote is checked again on every edit of the claims citing it)."""
-
-    quantities: tuple[Quantity, ...]
-    numbers: list[Quantity]  # numbers, range ends, years of dates
-    dates: list[Quantity]
-    months: list[Quantity]  # month names standing alone
-    ranges: list[Quantity]
-    said_numbers: str  # what the quotes say instead, as a message shows it
-    said_dates: str
-    amounts: tuple[tuple[Quantity, str | None], ...]  # numbers stated plainly, no bound, with the word after
-
-
-@lru_cache(maxsize=8192)
-def _offered(quotes: tuple[str, ...]) -> _Offered:
-    qq = tuple(q for quote in quotes for q in extract(quote))
-
-    def said(kinds: tuple[str, ...]) -> str:
-        seen: dict[str, None] = {}
-        for q in qq:
-            if q.kind in kinds:
-                seen.setdefault(_shown(q), None)
-        if not seen:
-            return "no date" if kinds == ("date",) else "no number"
-        shown = list(seen)
-        return ", ".join(shown[:6]) + (" …" if len(shown) > 6 else "")
-
-    return _Offered(qq, _numbers_of(qq), [q for q in qq if q.kind == "date"],
-                    [m for quote in quotes for m in _bare_months(quote)], [q for q in qq if q.kind == "range"],
-                    said(("number", "range", "ratio", "time")), said(("date",)), _amounts(quotes))
-
-
-def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[Quantity, str | None], ...]:
-    """The quotes' numbers stated plainly, each with the word after it: not
-    under a bound of their own (`up to 4 times`, `prior to 30 days`, `50% or
-    more` say where a range ends, not an amount), not a figure in parentheses
-    restating the amount before it (`fifty percent (50%)`)."""
-    out = []
-    for quote in quotes:
-        text = unicodedata.normalize("NFKC", quote)
-        qs = [q for q in extract(quote) if q.kind == "number" and q.value is not None]
-        for n in qs:
-            if _bound_at(text, n.start, n.end) is not None:
-                continue
-            if text[n.start - 1:n.start] == "(" and any(m is not n and n.start - 3 <= m.end < n.start for m in qs):
-                continue
-            out.append((n, _noun_after(text, n.end)))
-    return tuple(out)
-
-
-_REFERENCE_NAMES = frozenset(_REFERENCE_WORDS.values())
-_RELEASE_NAMES = frozenset({"version", "release"})
-_GENERIC_NAMES = _REFERENCE_NAMES | {"item"}
-
-
-def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[NumberMismatch]:
-    """The claim's quantities, dates and identifiers that its quotes do not
-    back. `context` holds the cited chunks' text and their sources' titles,
-    against which identifiers are checked."""
-    cq = extract(claim)
-    if not cq:
-        return []
-    offered = _offered(tuple(quotes))
-    numbers = offered.numbers
-    dates = offered.dates
-    if any(q.kind == "date" for q in cq):
-        dates = dates + offered.months
-    ranges = offered.ranges
-    out: list[NumberMismatch] = []
-    for q in cq:
-        if q.kind == "number":
-            if _backing(claim, q, numbers) is None and _bound_backing(claim, q, offered.amounts) is None \
-                    and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None:
-                if in_words(q) and not any(n.unit == "%" for n in numbers) \
-                        and _BY.search(claim, max(0, q.start - 24), q.start) is None:
-                    continue  # "half of the members": the quotes give no share to hold it to
-                out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
-        elif q.kind == "time":
-            when = {v for v in (q.value, q.high) if v is not None}
-            times = [n for n in offered.quantities if n.kind == "time"]
-            if not any(when & {n.value, n.high} for n in times) and not (
-                    not times and any(n.unit is None and n.value is not None and n.value * 60 in
-                                      {v - v % 60 for v in when} for n in numbers)) \
-                    and not _time_bound_met(claim, q, times):
-                # no time of the quotes is the claim's; without one, the hour alone may be given ("at 9")
-                out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
-        elif q.kind == "factor":
-            # "tripled" is backed by two amounts of one unit the quotes give, the later a multiple of the
-            # earlier (to a tenth); it fails only against quotes that give two such amounts (years apart)
-            multiples = [n for n in offered.quantities if n.kind == "factor"]
-            amounts = [n for n in numbers if n.value is not None and n.value > 0 and not _a_year(n)]
-            pairs = [(a, b) for a in amounts for b in amounts if a is not b and a.unit == b.unit]
-            if multiples:
-                if not any(n.value == q.value for n in multiples):  # "tripled" against "doubled"
-                    out.append(NumberMismatch(q.text, ", ".join(dict.fromkeys(n.text for n in multiples)), "number"))
-            elif pairs and q.value is not None and not any(
-                    abs(b.value / a.value - q.value) <= q.value / 10 for a, b in pairs  # type: ignore[operator]
-                    if a.start < b.start or a.value != b.value):
-                out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
-        elif q.kind == "weekday":
-            # a day of the week is backed by the same day, or by a full date falling on it; it fails only
-            # against quotes that name a day or give such a date
-            days = [n for n in offered.quantities if n.kind == "weekday"]
-            on = [w for d in dates if d.date and (w := _weekday(d.date)) is not None]
-            if (days or on) and not any(n.value == q.value for n in days) and q.value not in on:
-                out.append(NumberMismatch(q.text, ", ".join(dict.fromkeys(n.text for n in days)) or offered.said_dates,
-                                          "date"))
-        elif q.kind == "ratio":
-            # backed by the same share written as a percentage (to the nearest whole one) or as a ratio,
-            # or by both of its numbers
-            share = _share(q)
-            if not (any(n.unit == "%" and n.value is not None and abs(n.value - share) <= Decimal("0.5")
-                        for n in numbers) or
-                    (any(n.value == q.value for n in numbers) and any(n.value == q.high for n in numbers))):
-                out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
-        elif q.kind == "range" and q.unit in _SPANS_OF_YEARS:
-            # a decade (or century) is backed by the same one, or by a year in it (a number, a range's end, a date's year)
-            assert q.value is not None and q.high is not None
-            low, high = q.value, q.high
-            if not (any(r.unit == q.unit and r.value == low for r in ranges) or any(
-                    n.unit is None and n.value is not None and low <= n.value <= high and n.value == n.value.to_integral()
-                    for n in numbers)):
-                out.append(NumberMismatch(q.text, offered.said_numbers, "range"))
-        elif q.kind == "range":
-            ok = any(r.value == q.value and r.high == q.high and same_unit(q.unit, r.unit) for r in ranges) or (
-                any(n.value == q.value and same_unit(q.unit, n.unit) for n in numbers)
-                and any(n.value == q.high and same_unit(q.unit, n.unit) for n in numbers)
-            )
-            if not ok:
-                out.append(NumberMismatch(q.text, offered.said_numbers, "range"))
-        elif q.kind == "date":
-            assert q.date is not None
-            if not any(_date_backs(d.date, q.date) for d in dates):
-                y, mo, day = q.date
-                if mo is None and day is None and y and any(n.value == y for n in numbers):
-                    continue
-                # a passage often gives the year once: "on 2 November" with 2004 elsewhere in it
-                if y and mo and any(_date_backs(d.date, (None, mo, day)) for d in dates) and \
-                        any(n.value == y for n in numbers):
-                    continue
-                out.append(NumberMismatch(_shown(q), offered.said_dates, "date"))
-        elif q.kind == "identifier":
-            others = [x for text in (*quotes, *context) for x in extract(text)
-                      if x.kind == "identifier" and x.name == q.name]
-            if not others and q.name not in _GENERIC_NAMES and _REFERENCE_NAMES.isdisjoint(
-                    x.name for x in cq if x.kind == "identifier") and sum(x.kind == "identifier" for x in cq) == 1:
-                # the claim's one release of a thing it names ("grep 2.5.1"), where the quote itself
-                # gives a release or version without the name ("since release 2.5.3"): that thing's.
-                # Only the quote's: the rest of a chunk may name other releases ("reverts a change
-                # made in release 8.32")
-                others = [x for text in quotes for x in extract(text) if x.kind == "identifier"
-                          and x.name in _RELEASE_NAMES]
-            if others and not any(x.ident == q.ident for x in others):
-                shown = list(dict.fromkeys(_ident_shown(x) for x in others))
-                mine = _ident_shown(q)
-                out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
-    return out
-
-
-# a change by an amount: "fell by 2 percentage points", "rose by about 12%"
-_BY = re.compile(r"(?<![\w-])by\s+(?:about\s+|around\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?$", re.IGNORECASE)
-
-
-def _change_backing(claim: str, q: Quantity, numbers: list[Quantity]) -> str | None:
-    """Where the claim gives a change by an amount (`fell by 2 percentage
-    points`, `rose by 50%`, `grew by 3 days`) that two of the quotes' amounts
-    make: their difference, in the same unit (percentage points between two
-    percentages), or, for a percentage, the change relative to the smaller or
-    the larger (`from 8% to 6%` is a fall of 2 points, or 25%). The two
-    amounts as the quotes write them, or None."""
-    if q.unit is None or q.value is None or q.value <= 0 or _BY.search(claim, max(0, q.start - 24), q.start) is None:
-        return None
-    unit = "%" if q.unit == "percentage point" else q.unit
-    relative = q.unit == "%"
-    pool = [n for n in numbers if n.value is not None and (n.unit == unit or (relative and n.unit is None))]
-    written = q.value
-    shares = in_words(q)  # "by a third": a round figure
-
-    def rounds(x: Decimal) -> bool:
-        return rounds_to(x, written) or (shares and abs(x - written) <= written / 10)
-
-    for x in pool:
-        for y in pool:
-            a, b = x.value, y.value
-            if a is None or b is None or a >= b or x.unit != y.unit:
-                continue
-            if (not relative and b - a == written) or (relative and x.unit == "%" and rounds(b - a)) \
-                    or (relative and a > 0 and (rounds((b - a) * 100 / a) or rounds((b - a) * 100 / b))):
-                # "fell by 2%" is often written for a fall of two points
-                return x.text if x.text == y.text else f"{x.text} {y.text}"
-    return None
-
-
-def _span_of(q: Quantity, ranges: list[Quantity]) -> Quantity | None:
-    """The quotes' range of calendar years that lasts the claim's number of
-    years: `for 15 years` in `from 1985 to 2000`."""
-    if q.unit != "year" or q.value is None:
-        return None
-    for r in ranges:
-        if r.unit is None and r.value is not None and r.high is not None and 1000 <= r.value < r.high < 3000 \
-                and r.high - r.value == q.value:
-            return r
-    return None
-
-
-def _a_year(n: Quantity) -> bool:
-    """Whether a number may be a year: whole, 1000 to 2100, no unit, written without a comma."""
-    return n.unit is None and n.value is not None and 1000 <= n.value <= 2100 and n.value == n.value.to_integral() \
-        and "," not in n.text
-
-
-def _weekday(d: DateParts) -> int | None:
-    """The day of the week (Monday 0) of a full date; None when a part is missing."""
-    y, mo, day = d
-    if y is None or mo is None or day is None:
-        return None
-    try:
-        return datetime(y, mo, day).weekday()
-    except ValueError:
-        return None
-
-
-def _time_bound_met(claim: str, q: Quantity, times: list[Quantity]) -> bool:
-    """Whether the claim bounds its time of day (`before 9 am`, `after 6 pm`)
-    and a quote gives a time within the bound (`at 8 am`)."""
-    found = _bound_at(claim, q.start, q.end)
-    if found is None:
-        return False
-    up = found.group("up") is not None
-    for n in times:
-        for v in (n.value, n.high):
-            if v is not None and any(w is not None and (v >= w if up else v <= w) for w in (q.value, q.high)):
-                return True
-    return False
-
-
-def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | None:
-    """The quotes' number (of `numbers`, _numbers_of) that states the claim's
-    number `q`: the same value in the same unit, the amount in another unit
-    (`converts`), or, after a hedge (`about 3 km`), its rounding; None when
-    none does."""
-    # a claim's unit, when the quotes use that unit, is matched among those: "8 times
-    # faster" is not backed by "4 times faster ... slice by 8"
-    pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(n.unit == q.unit for n in numbers) else numbers
-    for n in pool:
-        if n.value == q.value and same_unit(q.unit, n.unit):
-            return n
-    for n in numbers:
-        if converts(q, n):
-            return n
-    for n in numbers:  # "40m passengers" may be forty million, not forty metres
-        for a, b in ((q, n), (n, q)):
-            if a.unit == "m" and a.text[-1:] == "m" and a.text[-2:-1].isdigit() and b.unit is None \
-                    and a.value is not None and b.value == a.value * 10**6:
-                return n
-    if hedged(claim, q.start) or in_words(q):  # a fraction word is a round figure: "half" for 48 %
-        for n in pool:
-            if hedged_rounding(q, n):
-                return n
-    for n in pool:
-        if in_words(n) and q.unit == "%" and q.value is not None and n.value is not None \
-                and rounds_to(n.value, q.value):
-            return n  # "33 %" for "a third"
-    return None
-
-
-def restated(claim: str, quotes: list[str] | tuple[str, ...]) -> str:
-    """The claim (NFKC) with each of its numbers that a quote states in
-    another form written as the quote writes it: `1.2 km` as `1,200 metres`,
-    `a dozen` as `12`, `an hour and a half` as `90 minutes`, `the 1990s` as
-    the year of them the quote gives, `15 years` as `1985 to 2000`. For the
-    word-overlap score, which compares words: an amount the quantity rule
-    reads as the quote's is the quote's, found, not missing. The claim's text
-    as it is when no number of it is restated."""
-    cq = [q for q in extract(claim) if q.kind in ("number", "time") or (q.kind == "range" and q.unit in _SPANS_OF_YEARS)]
-    if not cq or not quotes:
-        return claim
-    offered = _offered(tuple(quotes))
-    numbers = offered.numbers
-    text = unicodedata.normalize("NFKC", claim)
-    out: list[str] = []
-    last = 0
-    for q in cq:
-        written: str | None = None
-        if q.kind == "range":  # "the 1990s" for the year in it that the quote gives
-            n = next((x for x in numbers if x.unit is None and x.value is not None and q.value is not None
-                      and q.high is not None and q.value <= x.value <= q.high and x.value == x.value.to_integral()),
-                     None)
-        elif q.kind == "time":  # "3 pm" for "15:00"
-            when = {q.value, q.high} - {None}
-            n = next((x for x in offered.quantities if x.kind == "time" and when & {x.value, x.high}), None)
-        else:
-            n = _backing(text, q, numbers) or _span_of(q, offered.ranges) or _bound_backing(text, q, offered.amounts)
-            if n is None:
-                written = _change_backing(text, q, numbers)  # "a third" for "from 300 to 200"
-        if n is not None:
-            written = n.text
-        if written is None or written == q.text or q.start < last:
-            continue
-        out += [text[last:q.start], written]
-        last = q.end
-    if not out:
-        return claim
-    return "".join(out) + text[last:]
-
-
-# a bound before a claim's number ("over 8,000 m", "fewer than 10 members", "before 9 am"), and after it
-# ("50 or more"): the claim says the amount lies beyond the number, which a quote's larger (or smaller)
-# amount of the same thing backs
-_BOUND_BEFORE = re.compile(
-    r"""(?:(?P<up>(?:more|greater|higher|longer|larger|bigger|older|later)\s+than|over|above|exceeding|exceeds
-            |exceeded|beyond|after|at\s+least|no\s+(?:less|fewer|earlier|sooner)\s+than
-            |not\s+(?:less|fewer|earlier|sooner)\s+than|(?:a\s+)?minimum\s+of)
-        |(?P<down>(?:less|fewer|lower|shorter|smaller|younger|earlier)\s+than|under|below|before|prior\s+to|until
-            |within|up\s+to|at\s+most|no\s+(?:more|later)\s+than|not\s+(?:more|later)\s+than|not\s+exceeding
-            |(?:a\s+)?maximum\s+of))
-       \s+(?:about\s+|approximately\s+|around\s+|roughly\s+|some\s+)?$""",
-    re.IGNORECASE | re.VERBOSE)
-_BOUND_AFTER = re.compile(
-    r"(?:\s*\([^()]{1,24}\))?[)\]\"'\u201d]*\s+(?:or|and)\s+(?:(?P<up>more|over|above|greater|higher|longer|later|larger)|(?P<down>less|fewer|under|below"
-    r"|lower|shorter|earlier|smaller))\b", re.IGNORECASE)
-_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
-
-
-def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str | None], ...]) -> Quantity | None:
-    """The quotes' amount that meets the claim's bound on its number (`over
-    8,000 m`, `fewer than 10 members`, `50 or more`): an amount of the same
-    thing within the bound (_amounts), in the same unit, or, without one,
-    with the same word after it (`8 members`), or both years; None when
-    the claim bounds nothing or no amount meets it."""
-    if q.value is None or not amounts:
-        return None
-    found = _bound_at(claim, q.start, q.end)
-    if found is None:
-        return None
-    up = found.group("up") is not None
-    year = q.unit is None and 1000 <= q.value < 3000 and q.value == q.value.to_integral()
-    # the thing counted follows the number, or the bound after it ("50 or more people")
-    noun = None if q.unit or year else _noun_after(claim, found.end() if found.start() >= q.end else q.end)
-    for n, word in amounts:
-        assert n.value is not None
-        if n.value < q.value if up else n.value > q.value:
-            continue
-        if q.unit is not None:
-            if n.unit == q.unit:
-                return n
-        elif year:
-            if n.unit is None and 1000 <= n.value < 3000 and n.value == n.value.to_integral():
-                return n
-        elif n.unit is None and noun is not None and word == noun:
-            return n
-    return None
-
-
-# the last word of every _BOUND_BEFORE phrase, and of the words it lets stand between a bound and its number
-_BOUND_LAST = frozenset("""than over above exceeding exceeds exceeded beyond after least of under below before to
-    until within most about approximately around roughly some""".split())
-
-
-def _bound_at(text: str, start: int, end: int) -> re.Match[str] | None:
-    """The bound the number text[start:end] stands under: a phrase before it
-    (`over`, `fewer than`) or after it (`or more`); None when it has none."""
-    if _may_bound(text, start) and (before := _BOUND_BEFORE.search(text, max(0, start - 40), start)) is not None:
-        return before
-    return _BOUND_AFTER.match(text, end)
-
-
-def _may_bound(text: str, start: int) -> bool:
-    """A cheap test before _BOUND_BEFORE's search: the word before `start` can end a bound."""
-    head = text[max(0, start - 40):start].split()
-    return bool(head) and head[-1].lower() in _BOUND_LAST
-
-
-def _noun_after(text: str, end: int) -> str | None:
-    """The word right after a number, lower case and without a plural -s (`members` -> `member`)."""
-    m = _NEXT_WORD.match(text, end)
-    if m is None:
-        return None
-    w = m.group(1).lower()
-    return w[:-1] if w.endswith("s") and len(w) > 3 else w
-
-
-def _ident_shown(q: Quantity) -> str:
-    """An identifier as a message names it: `version 3`, `section 5.1`, `GPLv3`."""
-    return q.text if q.name not in _REFERENCE_WORDS.values() and q.name != "item" else f"{q.name} {q.text}"
-
-
-_BARE_MONTH = re.compile(rf"(?<![^\W\d_])(?:{_trie(_MONTH_NAMES)})(?![^\W\d_])")
-
-
-@lru_cache(maxsize=4096)
-def _bare_months(quote: str) -> tuple[Quantity, ...]:
-    """A quote's month names standing alone ("in May", "through October"): the
-    month part of a date, which backs a claimed date's month (its year must
-    still be in the quotes). Evidence only: a claim's bare month is not a date
-    it must back. `May` counts only inside a sentence (a sentence may open with
-    the verb)."""
-    out = []
-    for m in _BARE_MONTH.finditer(quote):
-        name = m.group(0)
-        if name == "May" and _SENT_START.search(quote, 0, m.start()):
-            continue
-        out.append(Quantity("date", name, m.start(), m.end(), date=(None, _month(name), None)))
-    return tuple(out)
-
-
-def _date_backs(evidence: DateParts | None, claimed: DateParts | None) -> bool:
-    """Evidence (y, m, d) backs a claimed date when it gives every part the
-    claim gives, with the same value."""
-    if evidence is None or claimed is None:
-        return False
-    for c, e in zip(claimed, evidence):
-        if c is not None and c != e:
-            return False
-    return True
-
-
-def without_identifiers(claim: str, context: list[str] | tuple[str, ...], quotes: Sequence[str] = ()) -> str:
-    """The claim with its identifiers taken out, for the word-overlap score:
-    an identifier's number is never missing from a quote (it names the
-    source), and its name is not missing when the cited chunk or its source's
-    title names it (`Under Apache 2.0, …` cited to the Apache licence). An
-    identifier one of the `quotes` names too is found, not taken out: written
-    as the quote writes it (`the third quarter` cited to `Q3`, `part 2` to
-    `Part Two`; `kernel 5.15` to `Linux 5.15`, the same release under
-    another name)."""
-    qs = [q for q in extract(claim) if q.kind == "identifier"]
-    if not qs:
-        return claim
-    said = [x for quote in quotes for x in extract(quote) if x.kind == "identifier"]
-    text = unicodedata.normalize("NFKC", claim)
-    named = " ".join(context).lower()
-    edits: list[tuple[int, int, str]] = []
-    for q in qs:
-        same = next((x for x in said if x.ident == q.ident and (x.name == q.name or (q.ident and len(q.ident) > 1))),
-                    None)
-        if same is not None:
-            edits.append((q.start, q.end, same.text))
-            continue
-        start = q.start
-        if q.name and q.name not in _REFERENCE_WORDS.values():
-            m = _WORD_BEFORE.search(text, max(0, q.start - 40), q.start)
-            if m and m.group(1).lower() == q.name and re.search(rf"(?<![^\W\d_]){re.escape(q.name)}", named):
-                start = m.start()
-        elif q.name:
-            m = _WORD_BEFORE.search(text, max(0, q.start - 40), q.start)
-            if m and _REFERENCE_WORDS.get(m.group(1).lower().rstrip("'’")) == q.name:
-                start = m.start()
-        edits.append((start, q.end, ""))
-    out, last = [], 0
-    for s0, e0, written in sorted(edits):
-        if s0 >= last:
-            out += [text[last:s0], written]
-            last = e0
-    out.append(text[last:])
-    return " ".join("".join(out).split())
-
-
-def prepare(quote: str) -> None:
-    """Read a quote's quantities, bare months and plain amounts once, when
-    first met (answers do not change)."""
-    extract(quote)
-    _bare_months(quote)
-    _offered((quote,))
-
