@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .meaning import sentence_spans
+from .meaning.backing import restated
 from .model import Claim, Diagnostic
 from .support import check_support
 
@@ -41,6 +42,12 @@ def sentence_support(text: str, quotes: list[str], *, threshold: float, mode: st
             if got is None:
                 got = context()
             lex = check_support(sentence, quotes, threshold=threshold, mode=mode, named=got[0], around=got[1])
+        if lex.score is not None and lex.score < threshold and (again := restated(sentence, quotes)) != sentence:
+            # as the claim's score reads it: an amount the quotes state in another form is theirs
+            other = check_support(again, quotes, threshold=threshold, mode=mode,
+                                  named=got[0] if got else "", around=got[1] if got else ())
+            if other.score is not None and other.score > lex.score:
+                lex = other
         out.append((sentence, lex.score))
     return out
 

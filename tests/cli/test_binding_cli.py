@@ -177,3 +177,18 @@ def test_a_sentence_backed_by_the_quotes_sentence_is_not_flagged(tmp_path: Path)
     assert "unsupported-sentence" not in _codes(first), first["diagnostics"]
     sent = [d["message"] for d in second["diagnostics"] if d["code"] == "unsupported-sentence"]
     assert len(sent) == 1 and "\u201cChilled goods are held nearby.\u201d" in sent[0]
+
+
+def test_a_sentence_whose_amount_the_quote_writes_otherwise_is_backed(tmp_path: Path):
+    """Each sentence is scored as the claim is: a time the quote writes on the other clock is found."""
+    ws = make(tmp_path / "ws", "strict_sentences = true\n")
+    (ws / "drafts" / "a.md").write_text(
+        "The north loading door opens at 6 am. It shuts at 10 pm every weekday.\n\n" + door_block(), encoding="utf-8")
+    code, report = check_json(ws)
+    claim = _claims(report)[0]
+    assert code == 0 and _codes(claim) == [], claim["diagnostics"]
+    (ws / "drafts" / "a.md").write_text(
+        "The north loading door opens at 6 am. It shuts at 11 pm every weekday.\n\n" + door_block(), encoding="utf-8")
+    code, report = check_json(ws)
+    claim = _claims(report)[0]
+    assert code == 1 and "number-mismatch" in _codes(claim), claim["diagnostics"]

@@ -67,7 +67,8 @@ _pairs("accept", "accept accepts accepted approve approves approved", "reject re
 _pairs("enable", "enable enables enabled", "disable disables disabled")
 _pairs("true", "true", "false")
 _pairs("require", "require required requires mandatory obligatory compulsory", "optional")
-_pairs("open", "open opened opens reopened", "closed shut shuts")
+# states, not the events of a timetable: "opens at 6 and shuts at 10" says no opposite
+_pairs("open", "open opened", "closed shut")
 _pairs("public", "public", "private")
 _pairs("present", "present", "absent")
 _pairs("retain", "retain retains retained keep keeps kept add adds added", "remove removes removed delete deletes deleted")
