@@ -158,7 +158,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
         elif q.kind == "time":
             when = {v for v in (q.value, q.high) if v is not None}
             times = [n for n in offered.quantities if n.kind == "time"]
-            if not any(when & {n.value, n.high} for n in times) and not (
+            if _same_time(q, times) is None and not (
                     not times and any(n.unit is None and n.value is not None and n.value * 60 in
                                       {v - v % 60 for v in when} for n in numbers)) \
                     and not _time_bound_met(claim, q, times):
@@ -195,11 +195,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "range" and q.unit in _SPANS_OF_YEARS:
             # a decade (or century) is backed by the same one, or by a year in it (a number, a range's end, a date's year)
-            assert q.value is not None and q.high is not None
-            low, high = q.value, q.high
-            if not (any(r.unit == q.unit and r.value == low for r in ranges) or any(
-                    n.unit is None and n.value is not None and low <= n.value <= high and n.value == n.value.to_integral()
-                    for n in numbers)):
+            if not (any(r.unit == q.unit and r.value == q.value for r in ranges) or _year_in(q, numbers) is not None):
                 out.append(NumberMismatch(q.text, offered.said_numbers, "range"))
         elif q.kind == "range":
             ok = any(r.value == q.value and r.high == q.high and same_unit(q.unit, r.unit) for r in ranges) or (
@@ -300,6 +296,21 @@ def _weekday(d: DateParts) -> int | None:
         return None
 
 
+def _year_in(q: Quantity, numbers: list[Quantity]) -> Quantity | None:
+    """The quotes' year (a whole number without a unit, a range's end, a date's year) that
+    lies in the claim's decade or century `q`."""
+    if q.value is None or q.high is None:
+        return None
+    return next((n for n in numbers if n.unit is None and n.value is not None and q.value <= n.value <= q.high
+                 and n.value == n.value.to_integral()), None)
+
+
+def _same_time(q: Quantity, times: list[Quantity]) -> Quantity | None:
+    """The quotes' time of day that may be the claim's (either reading of a twelve-hour time)."""
+    when = {v for v in (q.value, q.high) if v is not None}
+    return next((n for n in times if when & {n.value, n.high}), None)
+
+
 def _time_bound_met(claim: str, q: Quantity, times: list[Quantity]) -> bool:
     """Whether the claim bounds its time of day (`before 9 am`, `after 6 pm`)
     and a quote gives a time within the bound (`at 8 am`)."""
@@ -363,12 +374,9 @@ def restated(claim: str, quotes: list[str] | tuple[str, ...]) -> str:
     for q in cq:
         written: str | None = None
         if q.kind == "range":  # "the 1990s" for the year in it that the quote gives
-            n = next((x for x in numbers if x.unit is None and x.value is not None and q.value is not None
-                      and q.high is not None and q.value <= x.value <= q.high and x.value == x.value.to_integral()),
-                     None)
+            n = _year_in(q, numbers)
         elif q.kind == "time":  # "3 pm" for "15:00"
-            when = {q.value, q.high} - {None}
-            n = next((x for x in offered.quantities if x.kind == "time" and when & {x.value, x.high}), None)
+            n = _same_time(q, [x for x in offered.quantities if x.kind == "time"])
         else:
             n = _backing(text, q, numbers) or _span_of(q, offered.ranges) or _bound_backing(text, q, offered.amounts)
             if n is None:
