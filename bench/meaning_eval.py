@@ -28,7 +28,7 @@ from pathlib import Path
 
 from cairn import meaning
 from cairn.calibrate import load_rows
-from cairn.meaning.backing import compare, restated, without_identifiers
+from cairn.meaning.backing import compare, restated_score, without_identifiers
 from cairn.meaning.quantities import extract
 from cairn.support import check_support
 from cairn.verify import SENTENCE_REACH
@@ -68,13 +68,11 @@ def verdict(claim: str, evidence: list[meaning.Evidence], config, heading: str =
             # as `cairn check` reads it: words naming the cited source leave the score
             lex = check_support(scored, quotes, threshold=THRESHOLD, mode=mode, named=heading,
                                 around=[_sentence(e) for e in evidence])
-        if numbers == "new" and lex.score is not None and lex.score < THRESHOLD and \
-                (again := restated(scored, quotes)) != scored:
-            # as `cairn check` reads it: an amount the quotes state in another form is theirs
-            other = check_support(again, quotes, threshold=THRESHOLD, mode=mode, named=heading,
-                                  around=[_sentence(e) for e in evidence])
-            if other.score is not None and other.score > lex.score:
-                lex, scored = other, again
+        if numbers == "new":  # as `cairn check` reads it: an amount the quotes state in another form is theirs
+            lex, scored = restated_score(scored, quotes, lex, THRESHOLD,
+                                         lambda text: check_support(text, quotes, threshold=THRESHOLD, mode=mode,
+                                                                    named=heading,
+                                                                    around=[_sentence(e) for e in evidence]))
         passed = lex.score is not None and lex.score >= THRESHOLD
         if passed and lex.displaced and check_support(scored, quotes, threshold=THRESHOLD, mode=mode,
                                                       named=heading).displaced:

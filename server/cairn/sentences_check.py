@@ -12,9 +12,10 @@ warning fails the claim.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 
 from .meaning import sentence_spans
-from .meaning.backing import restated
+from .meaning.backing import restated_score
 from .model import Claim, Diagnostic
 from .support import check_support
 
@@ -42,12 +43,10 @@ def sentence_support(text: str, quotes: list[str], *, threshold: float, mode: st
             if got is None:
                 got = context()
             lex = check_support(sentence, quotes, threshold=threshold, mode=mode, named=got[0], around=got[1])
-        if lex.score is not None and lex.score < threshold and (again := restated(sentence, quotes)) != sentence:
-            # as the claim's score reads it: an amount the quotes state in another form is theirs
-            other = check_support(again, quotes, threshold=threshold, mode=mode,
-                                  named=got[0] if got else "", around=got[1] if got else ())
-            if other.score is not None and other.score > lex.score:
-                lex = other
+        # as the claim's score reads it: an amount the quotes state in another form is theirs
+        named, around = got if got is not None else ("", [])
+        lex = restated_score(sentence, quotes, lex, threshold, partial(
+            check_support, quotes=quotes, threshold=threshold, mode=mode, named=named, around=around))[0]
         out.append((sentence, lex.score))
     return out
 

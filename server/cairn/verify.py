@@ -19,7 +19,7 @@ from .lineage import annotate
 from .meaning import Evidence, sentence_around
 from .meaning import check as check_meaning
 from .meaning import plain as plain_text_of
-from .meaning.backing import restated, without_identifiers
+from .meaning.backing import restated_score, without_identifiers
 from .meaning.quantities import extract as extract_quantities
 from .model import (
     Chunk,
@@ -587,15 +587,12 @@ class Verifier:
                 # sources' headings and the quotes' sentences only for a claim that needs it
                 lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode,
                                     named=self._headings(results), around=_sentences(results))
-                if lex.score is not None and lex.score < cfg.threshold:
-                    # an amount the quotes state in another form (`1.2 km` for `1,200 metres`) is
-                    # theirs: read as they write it, its words are found
-                    again = restated(support_text, quotes)
-                    if again != support_text:
-                        other = check_support(again, quotes, threshold=cfg.threshold, mode=cfg.support.mode,
-                                              named=self._headings(results), around=_sentences(results))
-                        if other.score is not None and other.score > lex.score:
-                            lex, support_text = other, again
+                # an amount the quotes state in another form (`1.2 km` for `1,200 metres`) is
+                # theirs: read as they write it, its words are found
+                lex, support_text = restated_score(
+                    support_text, quotes, lex, cfg.threshold,
+                    lambda text: check_support(text, quotes, threshold=cfg.threshold, mode=cfg.support.mode,
+                                               named=self._headings(results), around=_sentences(results)))
             score = lex.score
             missing = list(lex.missing)
             displaced = lex.displaced

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..support import SupportResult
 from .quantities import (
     _NEXT_WORD,
     _REFERENCE_NAMES,
@@ -40,7 +41,7 @@ from .quantities import (
 from .scan import _MONTH_NAMES, _REFERENCE_WORDS, _SENT_START, _WORD_BEFORE, _trie
 from .units import converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
 
-__all__ = ["compare", "prepare", "restated", "without_identifiers"]
+__all__ = ["compare", "prepare", "restated", "restated_score", "without_identifiers"]
 
 
 def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
@@ -355,7 +356,7 @@ def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | Non
     return None
 
 
-def restated(claim: str, quotes: list[str] | tuple[str, ...]) -> str:
+def restated(claim: str, quotes: Sequence[str]) -> str:
     """The claim (NFKC) with each of its numbers that a quote states in
     another form written as the quote writes it: `1.2 km` as `1,200 metres`,
     `a dozen` as `12`, `an hour and a half` as `90 minutes`, `the 1990s` as
@@ -390,6 +391,22 @@ def restated(claim: str, quotes: list[str] | tuple[str, ...]) -> str:
     if not out:
         return claim
     return "".join(out) + text[last:]
+
+
+def restated_score(text: str, quotes: Sequence[str], lex: SupportResult, threshold: float,
+                   score: Callable[[str], SupportResult]) -> tuple[SupportResult, str]:
+    """A score `lex` of `text` below the threshold, read again (`score`) with
+    the amounts the quotes state in another form written as they write them
+    (`restated`): that result and text when it scores higher, else `lex` and
+    `text` as they are. What `cairn check`, each sentence of a claim and the
+    bench do alike."""
+    if lex.score is None or lex.score >= threshold:
+        return lex, text
+    again = restated(text, quotes)
+    if again == text:
+        return lex, text
+    other = score(again)
+    return (other, again) if other.score is not None and other.score > lex.score else (lex, text)
 
 
 # a bound before a claim's number ("over 8,000 m", "fewer than 10 members", "before 9 am"), and after it
