@@ -617,7 +617,7 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
             unit = unit or _LONE_LETTER_UNITS[lone]
         else:
             e = m.start("lone")
-    if unit in SHARES and ordinal and unit in ("quarter", "half") and value == value.to_integral():
+    if ordinal and unit in ("quarter", "half") and value == value.to_integral():
         # "the 3rd quarter": which quarter (_ordinal_parts), not three of them
         return Quantity("identifier", text[s:e].strip(), s, e, name=unit, ident=(int(value),))
     if unit in SHARES:
@@ -730,7 +730,7 @@ def _rate(text: str, at: int) -> tuple[str, int] | None:
 _new = tuple.__new__
 _SPANS_OF_YEARS = ("decade", "century")  # the units of a range of calendar years ("the 1930s", "the 19th century")
 _DECADE_END = re.compile(r"['\u2019]?s(?![\w'\u2019])")
-_FRACTIONS = frozenset("half halve third quarter fifth sixth seventh eighth ninth tenth".split())
+_FRACTIONS = frozenset(SHARES) | {"halve"}  # a fraction word, singular ("halves" less its s)
 
 
 def _bare(text: str, m: re.Match[str] | _PlainNumber, value: Decimal, word: bool, unit: str | None) -> Quantity | None:

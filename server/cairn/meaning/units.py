@@ -64,7 +64,7 @@ BASE: dict[str, tuple[str, Decimal]] = {
 # half" as 50 %, so a share compares with a percentage and another fraction
 SHARES: dict[str, Decimal] = {w: Decimal(100) / n for n, w in enumerate(
     "half third quarter fifth sixth seventh eighth ninth tenth".split(), 2)}
-_SHARE_WORD = re.compile(r"(?i)half|halves|third|quarter|fifth|sixth|seventh|eighth|ninth|tenth")
+_SHARE_WORD = re.compile("(?i)" + "|".join([*SHARES, "halves"]))
 
 
 def in_words(q: Quantity) -> bool:
