@@ -207,7 +207,9 @@ _NOT_NAMES = frozenset(
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _DAY = r"(?:3[01]|[12]\d|0?[1-9])(?!\d)"
 _NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"}, fold=True)
-_SCALE_RE = r"(?:hundred|thousand|million|billion|trillion|dozen|bn|mn|k|m)(?![^\W\d_])"
+# the scale words, longest first; and the letters that stand for a unit alone, after a number
+_SCALE_RE = "(?:" + "|".join(sorted(_SCALES, key=len, reverse=True)) + r")(?![^\W\d_])"
+_LONE_RE = "[" + "".join(_LONE_LETTER_UNITS) + "]"
 
 # one scanner, alternatives in priority order
 _SCAN = re.compile(
@@ -226,7 +228,7 @@ _SCAN = re.compile(
               |(?<![\w-])(?:{_NUMWORD})(?:-(?:{_NUMWORD}))?(?![\w])(?!-(?!(?:{_UNIT_RE})(?![^\W\d_]))))
         (?:(?P<ord>st|nd|rd|th)(?![\w]))?
         (?:\s?(?P<scale>{_SCALE_RE}))?
-        (?:[\s-]?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>[CFmghltW])(?![\w]))?
+        (?:[\s-]?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>{_LONE_RE})(?![\w]))?
     )
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -355,7 +357,7 @@ _PLAIN = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 # what _SCAN's number may take after its digits (ordinal, scale, unit, a lone unit letter), and
 # what a day of one or two digits may take to make a date ("12 May", "3rd of June")
 _NUMBER_TAIL = re.compile(
-    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|[CFmghltW](?![\w])", re.IGNORECASE)
+    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|{_LONE_RE}(?![\w])", re.IGNORECASE)
 _DAY_TAIL = re.compile(rf"(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}", re.IGNORECASE)
 _PLAIN_AFTER = frozenset(",;:)!?.")
 
