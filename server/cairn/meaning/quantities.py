@@ -253,16 +253,17 @@ def extract(text: str) -> tuple[Quantity, ...]:
     # the chunks that can hold a start, looked up per chunk in what is kept for each: none for most
     # texts without a number (cheaper than lowering and splitting the text to look for number words)
     spans = _candidates(text)
-    if not spans and not _may_share(text) and "day" not in text:
+    if not spans and not _may_read_words(text) and "day" not in text:
         return ()
     return _whole(text, _quantities(text, _scan_chunks(text, spans)) if spans else ())
 
 
 def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
     """What the scanner's quantities `found` say read together with the words
-    around them: shares and ratios in words, a whole and a half, amounts in
-    two units."""
-    if _may_share(text) and _SHARE_HINT.search(text) is not None and (
+    around them, and the amounts written in words alone: shares and ratios,
+    a whole and a half, how often, which quarter or half, multiples, days of
+    the week, times of day, and amounts in two units."""
+    if _may_read_words(text) and _SHARE_HINT.search(text) is not None and (
             bare := [b for b in _bare_shares(text) if not any(q.start <= b.start < q.end for q in found)]):
         found = _instead(found, bare)  # "half of", not the "half" of "one half of" read already
     if (" in " in text or " out of " in text) and (ratios := _ratios(text)):
@@ -376,7 +377,7 @@ _WEEKDAYS = ["Mon", "Tues", "Wednes", "Thurs", "Fri", "Satur", "Sun"]
 _WEEKDAY = re.compile(r"(?<![\w-])(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?![\w-])")
 
 
-def _may_share(text: str) -> bool:
+def _may_read_words(text: str) -> bool:
     """A cheap test before the readings of words alone (_SHARE_HINT, _AND_A_HALF,
     _TWICE, _FACTOR): the text holds part of a fraction word, of twice or
     thrice, or of a verb of a multiple."""
@@ -695,7 +696,7 @@ _PARTS = {"early": (Decimal(0), Decimal("0.4")), "mid": (Decimal("0.3"), Decimal
 def _period(text: str, s: int, e: int, low: Decimal, length: Decimal, unit: str) -> Quantity:
     """A decade or a century (`the 1990s`, `the 19th century`) as the range of
     its years; `early`, `mid-` or `late` before it narrows the range to that
-    part (`the late 1990s`: 1996 to 1999; `the early 19th century`: 1800 to 1840)."""
+    part (`the late 1990s`: 1995 to 1999; `the early 19th century`: 1800 to 1840)."""
     part = _PERIOD_PART.search(text, max(0, s - 12), s)
     high = low + length
     if part is not None:
