@@ -1,7 +1,8 @@
 """When two numbers name the same amount: units that can stand for each
 other, conversions between units of one dimension, and the latitude a
-hedge ("about", "roughly") gives a round figure. The quantity rule
-(cairn.meaning.quantities) reads numbers and asks these questions of them.
+hedge ("about", "roughly") gives a round figure. The quantity rule reads
+numbers (cairn.meaning.quantities) and asks these questions of them when it
+compares a claim's with its quotes' (cairn.meaning.backing).
 
 Within one system of units the ratios are exact, and so must the figures be
 ("2 weeks" is 14 days, not 15). Between metric and imperial units, and
