@@ -83,6 +83,12 @@ def test_messages_name_both_sides(claims):
         "the quote's sentence reads \u201cThe rumour that the depot will close has been debunked.\u201d"
         " (\u201chas been debunked\u201d)"]
     assert msg["One in four riders travels at night."] == ["claim says One in four; quotes say 20%"]
+    assert msg["Heavy lorries are allowed to cross the depot bridge."] == [
+        "claim says allowed to cross; quote says not cross"]
+    assert msg["Helmets are optional for riders under 16 on the depot track."] == ["claim says optional; quote says must"]
+    assert msg["The minimum stay in the depot hostel is three nights."] == [
+        "claim says minimum stay; quote says a maximum of"]
+    assert msg["The council accepted the depot proposal."] == ["claim says accepted; quote says declined"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

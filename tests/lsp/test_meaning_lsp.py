@@ -145,6 +145,20 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not [x for x in diags if x.range.start.line == line_of(text, "The depot roof panels yield 1.2 MW.")]
     halved = line_of(text, "Rider numbers halved over the decade.")
     assert by_line[("contradiction", halved)].message == "claim says halved; quote says rose"
+    # permission against a prohibition, "optional" against "must", a minimum against a maximum, a refusal
+    lorries = line_of(text, "Heavy lorries are allowed to cross the depot bridge.")
+    assert by_line[("contradiction", lorries)].message == "claim says allowed to cross; quote says not cross"
+    value = await _hover_text(client, u, lorries)
+    assert "`contradiction`" in value and "allowed to cross" in value
+    assert not [x for x in diags if x.range.start.line == line_of(text, "Heavy lorries are not allowed to cross")]
+    assert by_line[("contradiction", line_of(text, "Helmets are optional for riders"))].message == \
+        "claim says optional; quote says must"
+    assert not [x for x in diags if x.range.start.line == line_of(text, "Helmets are mandatory for riders")]
+    assert by_line[("contradiction", line_of(text, "The minimum stay in the depot hostel"))].message == \
+        "claim says minimum stay; quote says a maximum of"
+    assert by_line[("contradiction", line_of(text, "The council accepted the depot proposal."))].message == \
+        "claim says accepted; quote says declined"
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The council turned down the depot")]
     # a claim that is a verbatim part of its quote is read as it reads there
     assert "has been debunked" in by_line[("context-negates", line_of(text, "The depot will close."))].message
     assert by_line[("contradiction", line_of(text, "The council approved the new depot."))].message.startswith(

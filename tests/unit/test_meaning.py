@@ -486,6 +486,8 @@ _POLAR = st.lists(st.sampled_from([
     "to", "help", "identify", "forbids", "fails", "other", "than", "a", "attempt", "allocate", "numbers", "Items",
     "can", "be", "is", "NOT", "Refunds", "\uff4e\uff4f\uff54", "\n", "\t\t", "\u2003", "-", "(not)", "non-", "free",
     "of", "from", "Free", "charge", "largest", "smallest", "cut", "profit", "loss",
+    "must", "optional", "may", "able", "declined", "accepted", "proposal", "following", "year", "minimum",
+    "maximum", "stay", "are", "three", "nights",
 ]), max_size=18).map(" ".join)
 
 
@@ -1083,6 +1085,32 @@ def test_an_identifier_the_quote_names_is_written_as_the_quote_writes_it():
     ("The number of cyclists doubled.", "The number of cyclists rose.", False),
 ])
 def test_participles_amount_words_and_multiples(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    # what may be done, stated, against its prohibition; what is only wanted or aimed at is not stated
+    ("Heavy lorries are allowed to cross the bridge.", "Heavy lorries may not cross the bridge.", True),
+    ("Members are able to vote at the meeting.", "Members cannot vote at the meeting.", True),
+    ("Heavy lorries are not allowed to cross the bridge.", "Heavy lorries may not cross the bridge.", False),
+    ("The drivers want to cross the bridge.", "The drivers may not cross the bridge.", False),
+    # "must" says what "optional" denies; "must not" is a prohibition, no requirement
+    ("Helmets are optional for cyclists under 16.", "Cyclists under 16 must wear a helmet.", True),
+    ("Cyclists under 16 must wear a helmet.", "Helmets are optional for cyclists under 16.", True),
+    ("Helmets are mandatory for cyclists under 16.", "Cyclists under 16 must wear a helmet.", False),
+    ("The cover letter is optional.", "Applicants must send a CV; the cover letter is optional.", False),
+    # the minimum a copula gives a number is a lower bound, as "a minimum of" is
+    ("The minimum stay is three nights.", "Guests may stay for a maximum of three nights.", True),
+    ("The minimum stay in the hostel is three nights.", "Guests must stay in the hostel for at least three nights.",
+     False),
+    ("The maximum speed on the bridge is 30 mph.", "Vehicles must cross the bridge at more than 30 mph.", True),
+    # decline with an object refuses it; without one, it is a fall
+    ("The council accepted the proposal.", "The council declined the proposal at its March meeting.", True),
+    ("The council rejected the proposal.", "The council declined the proposal at its March meeting.", False),
+    ("Sales rose the following year.", "Sales declined the following year.", True),
+    ("Sales were accepted the following year.", "Sales declined the following year.", False),
+])
+def test_permission_requirement_bounds_and_refusals(claim, quote, conflict):
     assert bool(contradictions(claim, [quote])) is conflict
 
 

@@ -66,7 +66,7 @@ _pairs("include", "include includes included including inclusive", "exclude excl
 _pairs("accept", "accept accepts accepted approve approves approved", "reject rejects rejected")
 _pairs("enable", "enable enables enabled", "disable disables disabled")
 _pairs("true", "true", "false")
-_pairs("require", "require required requires mandatory obligatory compulsory", "optional")
+_pairs("require", "require required requires mandatory obligatory compulsory must", "optional")
 # states, not the events of a timetable: "opens at 6 and shuts at 10" says no opposite
 _pairs("open", "open opened", "closed shut")
 _pairs("public", "public", "private")
@@ -92,6 +92,10 @@ TRANSPARENT = frozenset(
     "able ability right way means permission obligation allowed permitted required going want wants "
     "cause causes caused".split()
 )
+
+# words after which an infinitive is stated as possible, not only named: "allowed to cross" says what
+# "may not cross" denies
+PERMISSIVE = frozenset("allowed permitted able entitled free authorised authorized".split())
 
 # direction words: phrase -> (axis, sign, where the anchor is: "after" / "before" / None)
 DIRECTIONS: dict[str, tuple[str, int, str | None]] = {}

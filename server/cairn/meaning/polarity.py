@@ -52,6 +52,7 @@ from .lexicon import (
     NEGATORS,
     NUMBER_ONLY,
     NUMBER_WORDS,
+    PERMISSIVE,
     PERSONAL,
     PREFIXES,
     PREPOSITIONS,
@@ -209,6 +210,36 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
     return None
 
 
+def _stated_amount(toks: list[_Tok], j: int) -> str | None:
+    """The amount a copula gives the noun phrase after `minimum` or `maximum`:
+    `the maximum stay in the hostel is three nights` bounds three nights, as
+    `a maximum of three nights` does (the phrase's words, up to six, then `is`,
+    `are`, `was` or `were` and the number)."""
+    for k in range(j + 1, min(j + 7, len(toks) - 1)):
+        t = toks[k]
+        if t.text in ("is", "are", "was", "were"):
+            t = toks[k + 1]
+            if t.kind == "num":
+                return "n:" + t.text.lstrip("-\u2212").replace(",", "")
+            return "n:" + NUMBER_WORDS[t.text] if t.text in NUMBER_WORDS else None
+        if t.kind != "word" or t.text in NEGATORS:
+            return None
+    return None
+
+
+_DECLINE = frozenset("decline declines declined declining".split())
+_DETERMINERS = frozenset("the a an his her their its our my your this that these those every all any".split())
+# what follows a determiner when "declined" is a fall in time or amount, not a refusal of a thing
+_NOT_OBJECTS = frozenset("following next previous last same first second third further year years month months "
+                         "week weeks day days quarter quarters decade period".split())
+
+
+def _has_object(toks: list[_Tok], j: int) -> bool:
+    """Whether a determiner and a word that can be a thing refused follow at `j`."""
+    return (j + 1 < len(toks) and toks[j].text in _DETERMINERS and toks[j + 1].kind == "word"
+            and _content(toks[j + 1].text) and toks[j + 1].text not in _NOT_OBJECTS)
+
+
 def _by_first_word(table: Iterable[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
     """The phrases of a table by their first word, longest first."""
     out: dict[str, list[tuple[str, ...]]] = {}
@@ -286,8 +317,13 @@ def read(text: str) -> Reading:
     def content(t: _Tok, w: str, prev: str, i: int) -> None:
         """A content word: its concept, and whether a negation governs it."""
         st.first = False
-        concept = _word(st, words, w, t, text, len(clauses))
-        if ((prev == "to" and not (i >= 2 and toks[i - 2].text in TO_PREPOSITIONAL))
+        # "allowed to cross", "able to vote": what may be done is stated as possible, so "may not cross"
+        # says the opposite of it, where "want to cross" or "in a bid to cross" only name it
+        permitted = prev == "to" and i >= 2 and toks[i - 2].text in PERMISSIVE and not st.waiting
+        concept = _word(st, words, w, t, text, len(clauses), shown_from=toks[i - 2].start if permitted else None)
+        if permitted:
+            st.infinitive = False
+        elif ((prev == "to" and not (i >= 2 and toks[i - 2].text in TO_PREPOSITIONAL))
                 or (st.infinitive and prev == toks[i - 1].text)) and not st.waiting:
             st.unasserted.add(concept)  # "in a bid to help identify": named, not stated
             st.infinitive = True
@@ -374,6 +410,13 @@ def read(text: str) -> Reading:
             st.subordinate = True
         # "declined to approve": a negating verb before its infinitive, not a direction
         denies = w in NEGATING_VERBS or (w in NEGATING_BEFORE_TO and i + 1 < n_toks and toks[i + 1].text == "to")
+        if w in _DECLINE and _has_object(toks, i + 1):
+            # "declined the proposal": decline with an object refuses it (as "rejected the proposal"); without
+            # one ("sales declined", "declined the following year") it is a fall, read below as a direction
+            st.last_word = w
+            content(t, "rejected", w, i)
+            i += 1
+            continue
         # direction and bound phrases, longest first ("no more than" is a bound, not a negation)
         found = _phrase_at(toks, i, _DIRECTION_PHRASES) if t.text in _DIRECTION_FIRST and not denies else None
         if found:
@@ -384,6 +427,8 @@ def read(text: str) -> Reading:
                 anchor = _anchor(toks, i + n - 1, 1)
             elif side == "before":
                 anchor = _anchor(toks, i, -1)
+            if n == 1 and phrase in ("minimum", "maximum") and (anchor or "").startswith("w:"):
+                anchor = _stated_amount(toks, i + 1) or anchor
             usable = not (phrase in NUMBER_ONLY and not (anchor or "").startswith("n:")) and not (
                 axis == "order" and anchor is None)
             if usable:
@@ -471,6 +516,12 @@ def read(text: str) -> Reading:
             continue
         prev = st.last_word
         st.last_word = w
+        if w == "must" and not (i + 1 < n_toks and (toks[i + 1].text == "not" or toks[i + 1].text.endswith("n't"))):
+            # "must wear" says wearing is required, what "optional" denies; a word with a polarity of its
+            # own, though not what the clause speaks of ("must not" is a prohibition, read as a negation)
+            parts = _analyse(w, True)[0]
+            words.extend(_new(Marked, (s, False, True, text[t.start:t.end], t.start, t.end, len(clauses)))
+                         for s in parts)
         if w in STOPWORDS:
             # an infinitive run ends at the first function word; but "to be" and "to have" go on to
             # their participle ("claimed to be fixed" names the fix, it does not state it)
@@ -565,13 +616,16 @@ def _analyse(w: str, own: bool) -> tuple[tuple[str, ...], bool, bool, str]:
     return parts, negative, marked, (parts[0] if parts else stem(w))
 
 
-def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: int, own: bool = True) -> str:
+def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: int, own: bool = True,
+          shown_from: int | None = None) -> str:
     """Record a content word; returns its concept. `own=False`: the word's
-    negativity is its clause's (a negating verb), not its own."""
+    negativity is its clause's (a negating verb), not its own. `shown_from`:
+    where the words it is shown with begin ("allowed to cross")."""
     parts, negative, marked, first = _analyse(w, own)
     if st.word_negation is not None:
         negative, marked = not negative, True
-    shown = text[st.word_negation:t.end] if st.word_negation is not None else text[t.start:t.end]
+        shown_from = st.word_negation
+    shown = text[t.start if shown_from is None else shown_from:t.end]
     for s in parts:
         st.concepts.add(s)
         if negative:
@@ -817,7 +871,8 @@ def _turned(claim: str, d: Direction, quote: str, q: Direction) -> bool:
     return a in before_q and b in before_c
 
 
-_CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | NEGATING_BEFORE_TO | frozenset(ANTONYMS)
+# ("must" is no cue by itself: what it can be opposed to, "optional", is one)
+_CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | NEGATING_BEFORE_TO | (frozenset(ANTONYMS) - {"must"})
               | {"without", "used", "stopped", "ceased", "non"} | {p.split()[0] for p in DIRECTIONS} | {p.split()[0] for p in CEASING})
 _WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # "free of X", "free from X": a negation of X, though "free" alone is none
