@@ -89,6 +89,12 @@ def test_messages_name_both_sides(claims):
     assert msg["The minimum stay in the depot hostel is three nights."] == [
         "claim says minimum stay; quote says a maximum of"]
     assert msg["The council accepted the depot proposal."] == ["claim says accepted; quote says declined"]
+    assert msg["The depot ferry cruises at 20 mph."] == ["claim says 20 mph; quotes say 20 knots"]
+    assert msg["The depot open day took place in late March 2022."] == [
+        "claim says late March 2022; quotes say 6 March 2022"]
+    assert msg["The depot charges a fee for parking."] == ["claim says charges; quote says costs nothing"]
+    assert msg["Ridership increased compared with the previous year."] == [
+        "claim says increased compared with; quote says lower than"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

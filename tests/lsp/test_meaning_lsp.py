@@ -159,6 +159,18 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert by_line[("contradiction", line_of(text, "The council accepted the depot proposal."))].message == \
         "claim says accepted; quote says declined"
     assert not [x for x in diags if x.range.start.line == line_of(text, "The council turned down the depot")]
+    # knots and hectares convert, a part of a month is its days, "costs nothing" is free
+    ferry = line_of(text, "The depot ferry cruises at 20 mph.")
+    assert by_line[("number-mismatch", ferry)].message == "claim says 20 mph; quotes say 20 knots"
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot ferry cruises at about 23 mph.")]
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot yard covers 40 hectares.")]
+    assert not [x for x in diags if x.range.start.line == line_of(text, "took place in early March 2022.")]
+    late = line_of(text, "took place in late March 2022.")
+    assert by_line[("number-mismatch", late)].message == "claim says late March 2022; quotes say 6 March 2022"
+    value = await _hover_text(client, u, late)
+    assert "`number-mismatch`" in value and "6 March 2022" in value
+    assert by_line[("contradiction", line_of(text, "The depot charges a fee for parking."))].message == \
+        "claim says charges; quote says costs nothing"
     # a claim that is a verbatim part of its quote is read as it reads there
     assert "has been debunked" in by_line[("context-negates", line_of(text, "The depot will close."))].message
     assert by_line[("contradiction", line_of(text, "The council approved the new depot."))].message.startswith(

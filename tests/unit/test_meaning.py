@@ -254,6 +254,30 @@ def test_dates_read_as_dateutil_reads_them(day, form):
     assert q.kind == "date" and q.date == want
 
 
+@pytest.mark.parametrize("claim,quote,ok", [
+    # a part of a month: the days of that part (early, mid, late as shares of its length, overlapping)
+    ("held in early March 2022", "held on 6 March 2022", True),
+    ("held in late March 2022", "held on 6 March 2022", False),
+    ("held in mid-March 2022", "held on 15 March 2022", True),
+    ("held in late February 2024", "held on 29 February 2024", True),
+    ("held in early March 2022", "held in March 2022", True),  # the quote gives no day to hold it to
+    ("held in early March 2022", "held on 6 April 2022", False),
+    ("held in early March 2022", "in 2022, on 25 March", False),
+])
+def test_a_part_of_a_month_is_its_days(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
+
+
+def test_a_part_of_a_month_is_shown_and_restated_as_written():
+    q = Q.extract("The vote was held in late March 2022.")[0]
+    assert (q.kind, q.text, q.date, q.value, q.high) == ("date", "late March 2022", (2022, 3, None), 19, 31)
+    assert B.compare("held in late March 2022", ["held on 6 March 2022"])[0].message == \
+        "claim says late March 2022; quotes say 6 March 2022"
+    # for the score, "early March 2022" is the quote's day
+    assert B.restated("The vote was held in early March 2022.", ["Voters went to the polls on 6 March 2022."]) == \
+        "The vote was held in 6 March 2022."
+
+
 def test_impossible_dates_are_not_dates():
     assert [q.kind for q in Q.extract("31 February 2024")] != ["date"]
 
@@ -264,6 +288,7 @@ _TEXT = st.lists(st.sampled_from([
     "%", "RFC", "9110", "km", "1,000", ".", "minus", "twenty-four", "Sept.", "29", "x86", "--rfc-2822", "am",
     "dozen", "half", "a", "third", "two-thirds", "hours", "minutes", "in", "out", "twice", "daily", "late",
     "mid-1990s", "1990s", "30-day", "seven-month", "9:30", "pm", "doubled", "halved", "Mondays", "half an hour",
+    "early", "March 2022", "hectares", "acres", "knots", "square feet", "km²", "nautical miles",
 ]), max_size=30).map(" ".join)
 
 
@@ -487,7 +512,8 @@ _POLAR = st.lists(st.sampled_from([
     "can", "be", "is", "NOT", "Refunds", "\uff4e\uff4f\uff54", "\n", "\t\t", "\u2003", "-", "(not)", "non-", "free",
     "of", "from", "Free", "charge", "largest", "smallest", "cut", "profit", "loss",
     "must", "optional", "may", "able", "declined", "accepted", "proposal", "following", "year", "minimum",
-    "maximum", "stay", "are", "three", "nights",
+    "maximum", "stay", "are", "three", "nights", "costs", "nothing", "pays", "rose", "compared", "with",
+    "lower", "than",
 ]), max_size=18).map(" ".join)
 
 
@@ -929,6 +955,16 @@ def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quot
     ("a bag of 16 oz", "a bag of 1 lb", True),
     ("raised by 25 basis points", "raised by 0.25 percentage points", True),
     ("raised by 50 basis points", "raised by 0.25 percentage points", False),
+    # areas, and speeds in knots (a nautical mile an hour)
+    ("a farm of 40 hectares", "a farm of about 99 acres", True),  # 98.8 acres
+    ("a farm of 400 hectares", "a farm of about 99 acres", False),
+    ("a park of 2 km²", "a park of 200 hectares", True),
+    ("a park of 2 square kilometres", "a park of 20 hectares", False),
+    ("a flat of 1,000 square feet", "a flat of 93 m²", True),
+    ("cruising at 20 knots", "cruising at 20 knots", True),
+    ("cruising at 20 mph", "cruising at 20 knots", False),
+    ("cruising at 23 mph", "cruising at 20 knots", True),  # 23.0 mph
+    ("cruising at 37 km/h", "cruising at 20 knots", True),  # 37.04 km/h
 ])
 def test_a_converted_figure_is_read_to_the_precision_written(claim, quote, ok):
     assert (B.compare(claim, [quote]) == []) is ok
@@ -1111,6 +1147,24 @@ def test_participles_amount_words_and_multiples(claim, quote, conflict):
     ("Sales were accepted the following year.", "Sales declined the following year.", False),
 ])
 def test_permission_requirement_bounds_and_refusals(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    # the object "nothing" denies its verb; "costs nothing" is free
+    ("The library charges a fee for lending e-books.", "Borrowing e-books from the library costs nothing.", True),
+    ("Borrowing e-books from the library is free.", "Borrowing e-books from the library costs nothing.", False),
+    ("Delivery is free of charge for members.", "Members pay nothing for delivery.", False),
+    ("Members pay for delivery.", "Members pay nothing for delivery.", True),
+    ("The audit found problems in the report.", "The audit found nothing in the report.", True),
+    ("The report was read by the audit.", "The audit found nothing in the report.", False),
+    # a change "compared with" something is a comparison with it
+    ("Turnout increased compared with the previous election.", "Turnout was lower than at the previous election.",
+     True),
+    ("Turnout was higher than at the previous election.", "Turnout rose compared with the previous election.", False),
+    ("Turnout fell compared to the previous election.", "Turnout was lower than at the previous election.", False),
+])
+def test_an_object_nothing_and_a_change_compared_with(claim, quote, conflict):
     assert bool(contradictions(claim, [quote])) is conflict
 
 

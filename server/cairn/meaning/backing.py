@@ -74,7 +74,7 @@ def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
 
 
 def _shown(q: Quantity) -> str:
-    if q.kind == "date" and q.date:
+    if q.kind == "date" and q.date and q.value is None:  # a part of a month is shown as written
         return _date_text(*q.date)
     return q.text
 
@@ -207,6 +207,14 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 out.append(NumberMismatch(q.text, offered.said_numbers, "range"))
         elif q.kind == "date":
             assert q.date is not None
+            if q.value is not None and q.high is not None:
+                # a part of a month ("late March 2022"): held to the days of that month the quotes give
+                days = [d.date[2] for d in dates if d.date and d.date[2] is not None and d.date[1] == q.date[1]
+                        and d.date[0] in (None, q.date[0])]
+                if days:
+                    if not any(q.value <= day <= q.high for day in days):
+                        out.append(NumberMismatch(_shown(q), offered.said_dates, "date"))
+                    continue
             if not any(_date_backs(d.date, q.date) for d in dates):
                 y, mo, day = q.date
                 if mo is None and day is None and y and any(n.value == y for n in numbers):
@@ -364,7 +372,8 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
     word-overlap score, which compares words: an amount the quantity rule
     reads as the quote's is the quote's, found, not missing. The claim's text
     as it is when no number of it is restated."""
-    cq = [q for q in extract(claim) if q.kind in ("number", "time") or (q.kind == "range" and q.unit in _SPANS_OF_YEARS)]
+    cq = [q for q in extract(claim) if q.kind in ("number", "time") or (q.kind == "range" and q.unit in _SPANS_OF_YEARS)
+          or (q.kind == "date" and q.value is not None)]
     if not cq or not quotes:
         return claim
     offered = _offered(tuple(quotes))
@@ -378,6 +387,8 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
             n = _year_in(q, numbers)
         elif q.kind == "time":  # "3 pm" for "15:00"
             n = _same_time(q, [x for x in offered.quantities if x.kind == "time"])
+        elif q.kind == "date":  # "early March 2022" for "6 March 2022"
+            n = next((d for d in offered.dates if _date_holds(d, q)), None)
         else:
             n = _backing(text, q, numbers) or _span_of(q, offered.ranges) or _bound_backing(text, q, offered.amounts)
             if n is None:
@@ -506,6 +517,16 @@ def _bare_months(quote: str) -> tuple[Quantity, ...]:
             continue
         out.append(Quantity("date", name, m.start(), m.end(), date=(None, _month(name), None)))
     return tuple(out)
+
+
+def _date_holds(evidence: Quantity, claimed: Quantity) -> bool:
+    """Whether a quote's date backs a claimed date (`_date_backs`); a part of
+    a month (`early March 2022`, its days as value to high) by a day of the
+    month in that part."""
+    if not _date_backs(evidence.date, claimed.date):
+        return False
+    day = evidence.date[2] if evidence.date else None
+    return claimed.value is None or claimed.high is None or (day is not None and claimed.value <= day <= claimed.high)
 
 
 def _date_backs(evidence: DateParts | None, claimed: DateParts | None) -> bool:

@@ -429,10 +429,16 @@ def read(text: str) -> Reading:
                 anchor = _anchor(toks, i, -1)
             if n == 1 and phrase in ("minimum", "maximum") and (anchor or "").startswith("w:"):
                 anchor = _stated_amount(toks, i + 1) or anchor
+            if axis == "change" and i + n + 1 < n_toks and toks[i + n].text == "compared" \
+                    and toks[i + n + 1].text in ("with", "to"):
+                # "rose compared with last year" says "higher than last year": a comparison with what follows
+                axis, anchor, compared = "order", _anchor(toks, i + n + 1, 1), True
+            else:
+                compared = False
             usable = not (phrase in NUMBER_ONLY and not (anchor or "").startswith("n:")) and not (
                 axis == "order" and anchor is None)
             if usable:
-                last = i + n - 1
+                last = i + n + 1 if compared else i + n - 1
                 if n == 1 and side == "after" and last + 1 < n_toks and toks[last + 1].kind == "word" \
                         and _content(toks[last + 1].text):
                     last += 1  # "more likely": the comparative is shown with its word
@@ -471,6 +477,18 @@ def read(text: str) -> Reading:
                 st.word_negation = t.start  # "without a supervisor", "at no charge": the noun phrase only
             elif st.lifts(toks, i):
                 st.cue_end(text, t.end, more=True)  # "no longer unable", "used not to": the ceasing governs it
+            elif w == "nothing" and not st.waiting and words and words[-1].clause == len(clauses) \
+                    and words[-1].end == toks[i - 1].end and not words[-1].negative and _content(toks[i - 1].text):
+                # "costs nothing", "changed nothing": the object "nothing" denies the verb before it
+                # ("does not cost anything"); what follows is not denied
+                st.negations += 1
+                st.cue_at(text, words[-1].start, t.end)
+                st.heads.add(words[-1].concept)
+                st.waiting = False
+                if words[-1].shown.lower() in ("cost", "costs"):  # "costs nothing" is free: no charge
+                    parts = _analyse("free", True)[0]
+                    words.extend(_new(Marked, (c, True, True, text[words[-1].start:t.end], words[-1].start, t.end,
+                                               len(clauses))) for c in parts)
             else:
                 st.negations += 1
                 st.cue_at(text, t.start, t.end)

@@ -31,6 +31,7 @@ amount: `Apache 2.0`, `GPLv3`, `version 3`, `section 5.1`, `RFC 9110`,
 
 from __future__ import annotations
 
+import calendar
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -529,6 +530,10 @@ def _quantities(text: str, matches: Iterable[re.Match[str] | _PlainNumber]) -> t
                 date = _date(int(m.group("my")) if m.group("my") else None, _month(m.group("mm")), int(m.group("md")))
             else:
                 date = _date(int(m.group("my2y")), _month(m.group("mm2")), None)
+                part = _PERIOD_PART.search(text, max(0, s - 12), s) if date else None
+                if date and part is not None and date[0] and date[1]:
+                    out.append(_month_part(text, part, e, date))
+                    continue
             if date:
                 out.append(Quantity("date", written, s, e, date=date))
             continue
@@ -703,6 +708,17 @@ def _period(text: str, s: int, e: int, low: Decimal, length: Decimal, unit: str)
         a, b = _PARTS[part.group(1).lower()]
         s, low, high = part.start(), (low + a * length).to_integral_value(), (low + b * length).to_integral_value()
     return Quantity("range", text[s:e].strip(), s, e, value=low, high=high, unit=unit)
+
+
+def _month_part(text: str, part: re.Match[str], e: int, date: tuple[int | None, int | None, int | None]) -> Quantity:
+    """A part of a month (`early March 2022`): the date of its month, with the
+    days that part may mean as `value` to `high` (the shares of `_PARTS`:
+    early March is the 1st to the 13th, late March the 19th to the 31st)."""
+    a, b = _PARTS[part.group(1).lower()]
+    assert date[0] is not None and date[1] is not None
+    days = Decimal(calendar.monthrange(date[0], date[1])[1])
+    low, high = (a * days).to_integral_value(rounding="ROUND_FLOOR") + 1, (b * days).to_integral_value(rounding="ROUND_CEILING")
+    return Quantity("date", text[part.start():e].strip(), part.start(), e, value=low, high=high, date=date)
 
 
 _HALF_A = re.compile(r"(?<![\w-])half\s+an?\s+$", re.IGNORECASE)

@@ -110,6 +110,14 @@ _unit("cm", "cm", "centimetres", "centimetre", "centimeters", "centimeter")
 _unit("m", "metres", "metre", "meters", "meter")
 _unit("km", "km", "kilometres", "kilometre", "kilometers", "kilometer", "kms")
 _unit("mile", "miles", "mile", "mi")
+_unit("nautical mile", "nautical miles", "nautical mile", "nmi")
+_unit("ha", "ha", "hectares", "hectare")
+_unit("acre", "acres", "acre")
+_unit("m²", "m²", "m2", "sq m", "square metres", "square metre", "square meters", "square meter")
+_unit("km²", "km²", "km2", "sq km", "square kilometres", "square kilometre", "square kilometers",
+      "square kilometer")
+_unit("sq mi", "sq mi", "square miles", "square mile")
+_unit("sq ft", "sq ft", "ft²", "square feet", "square foot")
 _unit("ft", "feet", "foot", "ft")
 _unit("inch", "inches", "inch")
 _unit("mg", "mg", "milligrams", "milligram")
@@ -143,6 +151,7 @@ _unit("Gbit", "gbit", "gbits", "gigabits", "gigabit")
 # rates written as one word: the same units as "km/h", "bit/s" (_number reads those)
 _unit("mile/hour", "mph")
 _unit("km/hour", "kph", "kmh", "kmph")
+_unit("nautical mile/hour", "knots", "knot", "kn")  # a knot is a nautical mile an hour
 _unit("bit/second", "bps")
 _unit("kbit/second", "kbps")
 _unit("Mbit/second", "mbps")
@@ -208,7 +217,8 @@ _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _DAY = r"(?:3[01]|[12]\d|0?[1-9])(?!\d)"
 _NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion", "trillion"}, fold=True)
 # the scale words, longest first; and the letters that stand for a unit alone, after a number
-_SCALE_RE = "(?:" + "|".join(sorted(_SCALES, key=len, reverse=True)) + r")(?![^\W\d_])"
+# (no digit after a scale either: "93 m2" is square metres once NFKC has made "m²" of it "m2")
+_SCALE_RE = "(?:" + "|".join(sorted(_SCALES, key=len, reverse=True)) + r")(?!\w)"
 _LONE_RE = "[" + "".join(_LONE_LETTER_UNITS) + "]"
 
 # one scanner, alternatives in priority order

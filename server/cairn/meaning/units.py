@@ -45,7 +45,10 @@ BASE: dict[str, tuple[str, Decimal]] = {
     "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
     "mm": ("length", Decimal("0.001")), "cm": ("length", Decimal("0.01")), "m": ("length", Decimal(1)),
     "km": ("length", Decimal(1000)), "inch": ("length", Decimal("0.0254")), "ft": ("length", Decimal("0.3048")),
-    "mile": ("length", Decimal("1609.344")),
+    "mile": ("length", Decimal("1609.344")), "nautical mile": ("length", Decimal(1852)),
+    "m²": ("area", Decimal(1)), "ha": ("area", Decimal(10000)), "km²": ("area", Decimal(10**6)),
+    "sq ft": ("area", Decimal("0.09290304")), "acre": ("area", Decimal("4046.8564224")),
+    "sq mi": ("area", Decimal("2589988.110336")),
     "mg": ("mass", Decimal("0.001")), "g": ("mass", Decimal(1)), "kg": ("mass", Decimal(1000)),
     "t": ("mass", Decimal(1000000)), "lb": ("mass", Decimal("453.59237")), "oz": ("mass", Decimal("28.349523125")),
     "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)), "cup": ("volume", Decimal("0.2365882365")),
@@ -74,9 +77,12 @@ def in_words(q: Quantity) -> bool:
     return q.unit == "%" and not q.text[:1].isdigit() and _SHARE_WORD.search(q.text) is not None
 
 
-# units of the imperial and US customary systems: a figure converted between these and metric units is
-# rounded by whoever wrote it; within one system the ratios are exact and so are the figures
-_IMPERIAL = frozenset({"inch", "ft", "mile", "lb", "oz", "cup", "tbsp", "tsp"})
+# the system of units each non-metric unit belongs to (imperial and US customary; nautical): a figure
+# converted between systems is rounded by whoever wrote it; within one system the ratios are exact and so
+# are the figures
+_SYSTEM = {**dict.fromkeys(("inch", "ft", "mile", "lb", "oz", "cup", "tbsp", "tsp", "sq ft", "acre", "sq mi"),
+                           "imperial"),
+           "nautical mile": "nautical"}
 
 
 def converts(claim: Quantity, quoted: Quantity) -> bool:
@@ -96,7 +102,7 @@ def converts(claim: Quantity, quoted: Quantity) -> bool:
     amount = _amount_in(b, a.unit)
     if amount is None:
         return False
-    if (a.unit.partition("/")[0] in _IMPERIAL) == (b.unit.partition("/")[0] in _IMPERIAL):
+    if _SYSTEM.get(a.unit.partition("/")[0], "metric") == _SYSTEM.get(b.unit.partition("/")[0], "metric"):
         return amount == a.value
     return rounds_to(amount, a.value)
 
