@@ -209,10 +209,10 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
             assert q.date is not None
             if q.value is not None and q.high is not None:
                 # a part of a month ("late March 2022"): held to the days of that month the quotes give
-                days = [d.date[2] for d in dates if d.date and d.date[2] is not None and d.date[1] == q.date[1]
-                        and d.date[0] in (None, q.date[0])]
-                if days:
-                    if not any(q.value <= day <= q.high for day in days):
+                given = [d.date[2] for d in dates if d.date and d.date[2] is not None and d.date[1] == q.date[1]
+                         and d.date[0] in (None, q.date[0])]
+                if given:
+                    if not any(q.value <= day <= q.high for day in given):
                         out.append(NumberMismatch(_shown(q), offered.said_dates, "date"))
                     continue
             if not any(_date_backs(d.date, q.date) for d in dates):
