@@ -95,6 +95,10 @@ def test_messages_name_both_sides(claims):
     assert msg["The depot charges a fee for parking."] == ["claim says charges; quote says costs nothing"]
     assert msg["Ridership increased compared with the previous year."] == [
         "claim says increased compared with; quote says lower than"]
+    assert msg["The west platform is shorter than the east platform."] == [
+        "claim says shorter than the east platform; quote says shorter than the west platform"]
+    assert msg["Depot stairs with more than two steps must have a handrail."] == ["claim says two; quotes say four"]
+    assert msg["The depot footbridge remains closed after repairs."] == ["claim says closed; quote says reopened"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

@@ -171,6 +171,14 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert "`number-mismatch`" in value and "6 March 2022" in value
     assert by_line[("contradiction", line_of(text, "The depot charges a fee for parking."))].message == \
         "claim says charges; quote says costs nothing"
+    # a comparison the other way round with the same word, a bound on a whole count from the other side
+    west = line_of(text, "The west platform is shorter than the east platform.")
+    assert by_line[("contradiction", west)].message == \
+        "claim says shorter than the east platform; quote says shorter than the west platform"
+    value = await _hover_text(client, u, west)
+    assert "`contradiction`" in value and "shorter than the west platform" in value
+    assert not [x for x in diags if x.range.start.line == line_of(text, "The west platform is longer than")]
+    assert not [x for x in diags if x.range.start.line == line_of(text, "Depot stairs with more than three steps")]
     # a claim that is a verbatim part of its quote is read as it reads there
     assert "has been debunked" in by_line[("context-negates", line_of(text, "The depot will close."))].message
     assert by_line[("contradiction", line_of(text, "The council approved the new depot."))].message.startswith(

@@ -513,7 +513,7 @@ _POLAR = st.lists(st.sampled_from([
     "of", "from", "Free", "charge", "largest", "smallest", "cut", "profit", "loss",
     "must", "optional", "may", "able", "declined", "accepted", "proposal", "following", "year", "minimum",
     "maximum", "stay", "are", "three", "nights", "costs", "nothing", "pays", "rose", "compared", "with",
-    "lower", "than",
+    "lower", "than", "reopened", "reclosed", "shorter", "canal", "river",
 ]), max_size=18).map(" ".join)
 
 
@@ -1166,6 +1166,42 @@ def test_permission_requirement_bounds_and_refusals(claim, quote, conflict):
 ])
 def test_an_object_nothing_and_a_change_compared_with(claim, quote, conflict):
     assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    # the same comparison with its sides the other way round says the opposite; with the other word, the same
+    ("The river is shorter than the canal.", "The canal is shorter than the river.", True),
+    ("The river is longer than the canal.", "The canal is shorter than the river.", False),
+    ("The river is shorter than the canal.", "The river is shorter than the canal.", False),
+    ("The bus is faster than the tram.", "The tram is faster than the bus.", True),
+    # re- before a state word: the same state again
+    ("The bridge remains closed after repairs.", "Following repairs, the bridge reopened to traffic.", True),
+    ("The bridge was reopened after repairs.", "Following repairs, the bridge reopened to traffic.", False),
+    ("The gate was reopened.", "The gate was reclosed.", True),
+    ("The battery is recharged for free.", "The battery is recharged at no cost.", False),
+])
+def test_sides_of_a_comparison_and_a_state_again(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict
+
+
+def test_a_comparison_the_other_way_round_is_shown_with_both_sides():
+    found = contradictions("The west platform is shorter than the east platform.",
+                           ["The east platform is shorter than the west platform."])
+    assert [(c.claim, c.quote) for c in found] == [("shorter than the east platform", "shorter than the west platform")]
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # a bound on a whole count, written from the other side of its edge, allows the same counts
+    ("stairs with more than three steps", "stairs with four or more steps", True),
+    ("stairs with more than two steps", "stairs with four or more steps", False),  # wider: says more
+    ("stairs with at least 5 steps", "stairs with four or more steps", False),  # narrower: says less
+    ("groups of fewer than 10 people", "groups of no more than 9 people", True),
+    ("groups of fewer than 10 people", "groups of up to 8 people", False),
+    ("groups of fewer than 10 people", "groups of no more than 9 cars", False),  # another thing counted
+    ("a span of more than 3 km", "a span of at least 4 km", False),  # an amount need not be whole
+])
+def test_a_bound_on_a_whole_count_from_the_other_side(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
 
 
 @pytest.mark.parametrize("claim,quote,conflict", [

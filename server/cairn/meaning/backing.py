@@ -151,7 +151,8 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
     for q in cq:
         if q.kind == "number":
             if _backing(claim, q, numbers) is None and _bound_backing(claim, q, offered.amounts) is None \
-                    and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None:
+                    and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None \
+                    and _bound_within(claim, q, tuple(quotes)) is None:
                 if in_words(q) and not any(n.unit == "%" for n in numbers) \
                         and _BY.search(claim, max(0, q.start - 24), q.start) is None:
                     continue  # "half of the members": the quotes give no share to hold it to
@@ -465,6 +466,60 @@ def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str |
         elif n.unit is None and noun is not None and word == noun:
             return n
     return None
+
+
+# the bounds that take their number in (`at least 4`, `4 or more`, `up to 4`); the rest leave it out (`more than 3`)
+_INCLUSIVE = re.compile(r"least|no\s|not\s|minimum|maximum|up\s+to|most|^[^a-z]*\s+(?:or|and)\s", re.IGNORECASE)
+
+
+def _bound_within(claim: str, q: Quantity, quotes: tuple[str, ...]) -> Quantity | None:
+    """The quotes' bound on a whole count that allows the same counts as the
+    claim's, written from the other side of its edge: `more than three
+    steps` for `four or more steps`, `fewer than 10 people` for `no more than
+    9 people`. Only the same counts: where a bound stands in a condition
+    (`stairs with four or more steps must …`), a wider or a narrower one says
+    something else. The same thing counted: the same word after the number."""
+    if q.value is None or q.unit is not None:
+        return None
+    found = _bound_at(claim, q.start, q.end)
+    if found is None:
+        return None
+    up = found.group("up") is not None
+    mine = _whole_edge(q, up, _INCLUSIVE.search(found.group(0)) is not None)
+    if mine is None:
+        return None
+    noun = _noun_after(claim, found.end() if found.start() >= q.end else q.end)
+    for n, their_up, their_inclusive, word in _bounds(quotes):
+        if their_up == up and n.unit is None and word == noun and _whole_edge(n, up, their_inclusive) == mine:
+            return n
+    return None
+
+
+def _whole_edge(q: Quantity, up: bool, inclusive: bool) -> Decimal | None:
+    """The least (`up`) or most count a bound on a whole count allows: `more
+    than 3` is 4, `fewer than 10` is 9, `at least 4` is 4; None for an
+    amount that need not be whole (one with a unit, or a fraction)."""
+    if q.unit is not None or q.value is None or q.value != q.value.to_integral():
+        return None
+    return q.value if inclusive else q.value + 1 if up else q.value - 1
+
+
+@lru_cache(maxsize=1024)
+def _bounds(quotes: tuple[str, ...]) -> tuple[tuple[Quantity, bool, bool, str | None], ...]:
+    """The quotes' bounded numbers: each with its direction (up), whether the
+    bound takes its number in, and the word after it."""
+    out = []
+    for quote in quotes:
+        text = unicodedata.normalize("NFKC", quote)
+        for n in extract(quote):
+            if n.kind != "number" or n.value is None:
+                continue
+            found = _bound_at(text, n.start, n.end)
+            if found is not None:
+                after = found.end() if found.start() >= n.end else n.end
+                out.append((n, found.group("up") is not None, _INCLUSIVE.search(found.group(0)) is not None,
+                            _noun_after(text, after)))
+    return tuple(out)
 
 
 # the last word of every _BOUND_BEFORE phrase, and of the words it lets stand between a bound and its number

@@ -626,6 +626,11 @@ def _analyse(w: str, own: bool) -> tuple[tuple[str, ...], bool, bool, str]:
         concept, negative = ANTONYMS[w]
         negative = negative and own
         marked = True
+    elif w[:2] == "re" and w[2:] in ANTONYMS and ANTONYMS[w[2:]][0] != "charge":
+        # "reopened", "reenabled": again, the same state ("recharge" fills a battery: another sense)
+        concept, negative = ANTONYMS[w[2:]]
+        negative = negative and own
+        marked = True
     else:
         priv = privative(w)
         if priv:
@@ -833,6 +838,15 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     texts = {id(r): q for (r, _), q in zip(readings, quotes)}
     for d in c.directions:
         same = [(r, q) for r, q in qdirs if q.axis == d.axis and q.anchor == d.anchor]
+        if not same and d.axis == "order" and "than" in claim:
+            # the same comparison with its sides the other way round ("the river is shorter than the canal"
+            # against "the canal is shorter than the river"): each names what the other compares with
+            swapped = next(((r, q) for r, q in qdirs if q.axis == d.axis and q.sign == d.sign
+                            and _turned(claim, d, texts.get(id(r), ""), q)), None)
+            if swapped is not None:
+                r, q = swapped
+                out.append(Contradiction(_with_than(claim, d), _with_than(texts.get(id(r), ""), q), "direction"))
+            continue
         if same and all(q.sign == (d.sign if _turned(claim, d, texts.get(id(r), ""), q) else -d.sign)
                         for r, q in same):
             dcl = next((x for x in c.clauses if x.start <= d.start < x.end), None)
@@ -872,6 +886,23 @@ _COPULAS = frozenset("is are was were has have had".split())
 _THAN = re.compile(r"\s*(?:[^\W\d_]+\s+){0,3}?than\s+(?:the\s+|a\s+|an\s+|those\s+|that\s+)?([^\W\d_]+)", re.IGNORECASE)
 
 
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
+
+
+def _with_than(text: str, d: Direction) -> str:
+    """A comparison shown with what it compares with: `shorter than the river`."""
+    m = _THAN.match(text, d.start + len(d.shown.split()[0]))
+    if m is None:
+        return d.shown
+    end = m.end()
+    for _ in range(2):  # on to the end of its noun ("than the east platform")
+        more = _NEXT_WORD.match(text, end)
+        if more is None or more.group(1).lower() in STOPWORDS:
+            break
+        end = more.end()
+    return text[d.start:end]
+
+
 def _turned(claim: str, d: Direction, quote: str, q: Direction) -> bool:
     """Whether two comparisons have their sides the other way round: each
     one's `than` names what the other puts before its comparative."""
@@ -891,6 +922,7 @@ def _turned(claim: str, d: Direction, quote: str, q: Direction) -> bool:
 
 # ("must" is no cue by itself: what it can be opposed to, "optional", is one)
 _CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | NEGATING_BEFORE_TO | (frozenset(ANTONYMS) - {"must"})
+              | {"re" + w for w, (concept, _) in ANTONYMS.items() if concept != "charge" and w != "must"}
               | {"without", "used", "stopped", "ceased", "non"} | {p.split()[0] for p in DIRECTIONS} | {p.split()[0] for p in CEASING})
 _WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # "free of X", "free from X": a negation of X, though "free" alone is none
@@ -1044,8 +1076,9 @@ def _merged(views: list[_QuoteView]) -> dict[str, _Concept]:
 def _word_signs(w: str) -> tuple[bool, tuple[str, ...]]:
     """Whether a word can make its clause, or itself, read negatively; and
     every concept it can stand for."""
-    negative = w in _NEGATIVE_WORDS or w.endswith("n't") or privative(w) is not None
-    return negative, _analyse(w, True)[0]
+    analysed = _analyse(w, True)
+    negative = w in _NEGATIVE_WORDS or w.endswith("n't") or analysed[1] or privative(w) is not None
+    return negative, analysed[0]
 
 
 def _chunk_signs(chunk: str) -> tuple[bool, frozenset[str], tuple[str, ...]]:
