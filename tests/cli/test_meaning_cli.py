@@ -99,6 +99,8 @@ def test_messages_name_both_sides(claims):
         "claim says shorter than the east platform; quote says shorter than the west platform"]
     assert msg["Depot stairs with more than two steps must have a handrail."] == ["claim says two; quotes say four"]
     assert msg["The depot footbridge remains closed after repairs."] == ["claim says closed; quote says reopened"]
+    assert msg["The depot chapel dates from the 13th century."] == ["claim says 13th century; quotes say twelfth century"]
+    assert msg["In the hill depot, water boils at a higher temperature."] == ["claim says higher; quote says lower"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

@@ -289,6 +289,7 @@ _TEXT = st.lists(st.sampled_from([
     "dozen", "half", "a", "third", "two-thirds", "hours", "minutes", "in", "out", "twice", "daily", "late",
     "mid-1990s", "1990s", "30-day", "seven-month", "9:30", "pm", "doubled", "halved", "Mondays", "half an hour",
     "early", "March 2022", "hectares", "acres", "knots", "square feet", "km²", "nautical miles",
+    "third century", "twenty-first", "century", "BC", "nineteenth-century",
 ]), max_size=30).map(" ".join)
 
 
@@ -513,7 +514,8 @@ _POLAR = st.lists(st.sampled_from([
     "of", "from", "Free", "charge", "largest", "smallest", "cut", "profit", "loss",
     "must", "optional", "may", "able", "declined", "accepted", "proposal", "following", "year", "minimum",
     "maximum", "stay", "are", "three", "nights", "costs", "nothing", "pays", "rose", "compared", "with",
-    "lower", "than", "reopened", "reclosed", "shorter", "canal", "river",
+    "lower", "than", "reopened", "reclosed", "shorter", "canal", "river", "higher", "temperature", "warmer",
+    "colder",
 ]), max_size=18).map(" ".join)
 
 
@@ -902,7 +904,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (second session) left them (30 false alarms, 38 misses in 659 pairs)."""
+    most where the rules of 3 December (third session) left them (34 false alarms, 51 misses in 803 pairs)."""
     import json
     import sys
 
@@ -911,14 +913,14 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 659 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 803 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 30 and len(misses) <= 38, wrong
+    assert len(false_alarms) <= 34 and len(misses) <= 51, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1182,6 +1184,34 @@ def test_an_object_nothing_and_a_change_compared_with(claim, quote, conflict):
 ])
 def test_sides_of_a_comparison_and_a_state_again(claim, quote, conflict):
     assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    # "higher" alone against "lower"; "warmer" against "colder"
+    ("Water boils at a higher temperature at altitude.", "At altitude, water boils at a lower temperature.", True),
+    ("Water boils at a lower temperature at altitude.", "At altitude, water boils at a lower temperature.", False),
+    ("The north slope is warmer in winter.", "In winter the north slope is colder.", True),
+    ("The north slope is hotter in winter.", "In winter the north slope is warmer.", False),
+])
+def test_comparatives_alone(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # a century named by an ordinal in words, as by one in digits
+    ("coins from the 3rd century", "coins dated to the third century AD", True),
+    ("coins from the 13th century", "coins dated to the third century AD", False),
+    ("a castle built in the twelfth century", "a castle built in 1150", True),
+    ("a castle built in the twelfth century", "a castle built in 1250", False),
+    ("a twenty-first-century design", "a design from 2004", True),
+    ("the war broke out in the later fifteenth century", "the first battle was fought in 1455", True),
+])
+def test_a_century_in_words(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
+
+
+def test_a_century_of_another_era_is_not_read():
+    assert [q for q in Q.extract("a coin of the first century BC") if q.unit == "century"] == []
 
 
 def test_a_comparison_the_other_way_round_is_shown_with_both_sides():

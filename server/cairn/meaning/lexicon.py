@@ -130,6 +130,9 @@ for _w in ("increase increases increased increasing rise rises rose risen rising
     DIRECTIONS[_w] = ("change", 1, None)
 for _w in ("went up", "go up", "goes up", "gone up", "going up"):
     DIRECTIONS[_w] = ("change", 1, None)
+# "higher" alone ("at a higher temperature") is the opposite of "lower", which is both the comparative and a
+# verb of change ("lower the rate")
+DIRECTIONS["higher"] = ("change", 1, None)
 for _w in ("decrease decreases decreased decreasing reduce reduces reduced reducing fall falls fell fallen "
            "falling drop drops dropped dropping decline declines declined declining shrink shrinks shrank "
            "lower lowers lowered lowering cut cuts slash slashes slashed halved halving").split():
@@ -143,6 +146,7 @@ for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "large
                           ("length", "longer", "shorter"), ("width", "wider broader", "narrower"),
                           ("weight", "heavier", "lighter"), ("strength", "stronger", "weaker"),
                           ("quality", "better", "worse"), ("age", "older elder", "younger"),
+                          ("temperature", "warmer hotter", "colder cooler"),
                           ("most-size", "largest biggest", "smallest"), ("most-length", "longest", "shortest"),
                           ("most-speed", "fastest quickest", "slowest"), ("most-height", "highest tallest", "lowest"),
                           ("most-weight", "heaviest", "lightest"), ("most-width", "widest broadest", "narrowest"),

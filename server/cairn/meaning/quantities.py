@@ -274,6 +274,8 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         found = _instead(found, halves)
     if ("wice" in text or "hrice" in text) and (often := _how_often(text)):
         found = _instead(found, often)
+    if "entur" in text and (centuries := _centuries_in_words(text)):
+        found = _instead(found, centuries)
     if ("quarter" in text or "half" in text) and (parts := _ordinal_parts(text)):
         found = _instead(found, parts)
     if ("oubl" in text or "ripl" in text or "uadrupl" in text or "alv" in text) and (
@@ -343,6 +345,27 @@ def _clock_times(text: str) -> list[Quantity]:
 
 
 # "the second quarter", "the first half of the season": which part, not a share
+# "the third century", "the twenty-first century": a century named by an ordinal in words, as "the 3rd
+# century" is (not one of another era: "the first century BC")
+_ORDINAL_WORDS = {w: i for i, w in enumerate(
+    """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth
+    fifteenth sixteenth seventeenth eighteenth nineteenth twentieth""".split(), 1)}
+_CENTURY_IN_WORDS = re.compile(
+    r"(?<![\w-])(?:(?P<t>twenty|thirty)[\s-])?(?P<o>" + "|".join(_ORDINAL_WORDS) + r")[\s-]centur(?:y|ies)(?![\w-])"
+    r"(?!\s+(?:BC|BCE|B\.C\.)(?![\w]))", re.IGNORECASE)
+
+
+def _centuries_in_words(text: str) -> list[Quantity]:
+    out = []
+    for m in _CENTURY_IN_WORDS.finditer(text):
+        n = _ORDINAL_WORDS[m.group("o").lower()] + (20 if m.group("t") and m.group("t").lower() == "twenty" else
+                                                    30 if m.group("t") else 0)
+        if m.group("t") and n > 29:
+            continue
+        out.append(_period(text, m.start(), m.end(), Decimal((n - 1) * 100), Decimal(100), "century"))
+    return out
+
+
 _ORDINAL_PART = re.compile(r"(?<![\w-])(?P<o>first|second|third|fourth)\s+(?P<p>quarter|half)(?![\w-])", re.IGNORECASE)
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
@@ -383,7 +406,8 @@ def _may_read_words(text: str) -> bool:
     _TWICE, _FACTOR): the text holds part of a fraction word, of twice or
     thrice, or of a verb of a multiple."""
     return "alf" in text or "hird" in text or "uarter" in text or "ifth" in text or "enth" in text \
-        or "rice" in text or "wice" in text or "oubl" in text or "ripl" in text or "uadrupl" in text or "alv" in text
+        or "rice" in text or "wice" in text or "oubl" in text or "ripl" in text or "uadrupl" in text or "alv" in text \
+        or "entur" in text
 
 
 def _bare_shares(text: str) -> list[Quantity]:
