@@ -101,6 +101,9 @@ def test_messages_name_both_sides(claims):
     assert msg["The depot footbridge remains closed after repairs."] == ["claim says closed; quote says reopened"]
     assert msg["The depot chapel dates from the 13th century."] == ["claim says 13th century; quotes say twelfth century"]
     assert msg["In the hill depot, water boils at a higher temperature."] == ["claim says higher; quote says lower"]
+    assert msg["The transit bank raised its deposit rate to 3%."] == ["claim says raised; quote says steady"]
+    assert msg["Depot trams are cleaned once a day."] == ["claim says once a day; quotes say two times a day"]
+    assert msg["A depot locker bag may weigh up to 32 kg."] == ["claim says 32 kg; quotes say 23 kilograms"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

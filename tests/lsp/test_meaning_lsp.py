@@ -179,6 +179,10 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert "`contradiction`" in value and "shorter than the west platform" in value
     assert not [x for x in diags if x.range.start.line == line_of(text, "The west platform is longer than")]
     assert not [x for x in diags if x.range.start.line == line_of(text, "Depot stairs with more than three steps")]
+    # "not ... until" says when (no squiggle); a rise against "held steady" (a squiggle)
+    assert not [x for x in diags if x.range.start.line == line_of(text, "are not admitted until the interval.")]
+    raised = line_of(text, "The transit bank raised its deposit rate to 3%.")
+    assert by_line[("contradiction", raised)].message == "claim says raised; quote says steady"
     # a claim that is a verbatim part of its quote is read as it reads there
     assert "has been debunked" in by_line[("context-negates", line_of(text, "The depot will close."))].message
     assert by_line[("contradiction", line_of(text, "The council approved the new depot."))].message.startswith(

@@ -289,7 +289,8 @@ _TEXT = st.lists(st.sampled_from([
     "dozen", "half", "a", "third", "two-thirds", "hours", "minutes", "in", "out", "twice", "daily", "late",
     "mid-1990s", "1990s", "30-day", "seven-month", "9:30", "pm", "doubled", "halved", "Mondays", "half an hour",
     "early", "March 2022", "hectares", "acres", "knots", "square feet", "km²", "nautical miles",
-    "third century", "twenty-first", "century", "BC", "nineteenth-century",
+    "third century", "twenty-first", "century", "BC", "nineteenth-century", "once", "a week", "maximum",
+    "limit", "is", "limited to",
 ]), max_size=30).map(" ".join)
 
 
@@ -515,7 +516,7 @@ _POLAR = st.lists(st.sampled_from([
     "must", "optional", "may", "able", "declined", "accepted", "proposal", "following", "year", "minimum",
     "maximum", "stay", "are", "three", "nights", "costs", "nothing", "pays", "rose", "compared", "with",
     "lower", "than", "reopened", "reclosed", "shorter", "canal", "river", "higher", "temperature", "warmer",
-    "colder",
+    "colder", "until", "held", "steady", "unchanged", "remained", "stable", "rates",
 ]), max_size=18).map(" ".join)
 
 
@@ -1195,6 +1196,44 @@ def test_sides_of_a_comparison_and_a_state_again(claim, quote, conflict):
 ])
 def test_comparatives_alone(claim, quote, conflict):
     assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    # "not ... until" says when, not whether: what it governs is opposed to neither side
+    ("Latecomers are not admitted until the interval.", "Latecomers will be admitted only at the interval.", False),
+    ("Refunds are issued after the item is returned.", "Refunds are not issued until the item is returned.", False),
+    ("The shop opens at 10.", "The shop does not open until 10.", False),
+    ("The investigation remains open.", "The cases will not be closed until police know who they are.", False),
+    ("Latecomers are admitted.", "Latecomers are never admitted.", True),
+    # no change against a change
+    ("The central bank raised interest rates to 5.25%.", "The central bank held interest rates steady at 5.25%.", True),
+    ("The central bank left interest rates unchanged.", "The central bank held interest rates steady at 5.25%.", False),
+    ("Prices remained the same in May.", "Prices rose in May.", True),
+    ("Sales saw a steady rise.", "Sales rose.", False),  # "steady" before a noun is no standstill
+    ("The patient remained stable overnight.", "The patient remained stable overnight.", False),
+])
+def test_not_until_and_no_change(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # once a week is a frequency, as twice a day is
+    ("brush once a day", "brush two times a day", False),
+    ("brush twice a day", "brush two times a day", True),
+    ("meet once a week", "meet once a week", True),
+    # the maximum, minimum or limit a copula gives a number is a bound on it
+    ("bags of up to 32 kg", "The maximum weight for a checked bag is 23 kilograms.", False),
+    ("bags of up to 23 kg", "The maximum weight for a checked bag is 23 kilograms.", True),
+    ("keep up to five trout a day", "The daily bag limit is two trout.", False),
+    ("keep up to two trout a day", "The daily bag limit is two trout.", True),
+    ("a stay of at least three nights", "The minimum stay is three nights.", True),
+])
+def test_once_and_a_limit_a_copula_gives(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
+
+
+def test_once_before_a_clause_is_no_frequency():
+    assert Q.extract("Refunds are issued once the item is returned.") == ()
 
 
 @pytest.mark.parametrize("claim,quote,ok", [

@@ -427,10 +427,12 @@ def restated_score(text: str, quotes: Sequence[str], lex: SupportResult, thresho
 _BOUND_BEFORE = re.compile(
     r"""(?:(?P<up>(?:more|greater|higher|longer|larger|bigger|older|later)\s+than|over|above|exceeding|exceeds
             |exceeded|beyond|after|at\s+least|no\s+(?:less|fewer|earlier|sooner)\s+than
-            |not\s+(?:less|fewer|earlier|sooner)\s+than|(?:a\s+)?minimum\s+of)
+            |not\s+(?:less|fewer|earlier|sooner)\s+than|(?:a\s+)?minimum\s+of
+            |minimum\s+(?:[^\W\d_]+\s+){0,6}?(?:is|are|was|were))
         |(?P<down>(?:less|fewer|lower|shorter|smaller|younger|earlier)\s+than|under|below|before|prior\s+to|until
             |within|up\s+to|at\s+most|no\s+(?:more|later)\s+than|not\s+(?:more|later)\s+than|not\s+exceeding
-            |(?:a\s+)?maximum\s+of))
+            |(?:a\s+)?maximum\s+of|limited\s+to|capped\s+at
+            |(?:maximum|limit|cap)\s+(?:[^\W\d_]+\s+){0,6}?(?:is|are|was|were)))
        \s+(?:about\s+|approximately\s+|around\s+|roughly\s+|some\s+)?$""",
     re.IGNORECASE | re.VERBOSE)
 _BOUND_AFTER = re.compile(
@@ -469,7 +471,8 @@ def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str |
 
 
 # the bounds that take their number in (`at least 4`, `4 or more`, `up to 4`); the rest leave it out (`more than 3`)
-_INCLUSIVE = re.compile(r"least|no\s|not\s|minimum|maximum|up\s+to|most|^[^a-z]*\s+(?:or|and)\s", re.IGNORECASE)
+_INCLUSIVE = re.compile(r"least|no\s|not\s|minimum|maximum|limit|cap|up\s+to|most|^[^a-z]*\s+(?:or|and)\s",
+                        re.IGNORECASE)
 
 
 def _bound_within(claim: str, q: Quantity, quotes: tuple[str, ...]) -> Quantity | None:
@@ -524,13 +527,14 @@ def _bounds(quotes: tuple[str, ...]) -> tuple[tuple[Quantity, bool, bool, str | 
 
 # the last word of every _BOUND_BEFORE phrase, and of the words it lets stand between a bound and its number
 _BOUND_LAST = frozenset("""than over above exceeding exceeds exceeded beyond after least of under below before to
-    until within most about approximately around roughly some""".split())
+    until within most about approximately around roughly some is are was were at""".split())
 
 
 def _bound_at(text: str, start: int, end: int) -> re.Match[str] | None:
     """The bound the number text[start:end] stands under: a phrase before it
     (`over`, `fewer than`) or after it (`or more`); None when it has none."""
-    if _may_bound(text, start) and (before := _BOUND_BEFORE.search(text, max(0, start - 40), start)) is not None:
+    # (60 characters: "the maximum weight for a depot locker bag is 23 kg" names its bound six words before)
+    if _may_bound(text, start) and (before := _BOUND_BEFORE.search(text, max(0, start - 60), start)) is not None:
         return before
     return _BOUND_AFTER.match(text, end)
 

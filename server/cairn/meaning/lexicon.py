@@ -130,6 +130,15 @@ for _w in ("increase increases increased increasing rise rises rose risen rising
     DIRECTIONS[_w] = ("change", 1, None)
 for _w in ("went up", "go up", "goes up", "gone up", "going up"):
     DIRECTIONS[_w] = ("change", 1, None)
+# no change: "left rates unchanged", "held steady", "remained the same" against a rise or a fall
+for _w in ("unchanged", "held steady", "holds steady", "remained steady", "remains steady", "stayed steady",
+           "remained stable", "remains stable", "stayed stable", "remained flat", "remains flat", "stayed flat",
+           "remained the same", "remains the same", "stayed the same", "held flat", "kept steady"):
+    DIRECTIONS[_w] = ("change", 0, None)
+# the verbs after which "steady", "stable" or "flat" closing their phrase says no change ("held rates steady")
+HOLDING = frozenset("held hold holds holding kept keep keeps keeping left leave leaves remained remain remains "
+                    "stayed stay stays".split())
+STEADY = frozenset("steady stable flat".split())
 # "higher" alone ("at a higher temperature") is the opposite of "lower", which is both the comparative and a
 # verb of change ("lower the rate")
 DIRECTIONS["higher"] = ("change", 1, None)

@@ -47,6 +47,7 @@ from .lexicon import (
     CLAUSE_BREAKERS,
     COORDINATORS,
     DIRECTIONS,
+    HOLDING,
     NEGATING_BEFORE_TO,
     NEGATING_VERBS,
     NEGATORS,
@@ -56,6 +57,7 @@ from .lexicon import (
     PERSONAL,
     PREFIXES,
     PREPOSITIONS,
+    STEADY,
     SUBJECTS,
     SUBORDINATORS,
     TO_PREPOSITIONAL,
@@ -66,6 +68,7 @@ from .lexicon import (
 __all__ = ["Contradiction", "Reading", "contradictions", "prepare", "read"]
 
 POSITIVE, NEGATED, CEASED = "+", "-", "ceased"
+TIMED = "until"  # a word a negation with "until" governs: denied before a time, stated after it
 
 
 class Marked(NamedTuple):
@@ -261,7 +264,7 @@ _AMOUNT_WORDS = frozenset(
     """half halves third thirds quarter quarters fifth fifths tenth tenths dozen nearly almost roughly
     approximately""".split())
 _SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | NEGATING_BEFORE_TO | CLAUSE_BREAKERS
-            | SUBORDINATORS | STOPWORDS | _AMOUNT_WORDS | {"without", "not", "other", "non", "free"})
+            | SUBORDINATORS | STOPWORDS | _AMOUNT_WORDS | STEADY | {"without", "not", "other", "non", "free"})
 
 
 def _phrase_at(toks: list[_Tok], i: int, phrases: dict[str, tuple[tuple[str, ...], ...]]) -> tuple[str, int] | None:
@@ -310,7 +313,7 @@ def read(text: str) -> Reading:
             clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if said else "",
                                   frozenset(st.heads) if said else frozenset(),
                                   frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
-                                  frozenset(st.negative & st.plain), st.follows,
+                                  frozenset((st.negative & st.plain) | st.timed), st.follows,
                                   frozenset(st.modifiers) if said else frozenset()))
         st.reset(end)
 
@@ -406,6 +409,10 @@ def read(text: str) -> Reading:
             close(t.start)  # "no one other than the steward may": the exception is its own statement
             i += 2
             continue
+        if w in ("until", "till") and st.negations and st.heads and not st.waiting:
+            # "are not admitted until the interval": the negation says when, not whether (not before it, and
+            # then they are): what it governs is said both ways, and opposes neither
+            st.timed.update(st.heads)
         if st.first and t.text in SUBORDINATORS:
             st.subordinate = True
         # "declined to approve": a negating verb before its infinitive, not a direction
@@ -415,6 +422,13 @@ def read(text: str) -> Reading:
             # one ("sales declined", "declined the following year") it is a fall, read below as a direction
             st.last_word = w
             content(t, "rejected", w, i)
+            i += 1
+            continue
+        if w in STEADY and any(toks[j].text in HOLDING for j in range(max(0, i - 4), i)) and not (
+                i + 1 < n_toks and toks[i + 1].kind == "word" and _content(toks[i + 1].text)):
+            # "held interest rates steady": no change, as "unchanged" (not "a steady rise")
+            dirs.append(Direction("change", 0, None, text[t.start:t.end], t.start))
+            st.last_word = w
             i += 1
             continue
         # direction and bound phrases, longest first ("no more than" is a bound, not a negation)
@@ -563,7 +577,7 @@ def read(text: str) -> Reading:
 class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
-                 "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase", "modifiers")
+                 "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase", "modifiers", "timed")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -584,6 +598,7 @@ class _State:
         self.negative: set[str] = set()
         self.plain: set[str] = set()  # concepts also written positively: the clause does not deny them
         self.unasserted: set[str] = set()
+        self.timed: set[str] = set()  # what "not ... until" governs: denied until a time, then stated
         self.infinitive = False
         self.waiting = False  # a negation waiting for the word it governs
         self.in_phrase = False  # a prepositional phrase right after the negation: its verb comes after it
@@ -677,13 +692,15 @@ def _stance(cl: Clause, concept: str) -> str:
 def _word_stance(r: Reading, m: Marked) -> str:
     cl = r.clauses[m.clause] if m.clause < len(r.clauses) else None
     pol = POSITIVE
+    if cl is not None and m.concept in cl.heads and m.concept in cl.mixed:
+        return TIMED  # "not closed until the police know": closed later, not now; opposed to neither
     if cl is not None and (m.concept in cl.heads or m.concept in cl.modifiers):
         pol = cl.polarity
     return _flip(pol) if m.negative else pol
 
 
 def _conflict(a: str, b: str) -> bool:
-    return a != b and POSITIVE in (a, b)
+    return a != b and POSITIVE in (a, b) and TIMED not in (a, b)
 
 
 def _said_after(cl: Clause, r: Reading, ql: Clause) -> tuple[Clause, str] | None:
@@ -722,7 +739,7 @@ def _opposite_direction(c: Reading, cl: Clause, q: Reading, ql: Clause) -> bool:
         if not cl.start <= d.start < cl.end:
             continue
         for e in q.directions:
-            if ql.start <= e.start < ql.end and e.axis == d.axis and e.anchor == d.anchor and e.sign == -d.sign:
+            if ql.start <= e.start < ql.end and e.axis == d.axis and e.anchor == d.anchor and e.sign == -d.sign != 0:
                 return True
     return False
 
@@ -787,7 +804,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                         # what the claim speaks of, so what it denies is the words before it
                         governed |= shared & side.modifiers
                 if not governed and len(shared) >= 3 and 4 * len(shared) >= 3 * len(cl.concepts) \
-                        and not _denies_outside(c, cl, shared) and not _denies_outside(r, ql, shared):
+                        and not _denies_outside(c, cl, shared) and not _denies_outside(r, ql, shared) \
+                        and not cl.heads & cl.mixed and not ql.heads & ql.mixed:
                     # nearly the same statement: its polarity as a whole; unless a word that denies by
                     # itself stands outside what the two share ("Flood damage is excluded from the
                     # policy" against "The policy does not cover flood damage"); not a word a clause
@@ -847,7 +865,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 r, q = swapped
                 out.append(Contradiction(_with_than(claim, d), _with_than(texts.get(id(r), ""), q), "direction"))
             continue
-        if same and all(q.sign == (d.sign if _turned(claim, d, texts.get(id(r), ""), q) else -d.sign)
+        if same and all(q.sign != d.sign if 0 in (q.sign, d.sign)  # a change against no change
+                        else q.sign == (d.sign if _turned(claim, d, texts.get(id(r), ""), q) else -d.sign)
                         for r, q in same):
             dcl = next((x for x in c.clauses if x.start <= d.start < x.end), None)
             r, q = same[0]
@@ -1025,7 +1044,7 @@ def _may_differ(claim: str, quotes: Iterable[str]) -> bool:
 
 _NEGATIVE_WORDS = (NEGATORS | NEGATING_VERBS | NEGATING_BEFORE_TO | _CEASING_FIRST | {"without", "non"}
                    | {w for w, (_, negative) in ANTONYMS.items() if negative})
-_DIRECTION_ONE = frozenset(p for p in DIRECTIONS if " " not in p)
+_DIRECTION_ONE = frozenset(p for p in DIRECTIONS if " " not in p) | STEADY
 _DIRECTION_TWO = frozenset(tuple(p.split()[:2]) for p in DIRECTIONS if " " in p)
 # the word tokens of _TOKEN, found alone (no other token holds a letter)
 _WORD_TOKEN = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?(?:-[^\W\d_]+)*")

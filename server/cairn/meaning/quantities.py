@@ -272,7 +272,7 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         found = _instead(found, ratios)
     if ("and a half" in text or "and-a-half" in text or "half a" in text) and (halves := _and_a_half(text)):
         found = _instead(found, halves)
-    if ("wice" in text or "hrice" in text) and (often := _how_often(text)):
+    if ("wice" in text or "hrice" in text or "nce" in text) and (often := _how_often(text)):
         found = _instead(found, often)
     if "entur" in text and (centuries := _centuries_in_words(text)):
         found = _instead(found, centuries)
@@ -370,19 +370,21 @@ _ORDINAL_PART = re.compile(r"(?<![\w-])(?P<o>first|second|third|fourth)\s+(?P<p>
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 
-_TWICE = re.compile(r"(?<![\w-])(twice|thrice)(?![\w-])", re.IGNORECASE)
+_TWICE = re.compile(r"(?<![\w-])(once|twice|thrice)(?![\w-])", re.IGNORECASE)
+_OFTEN = {"once": Decimal(1), "twice": Decimal(2), "thrice": Decimal(3)}
 
 
 def _how_often(text: str) -> list[Quantity]:
-    """`twice a day`, `thrice weekly`: a frequency, two or three times per a
-    unit of time. Not `twice as many`, a factor the quote may give in words."""
+    """`once a week`, `twice a day`, `thrice weekly`: a frequency, one, two or
+    three times per a unit of time. Not `twice as many`, a factor the quote
+    may give in words, nor `once the item is returned`."""
     out = []
     for m in _TWICE.finditer(text):
         rate = _rate(text, m.end())
         if rate is None or rate[0] not in TIME_UNITS:
             continue
         out.append(Quantity("number", text[m.start():rate[1]], m.start(), rate[1],
-                            value=Decimal(2 if m.group(1).lower() == "twice" else 3), unit=f"times/{rate[0]}"))
+                            value=_OFTEN[m.group(1).lower()], unit=f"times/{rate[0]}"))
     return out
 
 
@@ -407,7 +409,7 @@ def _may_read_words(text: str) -> bool:
     thrice, or of a verb of a multiple."""
     return "alf" in text or "hird" in text or "uarter" in text or "ifth" in text or "enth" in text \
         or "rice" in text or "wice" in text or "oubl" in text or "ripl" in text or "uadrupl" in text or "alv" in text \
-        or "entur" in text
+        or "entur" in text or "once" in text or "Once" in text
 
 
 def _bare_shares(text: str) -> list[Quantity]:
