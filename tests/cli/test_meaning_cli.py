@@ -104,6 +104,8 @@ def test_messages_name_both_sides(claims):
     assert msg["The transit bank raised its deposit rate to 3%."] == ["claim says raised; quote says steady"]
     assert msg["Depot trams are cleaned once a day."] == ["claim says once a day; quotes say two times a day"]
     assert msg["A depot locker bag may weigh up to 32 kg."] == ["claim says 32 kg; quotes say 23 kilograms"]
+    assert msg["The depot charter was signed in Leeds."] == [
+        "the claim says Leeds where its quote says York (support 0.75, threshold 0.5; missing: Leeds)"]
     ctx = msg["The warranty covers accidental damage."][0]
     assert "It is false that the warranty covers accidental damage." in ctx
 

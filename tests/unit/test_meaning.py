@@ -516,7 +516,7 @@ _POLAR = st.lists(st.sampled_from([
     "must", "optional", "may", "able", "declined", "accepted", "proposal", "following", "year", "minimum",
     "maximum", "stay", "are", "three", "nights", "costs", "nothing", "pays", "rose", "compared", "with",
     "lower", "than", "reopened", "reclosed", "shorter", "canal", "river", "higher", "temperature", "warmer",
-    "colder", "until", "held", "steady", "unchanged", "remained", "stable", "rates",
+    "colder", "until", "held", "steady", "unchanged", "remained", "stable", "rates", "exceed", "five",
 ]), max_size=18).map(" ".join)
 
 
@@ -905,7 +905,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (third session) left them (34 false alarms, 51 misses in 803 pairs)."""
+    most where the rules of 3 December (third session) left them (40 false alarms, 61 misses in 875 pairs)."""
     import json
     import sys
 
@@ -914,14 +914,14 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 803 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 875 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 34 and len(misses) <= 51, wrong
+    assert len(false_alarms) <= 40 and len(misses) <= 61, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1230,6 +1230,32 @@ def test_not_until_and_no_change(claim, quote, conflict):
 ])
 def test_once_and_a_limit_a_copula_gives(claim, quote, ok):
     assert (B.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # a quote's "a hundred" offers 100 (a claim's "a thousand reasons" states no amount)
+    ("a wind farm of 100 turbines", "a wind farm of a hundred turbines", True),
+    ("a wind farm of 1,000 turbines", "a wind farm of a hundred turbines", False),
+    ("a thousand reasons to go", "three reasons to go", True),
+])
+def test_a_scale_word_after_a(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
+
+
+def test_a_scale_word_after_a_is_named_in_the_message():
+    assert B.compare("a wind farm of 1,000 turbines", ["a wind farm of a hundred turbines"])[0].message == \
+        "claim says 1,000; quotes say a hundred"
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    # a negation right before a bound turns it: "cannot exceed five" is at most five, and denies nothing else
+    ("The deposit cannot exceed five weeks' rent.", "The deposit is capped at five weeks' rent.", False),
+    ("The deposit cannot exceed five weeks' rent.", "The deposit must be at least five weeks' rent.", True),
+    ("Speeds must not exceed 30 mph.", "Speeds must be at most 30 mph.", False),
+    ("Speeds must not exceed 30 mph.", "Speeds must be more than 30 mph.", True),
+])
+def test_a_negated_bound(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict
 
 
 def test_once_before_a_clause_is_no_frequency():

@@ -22,6 +22,9 @@ from cairn.support.names import displaced, in_place, swapped
     # a name elsewhere than between shared words is left to the score
     ("Solaris gained sub-second timeouts.", "timeout now supports sub-second timeouts on macOS.", None),
     ("The depot in Leeds opened in May.", "The depot in York opened in May.", ("Leeds", "York")),
+    # the claim's last word against a name the quote goes on from with a phrase of its own
+    ("The treaty was signed in London.", "The treaty was signed in Paris in 1783.", ("London", "Paris")),
+    ("The treaty was signed in Paris.", "The treaty was signed in Paris in 1783.", None),
     # words between quotation marks (or backticks) on both sides are the very words used: literals
     ('The field "summary" holds the abstract.', 'The field "title" holds the abstract.', ("summary", "title")),
     ("Set `retries` to zero to fail at once.", "Set `timeout` to zero to fail at once.", ("retries", "timeout")),

@@ -451,12 +451,19 @@ def read(text: str) -> Reading:
                 compared = False
             usable = not (phrase in NUMBER_ONLY and not (anchor or "").startswith("n:")) and not (
                 axis == "order" and anchor is None)
+            start = t.start
+            if usable and axis == "order" and st.waiting and st.negations == 1 and not st.heads and i > 0 \
+                    and (toks[i - 1].text in NEGATORS or toks[i - 1].text.endswith("n't")):
+                # "cannot exceed five weeks' rent" is "at most five": the negation turns the bound right after
+                # it, and denies nothing else
+                sign, start = -sign, toks[i - 1].start
+                st.negations, st.waiting, st.cue, st.cue_from = 0, False, "", None
             if usable:
                 last = i + n + 1 if compared else i + n - 1
                 if n == 1 and side == "after" and last + 1 < n_toks and toks[last + 1].kind == "word" \
                         and _content(toks[last + 1].text):
                     last += 1  # "more likely": the comparative is shown with its word
-                dirs.append(Direction(axis, sign, anchor, text[t.start:toks[last].end], t.start))
+                dirs.append(Direction(axis, sign, anchor, text[start:toks[last].end], start))
                 st.first = False
                 st.word_negation = None
                 i += n

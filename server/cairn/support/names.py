@@ -252,6 +252,11 @@ def displaced(claim: str, quotes: Sequence[str], named: str = "", *, plain: bool
             if i2 - i1 == 1 and j2 - j1 == 1:
                 # one word for one, the same words around both: at least two
                 pairs = [(i1, j1, False)] if before_run + after_run >= 2 else []
+            elif i2 - i1 == 1 and before_run >= 2 and b[j1 + 1] in STOPWORDS and not after_run \
+                    and all(not w[:1].isalnum() for w in a[i2:]):
+                # the claim's last word against a word the quote goes on from with a phrase of its own
+                # ("signed in London." against "signed in Paris in 1783."): one word for one
+                pairs = [(i1, j1, False)]
             else:
                 # runs of different lengths: the words next to at least two shared ones
                 pairs = (([(i1, j1, True)] if before_run >= 2 else [])
