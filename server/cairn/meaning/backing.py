@@ -555,9 +555,19 @@ def _bound_at(text: str, start: int, end: int) -> re.Match[str] | None:
 
 
 def _may_bound(text: str, start: int) -> bool:
-    """A cheap test before _BOUND_BEFORE's search: the word before `start` can end a bound."""
-    head = text[max(0, start - 40):start].split()
-    return bool(head) and head[-1].lower() in _BOUND_LAST
+    """A cheap test before _BOUND_BEFORE's search: the word before `start` can end a bound (and after a
+    copula or `at`, a word of a limit stands before it: "the maximum weight is", "capped at")."""
+    window = text[max(0, start - 60):start]
+    head = window[-20:].split()
+    if not head or (last := head[-1].lower()) not in _BOUND_LAST:
+        return False
+    if last in _COPULA_OR_AT:
+        lowered = window.lower()
+        return "maximum" in lowered or "minimum" in lowered or "limit" in lowered or "cap" in lowered
+    return True
+
+
+_COPULA_OR_AT = frozenset("is are was were at".split())
 
 
 def _noun_after(text: str, end: int) -> str | None:
