@@ -507,9 +507,7 @@ def read(text: str) -> Reading:
                 st.heads.add(words[-1].concept)
                 st.waiting = False
                 if words[-1].shown.lower() in ("cost", "costs"):  # "costs nothing" is free: no charge
-                    parts = _analyse("free", True)[0]
-                    words.extend(_new(Marked, (c, True, True, text[words[-1].start:t.end], words[-1].start, t.end,
-                                               len(clauses))) for c in parts)
+                    _mark(words, "free", text, words[-1].start, t.end, len(clauses))
             else:
                 st.negations += 1
                 st.cue_at(text, t.start, t.end)
@@ -558,9 +556,7 @@ def read(text: str) -> Reading:
         if w == "must" and not (i + 1 < n_toks and (toks[i + 1].text == "not" or toks[i + 1].text.endswith("n't"))):
             # "must wear" says wearing is required, what "optional" denies; a word with a polarity of its
             # own, though not what the clause speaks of ("must not" is a prohibition, read as a negation)
-            parts = _analyse(w, True)[0]
-            words.extend(_new(Marked, (s, False, True, text[t.start:t.end], t.start, t.end, len(clauses)))
-                         for s in parts)
+            _mark(words, w, text, t.start, t.end, len(clauses))
         if w in STOPWORDS:
             # an infinitive run ends at the first function word; but "to be" and "to have" go on to
             # their participle ("claimed to be fixed" names the fix, it does not state it)
@@ -648,8 +644,7 @@ def _analyse(w: str, own: bool) -> tuple[tuple[str, ...], bool, bool, str]:
         concept, negative = ANTONYMS[w]
         negative = negative and own
         marked = True
-    elif w[:2] == "re" and w[2:] in ANTONYMS and ANTONYMS[w[2:]][0] != "charge":
-        # "reopened", "reenabled": again, the same state ("recharge" fills a battery: another sense)
+    elif w in _AGAIN:
         concept, negative = ANTONYMS[w[2:]]
         negative = negative and own
         marked = True
@@ -659,6 +654,18 @@ def _analyse(w: str, own: bool) -> tuple[tuple[str, ...], bool, bool, str]:
             concept, negative, marked = priv[1], own, True
     parts = tuple(stem(p) for p in concept.split("-") if p and p not in STOPWORDS)
     return parts, negative, marked, (parts[0] if parts else stem(w))
+
+
+# "reopened", "reclosed": the state again, as its word says it ("recharge" fills a battery, another sense;
+# "must" is no verb to do again)
+_AGAIN = frozenset("re" + w for w, (concept, _) in ANTONYMS.items() if concept != "charge" and w != "must")
+
+
+def _mark(words: list[Marked], w: str, text: str, start: int, end: int, clause: int) -> None:
+    """Record text[start:end] as the marked word `w` says it (`must` as required, `costs nothing` as
+    `free`), without making it a concept its clause speaks of."""
+    parts, negative, _, _ = _analyse(w, True)
+    words.extend(_new(Marked, (c, negative, True, text[start:end], start, end, clause)) for c in parts)
 
 
 def _word(st: _State, words: list[Marked], w: str, t: _Tok, text: str, clause: int, own: bool = True,
@@ -948,7 +955,7 @@ def _turned(claim: str, d: Direction, quote: str, q: Direction) -> bool:
 
 # ("must" is no cue by itself: what it can be opposed to, "optional", is one)
 _CUE_WORDS = (frozenset(NEGATORS) | NEGATING_VERBS | NEGATING_BEFORE_TO | (frozenset(ANTONYMS) - {"must"})
-              | {"re" + w for w, (concept, _) in ANTONYMS.items() if concept != "charge" and w != "must"}
+              | _AGAIN
               | {"without", "used", "stopped", "ceased", "non"} | {p.split()[0] for p in DIRECTIONS} | {p.split()[0] for p in CEASING})
 _WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # "free of X", "free from X": a negation of X, though "free" alone is none
