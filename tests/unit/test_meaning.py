@@ -1161,6 +1161,7 @@ def test_permission_requirement_bounds_and_refusals(claim, quote, conflict):
     ("Members pay for delivery.", "Members pay nothing for delivery.", True),
     ("The audit found problems in the report.", "The audit found nothing in the report.", True),
     ("The report was read by the audit.", "The audit found nothing in the report.", False),
+    ("The inspection found everything in order.", "The inspection found nothing wrong.", False),
     # a change "compared with" something is a comparison with it
     ("Turnout increased compared with the previous election.", "Turnout was lower than at the previous election.",
      True),

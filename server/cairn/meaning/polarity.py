@@ -499,9 +499,11 @@ def read(text: str) -> Reading:
             elif st.lifts(toks, i):
                 st.cue_end(text, t.end, more=True)  # "no longer unable", "used not to": the ceasing governs it
             elif w == "nothing" and not st.waiting and words and words[-1].clause == len(clauses) \
-                    and words[-1].end == toks[i - 1].end and not words[-1].negative and _content(toks[i - 1].text):
+                    and words[-1].end == toks[i - 1].end and not words[-1].negative and _content(toks[i - 1].text) \
+                    and not (i + 1 < n_toks and toks[i + 1].kind == "word" and _content(toks[i + 1].text)):
                 # "costs nothing", "changed nothing": the object "nothing" denies the verb before it
-                # ("does not cost anything"); what follows is not denied
+                # ("does not cost anything"); what follows is not denied. Not "found nothing unusual", which
+                # denies what is found, not the finding
                 st.negations += 1
                 st.cue_at(text, words[-1].start, t.end)
                 st.heads.add(words[-1].concept)
