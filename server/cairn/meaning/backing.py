@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..support import SupportResult
+from ..support.words import SCALES
 from .quantities import (
     _NEXT_WORD,
     _REFERENCE_NAMES,
@@ -91,6 +92,7 @@ class _Offered(NamedTuple):
     said_numbers: str  # what the quotes say instead, as a message shows it
     said_dates: str
     amounts: tuple[tuple[Quantity, str | None], ...]  # numbers stated plainly, no bound, with the word after
+    bounds: tuple[tuple[Quantity, bool, bool, str | None], ...]  # numbers under a bound (_amounts)
 
 
 @lru_cache(maxsize=8192)
@@ -110,39 +112,43 @@ def _offered(quotes: tuple[str, ...]) -> _Offered:
 
     return _Offered(qq, _numbers_of(qq) + scales, [q for q in qq if q.kind == "date"],
                     [m for quote in quotes for m in _bare_months(quote)], [q for q in qq if q.kind == "range"],
-                    said(("number", "range", "ratio", "time")), said(("date",)), _amounts(quotes))
+                    said(("number", "range", "ratio", "time")), said(("date",)), *_amounts(quotes))
 
 
 # "a hundred turbines": a scale word after "a" is one of it. Evidence only: a claim's "a thousand reasons" is
 # no amount it states (quantities.extract reads neither), but a quote's "a hundred" backs a claim's "100"
 _A_SCALE = re.compile(r"(?<![\w-])an?\s+(hundred|thousand|million|billion)(?![\w-])(?!\s+(?:and|of)\b)",
                       re.IGNORECASE)
-_SCALE_OF = {"hundred": 10**2, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 
 
 def _scale_words(quote: str) -> list[Quantity]:
     if "hundred" not in quote and "thousand" not in quote and "illion" not in quote:
         return []
-    return [Quantity("number", m.group(0), m.start(), m.end(), value=Decimal(_SCALE_OF[m.group(1).lower()]))
+    return [Quantity("number", m.group(0), m.start(), m.end(), value=Decimal(10 ** SCALES[m.group(1).lower()]))
             for m in _A_SCALE.finditer(unicodedata.normalize("NFKC", quote))]
 
 
-def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[Quantity, str | None], ...]:
+def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[tuple[Quantity, str | None], ...],
+                                             tuple[tuple[Quantity, bool, bool, str | None], ...]]:
     """The quotes' numbers stated plainly, each with the word after it: not
     under a bound of their own (`up to 4 times`, `prior to 30 days`, `50% or
     more` say where a range ends, not an amount), not a figure in parentheses
-    restating the amount before it (`fifty percent (50%)`)."""
-    out = []
+    restating the amount before it (`fifty percent (50%)`). And those under a
+    bound, each with its direction (up), whether the bound takes its number
+    in, and the word of the thing counted."""
+    plain, bounded = [], []
     for quote in quotes:
         text = unicodedata.normalize("NFKC", quote)
         qs = [q for q in extract(quote) if q.kind == "number" and q.value is not None]
         for n in qs:
-            if _bound_at(text, n.start, n.end) is not None:
+            found = _bound_at(text, n.start, n.end)
+            if found is not None:
+                bounded.append((n, found.group("up") is not None, _takes_in(found), _counted(text, n, found)))
                 continue
             if text[n.start - 1:n.start] == "(" and any(m is not n and n.start - 3 <= m.end < n.start for m in qs):
                 continue
-            out.append((n, _noun_after(text, n.end)))
-    return tuple(out)
+            plain.append((n, _noun_after(text, n.end)))
+    return tuple(plain), tuple(bounded)
 
 
 _RELEASE_NAMES = frozenset({"version", "release"})
@@ -167,7 +173,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
         if q.kind == "number":
             if _backing(claim, q, numbers) is None and _bound_backing(claim, q, offered.amounts) is None \
                     and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None \
-                    and _bound_within(claim, q, tuple(quotes)) is None:
+                    and _bound_within(claim, q, offered.bounds) is None:
                 if in_words(q) and not any(n.unit == "%" for n in numbers) \
                         and _BY.search(claim, max(0, q.start - 24), q.start) is None:
                     continue  # "half of the members": the quotes give no share to hold it to
@@ -468,8 +474,7 @@ def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str |
         return None
     up = found.group("up") is not None
     year = q.unit is None and 1000 <= q.value < 3000 and q.value == q.value.to_integral()
-    # the thing counted follows the number, or the bound after it ("50 or more people")
-    noun = None if q.unit or year else _noun_after(claim, found.end() if found.start() >= q.end else q.end)
+    noun = None if q.unit or year else _counted(claim, q, found)
     for n, word in amounts:
         assert n.value is not None
         if n.value < q.value if up else n.value > q.value:
@@ -490,7 +495,19 @@ _INCLUSIVE = re.compile(r"least|no\s|not\s|minimum|maximum|limit|cap|up\s+to|mos
                         re.IGNORECASE)
 
 
-def _bound_within(claim: str, q: Quantity, quotes: tuple[str, ...]) -> Quantity | None:
+def _takes_in(found: re.Match[str]) -> bool:
+    """Whether a bound (_bound_at) takes its number in: `at least 4` does, `more than 3` does not."""
+    return _INCLUSIVE.search(found.group(0)) is not None
+
+
+def _counted(text: str, n: Quantity, found: re.Match[str]) -> str | None:
+    """The word of the thing a bounded number counts: after the number, or after the bound when the bound
+    follows it ("50 or more people")."""
+    return _noun_after(text, found.end() if found.start() >= n.end else n.end)
+
+
+def _bound_within(claim: str, q: Quantity,
+                  bounds: tuple[tuple[Quantity, bool, bool, str | None], ...]) -> Quantity | None:
     """The quotes' bound on a whole count that allows the same counts as the
     claim's, written from the other side of its edge: `more than three
     steps` for `four or more steps`, `fewer than 10 people` for `no more than
@@ -503,11 +520,11 @@ def _bound_within(claim: str, q: Quantity, quotes: tuple[str, ...]) -> Quantity 
     if found is None:
         return None
     up = found.group("up") is not None
-    mine = _whole_edge(q, up, _INCLUSIVE.search(found.group(0)) is not None)
+    mine = _whole_edge(q, up, _takes_in(found))
     if mine is None:
         return None
-    noun = _noun_after(claim, found.end() if found.start() >= q.end else q.end)
-    for n, their_up, their_inclusive, word in _bounds(quotes):
+    noun = _counted(claim, q, found)
+    for n, their_up, their_inclusive, word in bounds:
         if their_up == up and n.unit is None and word == noun and _whole_edge(n, up, their_inclusive) == mine:
             return n
     return None
@@ -520,24 +537,6 @@ def _whole_edge(q: Quantity, up: bool, inclusive: bool) -> Decimal | None:
     if q.unit is not None or q.value is None or q.value != q.value.to_integral():
         return None
     return q.value if inclusive else q.value + 1 if up else q.value - 1
-
-
-@lru_cache(maxsize=1024)
-def _bounds(quotes: tuple[str, ...]) -> tuple[tuple[Quantity, bool, bool, str | None], ...]:
-    """The quotes' bounded numbers: each with its direction (up), whether the
-    bound takes its number in, and the word after it."""
-    out = []
-    for quote in quotes:
-        text = unicodedata.normalize("NFKC", quote)
-        for n in extract(quote):
-            if n.kind != "number" or n.value is None:
-                continue
-            found = _bound_at(text, n.start, n.end)
-            if found is not None:
-                after = found.end() if found.start() >= n.end else n.end
-                out.append((n, found.group("up") is not None, _INCLUSIVE.search(found.group(0)) is not None,
-                            _noun_after(text, after)))
-    return tuple(out)
 
 
 # the last word of every _BOUND_BEFORE phrase, and of the words it lets stand between a bound and its number

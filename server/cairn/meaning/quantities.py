@@ -41,6 +41,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..support.words import ORDINALS
 from .scan import (
     _BETWEEN_BEFORE,
     _CASED,
@@ -272,7 +273,7 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         found = _instead(found, ratios)
     if ("and a half" in text or "and-a-half" in text or "half a" in text) and (halves := _and_a_half(text)):
         found = _instead(found, halves)
-    if ("wice" in text or "hrice" in text or "nce" in text) and (often := _how_often(text)):
+    if ("wice" in text or "hrice" in text or "once" in text or "Once" in text) and (often := _how_often(text)):
         found = _instead(found, often)
     if "entur" in text and (centuries := _centuries_in_words(text)):
         found = _instead(found, centuries)
@@ -347,18 +348,15 @@ def _clock_times(text: str) -> list[Quantity]:
 # "the second quarter", "the first half of the season": which part, not a share
 # "the third century", "the twenty-first century": a century named by an ordinal in words, as "the 3rd
 # century" is (not one of another era: "the first century BC")
-_ORDINAL_WORDS = {w: i for i, w in enumerate(
-    """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth
-    fifteenth sixteenth seventeenth eighteenth nineteenth twentieth""".split(), 1)}
 _CENTURY_IN_WORDS = re.compile(
-    r"(?<![\w-])(?:(?P<t>twenty|thirty)[\s-])?(?P<o>" + "|".join(_ORDINAL_WORDS) + r")[\s-]centur(?:y|ies)(?![\w-])"
+    r"(?<![\w-])(?:(?P<t>twenty|thirty)[\s-])?(?P<o>" + "|".join(ORDINALS) + r")[\s-]centur(?:y|ies)(?![\w-])"
     r"(?!\s+(?:BC|BCE|B\.C\.)(?![\w]))", re.IGNORECASE)
 
 
 def _centuries_in_words(text: str) -> list[Quantity]:
     out = []
     for m in _CENTURY_IN_WORDS.finditer(text):
-        n = _ORDINAL_WORDS[m.group("o").lower()] + (20 if m.group("t") and m.group("t").lower() == "twenty" else
+        n = ORDINALS[m.group("o").lower()] + (20 if m.group("t") and m.group("t").lower() == "twenty" else
                                                     30 if m.group("t") else 0)
         if m.group("t") and n > 29:
             continue
@@ -367,7 +365,6 @@ def _centuries_in_words(text: str) -> list[Quantity]:
 
 
 _ORDINAL_PART = re.compile(r"(?<![\w-])(?P<o>first|second|third|fourth)\s+(?P<p>quarter|half)(?![\w-])", re.IGNORECASE)
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 
 _TWICE = re.compile(r"(?<![\w-])(once|twice|thrice)(?![\w-])", re.IGNORECASE)
@@ -392,7 +389,7 @@ def _ordinal_parts(text: str) -> list[Quantity]:
     """`the second quarter`, `the first half`: an identifier (the quarter of a
     year `Q2` names, the half `H1` names), not a share."""
     return [Quantity("identifier", m.group(0), m.start(), m.end(), name=m.group("p").lower(),
-                     ident=(_ORDINALS[m.group("o").lower()],)) for m in _ORDINAL_PART.finditer(text)]
+                     ident=(ORDINALS[m.group("o").lower()],)) for m in _ORDINAL_PART.finditer(text)]
 
 
 # the verbs of a multiple: a change by a factor ("the town's population tripled")

@@ -35,7 +35,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import NamedTuple
 
-from .words import STOPWORDS, chunks, english_lexicon
+from .words import ORDINALS, STOPWORDS, chunks, english_lexicon
 
 __all__ = ["displaced", "in_place", "prepare", "swapped"]
 
@@ -145,8 +145,7 @@ def _in_dictionary(w: str) -> bool:
 
 # ordinals and multiplicatives, by the number they stand for: `second edition` in place of `first edition`,
 # `tripled` in place of `doubled` names another thing as much as a name does (`twice` and `doubled` agree)
-_COUNT_WORDS: dict[str, float] = {w: float(i) for i, w in enumerate(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1)}
+_COUNT_WORDS: dict[str, float] = {w: float(i) for w, i in ORDINALS.items() if i <= 12}
 _COUNT_WORDS.update({"once": 1, "twice": 2, "thrice": 3, "single": 1, "double": 2, "doubled": 2, "triple": 3,
                      "tripled": 3, "quadruple": 4, "quadrupled": 4, "halved": 0.5})
 

@@ -24,6 +24,11 @@ MONTHS = "january february march april may june july august september october no
 # ("Nov. 10", "10 Sept 2018"): "mar", "jan" and "may" are also words.
 MONTH_ABBR = {m[:3]: m for m in MONTHS} | {"sept": "september"}
 
+# The ordinal words, by the number they stand for ("twelfth" = 12).
+ORDINALS = {w: i for i, w in enumerate(
+    """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth
+    fifteenth sixteenth seventeenth eighteenth nineteenth twentieth""".split(), 1)}
+
 # The scale words and their powers of ten (rule "scale").
 SCALES = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 
