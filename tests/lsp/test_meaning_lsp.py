@@ -35,6 +35,10 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
                         client.diagnostics[u], what="the meaning diagnostics")
     by_line = {(d.code, d.range.start.line): d for d in diags}
 
+    def at(line: int) -> list:
+        """The diagnostics on a line of the draft (none: no squiggle)."""
+        return [x for x in diags if x.range.start.line == line]
+
     returned = line_of(text, "Opened items can be returned.")
     d = by_line[("contradiction", returned)]
     assert d.severity == types.DiagnosticSeverity.Error
@@ -52,7 +56,7 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
 
     # licence names are not quantities: no diagnostic on the Apache claim
     apache = line_of(text, "Under Apache 2.0")
-    assert not [x for x in diags if x.range.start.line == apache]
+    assert not at(apache)
 
     # the hover names the words that decided
     value = await _hover_text(client, u, returned)
@@ -89,14 +93,14 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     value = await _hover_text(client, u, swapped)
     assert "Not supported" in value and "--force option now overrides --dry-run" in value.replace("\\", "")  # Markdown escapes
     passive = line_of(text, "--dry-run is now overridden by the --force option.")
-    assert not [x for x in diags if x.range.start.line == passive]
+    assert not at(passive)
     # and a correct claim of the same source has no diagnostic
     one_of = line_of(text, "when one of its input files is empty")
-    assert not [x for x in diags if x.range.start.line == one_of]
+    assert not at(one_of)
 
     # a quoted fragment read in its sentence: no squiggle; words from another sentence do not count
     control = line_of(text, "Owning 50% or more of the outstanding shares counts as control.")
-    assert not [x for x in diags if x.range.start.line == control]
+    assert not at(control)
     other = line_of(text, "Returns inspected at the Leeds depot are paid by bank transfer.")
     assert by_line[("unsupported-claim", other)].message.endswith("missing: returns, inspected, leeds, depot")
     at_most = line_of(text, "Owning at most 50% of the outstanding shares")
@@ -107,20 +111,20 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert "but wasn't, for some reason." in by_line[("context-negates", wasnt)].message
     value = await _hover_text(client, u, wasnt)
     assert "`context-negates`" in value and "but wasn" in value
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The escaping bug was not fixed in 3.81.")]
+    assert not at(line_of(text, "The escaping bug was not fixed in 3.81."))
 
     # a rate is one unit however it is written, and no name: km/h backed by kilometres per hour, mph not
     kmh = line_of(text, "The tram's top speed is 70 km/h.")
-    assert not [x for x in diags if x.range.start.line == kmh]
+    assert not at(kmh)
     mph = line_of(text, "The tram's top speed is 70 mph.")
     assert by_line[("number-mismatch", mph)].message == "claim says 70 mph; quotes say 70 kilometres per hour"
     value = await _hover_text(client, u, mph)
     assert "`number-mismatch`" in value and "70 kilometres per hour" in value
     # a decade is backed by a year in it
-    assert not [x for x in diags if x.range.start.line == line_of(text, "built in the 1930s.")]
+    assert not at(line_of(text, "built in the 1930s."))
     # a converted figure to its own precision, and a temperature in the other scale: no squiggle
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The riverside trail is 8 km long.")]
-    assert not [x for x in diags if x.range.start.line == line_of(text, "water boils at 100 °C.")]
+    assert not at(line_of(text, "The riverside trail is 8 km long."))
+    assert not at(line_of(text, "water boils at 100 °C."))
     boils = line_of(text, "water boils at 110 °C.")
     assert by_line[("number-mismatch", boils)].message == "claim says 110 °C; quotes say 212 °F"
     # a cut against a raise: the hover names both words
@@ -131,18 +135,18 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     # "free of charge" is without a charge: the claim that states the charge is squiggled, its negation not
     charges = line_of(text, "The depot school charges tuition.")
     assert by_line[("contradiction", charges)].message == "claim says charges; quote says free of charge"
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot school does not charge tuition.")]
+    assert not at(line_of(text, "The depot school does not charge tuition."))
     assert by_line[("number-mismatch", line_of(text, "built in the 1940s."))].message == \
         "claim says 1940s; quotes say 1937"
     # a time of day and a share in words: 7 am is 7:00 in the morning, 7 pm is not; about half is 51 %
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot canteen opens at 7 am.")]
+    assert not at(line_of(text, "The depot canteen opens at 7 am."))
     evening = line_of(text, "The depot canteen opens at 7 pm.")
     assert by_line[("number-mismatch", evening)].message == "claim says 7 pm; quotes say 7:00 in the morning"
     value = await _hover_text(client, u, evening)
     assert "`number-mismatch`" in value and "7:00 in the morning" in value
-    assert not [x for x in diags if x.range.start.line == line_of(text, "About half of all riders are season")]
+    assert not at(line_of(text, "About half of all riders are season"))
     # an amount the quote gives in another unit is found by the score: no squiggle at all
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot roof panels yield 1.2 MW.")]
+    assert not at(line_of(text, "The depot roof panels yield 1.2 MW."))
     halved = line_of(text, "Rider numbers halved over the decade.")
     assert by_line[("contradiction", halved)].message == "claim says halved; quote says rose"
     # permission against a prohibition, "optional" against "must", a minimum against a maximum, a refusal
@@ -150,21 +154,21 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert by_line[("contradiction", lorries)].message == "claim says allowed to cross; quote says not cross"
     value = await _hover_text(client, u, lorries)
     assert "`contradiction`" in value and "allowed to cross" in value
-    assert not [x for x in diags if x.range.start.line == line_of(text, "Heavy lorries are not allowed to cross")]
+    assert not at(line_of(text, "Heavy lorries are not allowed to cross"))
     assert by_line[("contradiction", line_of(text, "Helmets are optional for riders"))].message == \
         "claim says optional; quote says must"
-    assert not [x for x in diags if x.range.start.line == line_of(text, "Helmets are mandatory for riders")]
+    assert not at(line_of(text, "Helmets are mandatory for riders"))
     assert by_line[("contradiction", line_of(text, "The minimum stay in the depot hostel"))].message == \
         "claim says minimum stay; quote says a maximum of"
     assert by_line[("contradiction", line_of(text, "The council accepted the depot proposal."))].message == \
         "claim says accepted; quote says declined"
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The council turned down the depot")]
+    assert not at(line_of(text, "The council turned down the depot"))
     # knots and hectares convert, a part of a month is its days, "costs nothing" is free
     ferry = line_of(text, "The depot ferry cruises at 20 mph.")
     assert by_line[("number-mismatch", ferry)].message == "claim says 20 mph; quotes say 20 knots"
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot ferry cruises at about 23 mph.")]
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The depot yard covers 40 hectares.")]
-    assert not [x for x in diags if x.range.start.line == line_of(text, "took place in early March 2022.")]
+    assert not at(line_of(text, "The depot ferry cruises at about 23 mph."))
+    assert not at(line_of(text, "The depot yard covers 40 hectares."))
+    assert not at(line_of(text, "took place in early March 2022."))
     late = line_of(text, "took place in late March 2022.")
     assert by_line[("number-mismatch", late)].message == "claim says late March 2022; quotes say 6 March 2022"
     value = await _hover_text(client, u, late)
@@ -177,10 +181,10 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
         "claim says shorter than the east platform; quote says shorter than the west platform"
     value = await _hover_text(client, u, west)
     assert "`contradiction`" in value and "shorter than the west platform" in value
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The west platform is longer than")]
-    assert not [x for x in diags if x.range.start.line == line_of(text, "Depot stairs with more than three steps")]
+    assert not at(line_of(text, "The west platform is longer than"))
+    assert not at(line_of(text, "Depot stairs with more than three steps"))
     # "not ... until" says when (no squiggle); a rise against "held steady" (a squiggle)
-    assert not [x for x in diags if x.range.start.line == line_of(text, "are not admitted until the interval.")]
+    assert not at(line_of(text, "are not admitted until the interval."))
     raised = line_of(text, "The transit bank raised its deposit rate to 3%.")
     assert by_line[("contradiction", raised)].message == "claim says raised; quote says steady"
     # a claim that is a verbatim part of its quote is read as it reads there
@@ -188,7 +192,7 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert by_line[("contradiction", line_of(text, "The council approved the new depot."))].message.startswith(
         "claim says approved; quote says declined")
     # a bound backed by an amount within it: no squiggle; the other way round, a number-mismatch
-    assert not [x for x in diags if x.range.start.line == line_of(text, "The summit station is over 2,000 m high.")]
+    assert not at(line_of(text, "The summit station is over 2,000 m high."))
     assert by_line[("number-mismatch", line_of(text, "The summit station is under 2,000 m high."))].message == \
         "claim says 2,000 m; quotes say 2,971 m"
     second = line_of(text, "The second edition of the timetable appeared in 2019.")
