@@ -199,3 +199,15 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert by_line[("unsupported-claim", second)].message.startswith("the claim says second where its quote says first")
     only = line_of(text, "Season tickets are sold to students only.")
     assert by_line[("contradiction", only)].message == "claim says students only; quote says students and pensioners"
+    # how often in words; a limit names its amount; a negation and the other side of a bound cancel; hot/cold
+    assert not at(line_of(text, "The depot smoke alarms are tested once a month."))
+    assert by_line[("number-mismatch", line_of(text, "The depot smoke alarms are tested twice a month."))].message \
+        == "claim says twice a month; quotes say monthly"
+    assert not at(line_of(text, "Depot bins are emptied every two weeks."))
+    assert by_line[("number-mismatch", line_of(text, "Depot visitors may bring up to 400 cigarettes"))].message == \
+        "claim says 400; quotes say 200"
+    assert not at(line_of(text, "Parcels over 20 kg are not accepted at the depot counter."))
+    hot = line_of(text, "The depot tyre pressure should be checked when the tyres are hot.")
+    assert by_line[("contradiction", hot)].message == "claim says hot; quote says cold"
+    value = await _hover_text(client, u, hot)
+    assert "`contradiction`" in value and "cold" in value

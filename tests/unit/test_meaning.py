@@ -905,7 +905,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (third session) left them (40 false alarms, 61 misses in 875 pairs)."""
+    most where the rules of 3 December (fourth session) left them (41 false alarms, 64 misses in 911 pairs)."""
     import json
     import sys
 
@@ -914,14 +914,14 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 875 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 911 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 40 and len(misses) <= 61, wrong
+    assert len(false_alarms) <= 41 and len(misses) <= 64, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1433,3 +1433,49 @@ def test_a_movement_the_other_way():
         "claim says from the refinery to the coast; quote says from the coast to the refinery"
     assert reversed_movements("The pipeline carries oil from the coast to the refinery.", quote) == []
     assert reversed_movements("Prices rose from 5 to 10.", ["Prices rose from 10 to 5."]) == []  # the quantity rule's
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # how often, in words: the quote's "monthly", "every week", "annually" is once in that span of time,
+    # its "fortnightly" every two weeks
+    ("tested once a month", "Test your smoke alarms monthly.", True),
+    ("tested twice a month", "Test your smoke alarms monthly.", False),
+    ("serviced once a year", "The boiler is serviced annually.", True),
+    ("checked once a week", "The gauge is checked every week.", True),
+    ("checked once a day", "The gauge is checked every week.", False),
+    ("collected every two weeks", "Rubbish is collected fortnightly.", True),
+    ("collected every three weeks", "Rubbish is collected fortnightly.", False),
+    # a claim's own "monthly" states no amount to back
+    ("paid monthly", "Salaries are paid on the last day of the month.", True),
+])
+def test_how_often_in_words_in_a_quote(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # a limit names the amount it allows: an amount under it is not that limit
+    ("may bring up to 400 cigarettes", "You can bring in 200 cigarettes duty-free.", False),
+    ("may bring up to 200 cigarettes", "You can bring in 200 cigarettes duty-free.", True),
+    ("a maximum of 6 guests", "The room sleeps 4 guests.", False),
+    ("a maximum of 4 guests", "The room sleeps 4 guests.", True),
+    # an inequality is met by any amount within it
+    ("fewer than 400 cigarettes", "You can bring in 200 cigarettes duty-free.", True),
+    ("at least 150 cigarettes", "You can bring in 200 cigarettes duty-free.", True),
+])
+def test_a_limit_names_its_amount(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    # a negation (or the opposite word) and the other side of the same bound cancel
+    ("Parcels over 20 kg are not accepted.", "The counter accepts parcels weighing up to 20 kg.", False),
+    ("Parcels over 20 kg are rejected.", "The counter accepts parcels weighing up to 20 kg.", False),
+    ("Parcels up to 20 kg are not accepted.", "The counter accepts parcels weighing up to 20 kg.", True),
+    ("Parcels over 20 kg are accepted.", "The counter accepts parcels weighing up to 20 kg.", True),
+    # hot and cold as states
+    ("Check the pressure when the tyres are hot.", "Check the pressure when the tyres are cold.", True),
+    ("Check the pressure when the tyres are cold.", "Check the pressure when the tyres are cold.", False),
+    ("must", "optional", True),  # a text of one cue word reads as no clause (hypothesis found it)
+])
+def test_a_bound_turned_and_hot_or_cold(claim, quote, conflict):
+    assert bool(contradictions(claim, [quote])) is conflict

@@ -98,7 +98,7 @@ class _Offered(NamedTuple):
 @lru_cache(maxsize=8192)
 def _offered(quotes: tuple[str, ...]) -> _Offered:
     qq = tuple(q for quote in quotes for q in extract(quote))
-    scales = [n for quote in quotes for n in _scale_words(quote)]
+    scales = [n for quote in quotes for n in (*_scale_words(quote), *_how_often_in_words(quote))]
 
     def said(kinds: tuple[str, ...]) -> str:
         seen: dict[str, None] = {}
@@ -126,6 +126,29 @@ def _scale_words(quote: str) -> list[Quantity]:
         return []
     return [Quantity("number", m.group(0), m.start(), m.end(), value=Decimal(10 ** SCALES[m.group(1).lower()]))
             for m in _A_SCALE.finditer(unicodedata.normalize("NFKC", quote))]
+
+
+# "monthly", "every week": once in each such span of time. Evidence only, as "a hundred" is: a claim's
+# "paid monthly" states no amount that needs backing, but a quote's "monthly" backs a claim's "once a month"
+# (and "fortnightly" its "every two weeks")
+_EVERY = re.compile(r"(?<![\w-])(?:(?P<ly>hour|dai|week|month|year|annual|fortnight)ly|(?:every|each)\s+"
+                    r"(?P<span>hour|day|week|month|year|fortnight))(?![\w-])", re.IGNORECASE)
+_SPANS = {"hour": "hour", "dai": "day", "day": "day", "week": "week", "month": "month", "year": "year",
+          "annual": "year"}
+
+
+def _how_often_in_words(quote: str) -> list[Quantity]:
+    if "ly" not in quote and "ever" not in quote and "ach" not in quote:
+        return []
+    out = []
+    for m in _EVERY.finditer(quote):
+        span = (m.group("ly") or m.group("span")).lower()
+        if span == "fortnight":
+            out.append(Quantity("number", m.group(0), m.start(), m.end(), value=Decimal(2), unit="week"))
+        else:
+            out.append(Quantity("number", m.group(0), m.start(), m.end(), value=Decimal(1),
+                                unit=f"times/{_SPANS[span]}"))
+    return out
 
 
 def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[tuple[Quantity, str | None], ...],
@@ -461,6 +484,9 @@ _BOUND_AFTER = re.compile(
     r"|lower|shorter|earlier|smaller))\b", re.IGNORECASE)
 
 
+_A_LIMIT = re.compile(r"up\s+to|maximum|minimum|limit|cap", re.IGNORECASE)
+
+
 def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str | None], ...]) -> Quantity | None:
     """The quotes' amount that meets the claim's bound on its number (`over
     8,000 m`, `fewer than 10 members`, `50 or more`): an amount of the same
@@ -475,9 +501,11 @@ def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str |
     up = found.group("up") is not None
     year = q.unit is None and 1000 <= q.value < 3000 and q.value == q.value.to_integral()
     noun = None if q.unit or year else _counted(claim, q, found)
+    # a limit ("up to 400", "a maximum of 400") names the amount it allows: an amount under it is not that limit
+    limit = _A_LIMIT.search(found.group(0)) is not None
     for n, word in amounts:
         assert n.value is not None
-        if n.value < q.value if up else n.value > q.value:
+        if (n.value != q.value) if limit else (n.value < q.value if up else n.value > q.value):
             continue
         if q.unit is not None:
             if n.unit == q.unit:

@@ -70,6 +70,8 @@ _pairs("require", "require required requires mandatory obligatory compulsory mus
 # states, not the events of a timetable: "opens at 6 and shuts at 10" says no opposite
 _pairs("open", "open opened", "closed shut")
 _pairs("public", "public", "private")
+# the ends of the temperature axis as states ("when the tyres are cold"); the comparatives are directions below
+_pairs("hot", "hot", "cold")
 _pairs("present", "present", "absent")
 _pairs("retain", "retain retains retained keep keeps kept add adds added", "remove removes removed delete deletes deleted")
 _pairs("accept-respons", "accepts assumes", "disclaims disclaim disclaimed")

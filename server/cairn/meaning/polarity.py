@@ -760,6 +760,21 @@ def _opposite_direction(c: Reading, cl: Clause, q: Reading, ql: Clause) -> bool:
     return False
 
 
+def _bound_turned(c: Reading, clause: int, readings: list[tuple[Reading, list[Clause]]]) -> bool:
+    """Whether the claim's clause bounds a number the other way from a quote's bound on it: "parcels over
+    20 kg are not accepted" says of the rest what "accepts parcels up to 20 kg" says, so the opposite word
+    (or a negation) and the opposite bound cancel."""
+    if not c.directions or clause >= len(c.clauses):  # (a text of one cue word reads as no clause)
+        return False
+    cl = c.clauses[clause]
+    for d in c.directions:
+        if d.axis == "order" and d.anchor is not None and cl.start <= d.start < cl.end and any(
+                e.axis == "order" and e.anchor == d.anchor and e.sign == -d.sign != 0
+                for r, _ in readings for e in r.directions):
+            return True
+    return False
+
+
 def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                    quote_reading: Reading | None = None, span: tuple[int, int] | None = None,
                    plain: bool = False) -> list[Contradiction]:
@@ -858,13 +873,17 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     mine_by: dict[str, list[tuple[Marked, str]]] = {}
     for m in c.words:
         mine_by.setdefault(m.concept, []).append((m, _word_stance(c, m)))
+    turned: set[int] = set()  # the claim's clauses whose opposite word a bound the other way cancels
     for concept, ms in mine_by.items():
         ts = theirs_by.get(concept)
         if not ts or not (any(m.marked for m, _ in ms) or ts.marked):
             continue
         a = {p for _, p in ms}
         if len(a) == 1 and len(ts.stances) == 1 and _conflict(next(iter(a)), next(iter(ts.stances))):
-            out.append(Contradiction(ms[0][0].shown, ts.shown, "antonym"))
+            if _bound_turned(c, ms[0][0].clause, readings):
+                turned.add(ms[0][0].clause)
+            else:
+                out.append(Contradiction(ms[0][0].shown, ts.shown, "antonym"))
 
     # 3. direction and bounds; a comparison whose two sides are the other way round ("adults need less
     # than teenagers" against "teenagers need more than adults") says the same with the opposite word
@@ -884,11 +903,12 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
         if same and all(q.sign != d.sign if 0 in (q.sign, d.sign)  # a change against no change
                         else q.sign == (d.sign if _turned(claim, d, texts.get(id(r), ""), q) else -d.sign)
                         for r, q in same):
-            dcl = next((x for x in c.clauses if x.start <= d.start < x.end), None)
+            at = next((i for i, x in enumerate(c.clauses) if x.start <= d.start < x.end), None)
+            dcl = None if at is None else c.clauses[at]
             r, q = same[0]
             qcl = next((x for x in r.clauses if x.start <= q.start < x.end), None)
-            if dcl is not None and qcl is not None and _conflict(dcl.polarity, qcl.polarity):
-                continue  # "no refunds after 30 days" = "refunds within 30 days"
+            if at in turned or (dcl is not None and qcl is not None and _conflict(dcl.polarity, qcl.polarity)):
+                continue  # "no refunds after 30 days" = "refunds within 30 days"; "over 20 kg are rejected"
             out.append(Contradiction(d.shown, q.shown, "direction"))
     return _unique(out)
 
