@@ -211,3 +211,10 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert by_line[("contradiction", hot)].message == "claim says hot; quote says cold"
     value = await _hover_text(client, u, hot)
     assert "`contradiction`" in value and "cold" in value
+    # a bound met in another unit; a bound on a year met by a decade
+    assert not at(line_of(text, "The depot eclipse totality lasted just over two minutes."))
+    assert by_line[("number-mismatch", line_of(text, "The depot eclipse totality lasted over ten minutes."))].message \
+        == "claim says ten minutes; quotes say 2 minutes and 10 seconds"
+    assert not at(line_of(text, "The depot orchard's trees were planted before 1950."))
+    assert by_line[("number-mismatch", line_of(text, "The depot orchard's trees were planted after 1950."))].message \
+        == "claim says 1950; quotes say 1930s"

@@ -905,7 +905,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (fourth session) left them (41 false alarms, 64 misses in 911 pairs)."""
+    most where the rules of 3 December (fourth session) left them (47 false alarms, 67 misses in 947 pairs)."""
     import json
     import sys
 
@@ -914,14 +914,14 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 911 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 947 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 41 and len(misses) <= 64, wrong
+    assert len(false_alarms) <= 47 and len(misses) <= 67, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1479,3 +1479,21 @@ def test_a_limit_names_its_amount(claim, quote, ok):
 ])
 def test_a_bound_turned_and_hot_or_cold(claim, quote, conflict):
     assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # a bound met by an amount in another unit of the same dimension
+    ("lasted just over two minutes", "Totality lasted 2 minutes and 10 seconds.", True),
+    ("lasted over ten minutes", "Totality lasted 2 minutes and 10 seconds.", False),
+    ("a run of under 3 km", "The route is 2,400 m long.", True),
+    ("a run of under 2 km", "The route is 2,400 m long.", False),
+    ("lasts up to 2 hours", "The tour lasts 120 minutes.", True),  # a limit: the same amount, converted
+    ("lasts up to 3 hours", "The tour lasts 120 minutes.", False),
+    # a bound on a year met by a span of years wholly within it
+    ("planted before 1950", "Most trees were planted in the 1930s.", True),
+    ("planted after 1950", "Most trees were planted in the 1930s.", False),
+    ("planted before 1935", "Most trees were planted in the 1930s.", False),
+    ("built after 1700", "The mill was built in the 19th century.", True),
+])
+def test_bounds_in_another_unit_and_spans_of_years(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok

@@ -40,7 +40,7 @@ from .quantities import (
     extract,
 )
 from .scan import _MONTH_NAMES, _REFERENCE_WORDS, _SENT_START, _WORD_BEFORE, _trie
-from .units import converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
+from .units import amount_in, converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
 
 __all__ = ["compare", "prepare", "restated", "restated_score", "without_identifiers"]
 
@@ -196,7 +196,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
         if q.kind == "number":
             if _backing(claim, q, numbers) is None and _bound_backing(claim, q, offered.amounts) is None \
                     and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None \
-                    and _bound_within(claim, q, offered.bounds) is None:
+                    and _bound_within(claim, q, offered.bounds) is None and _years_within(claim, q, ranges) is None:
                 if in_words(q) and not any(n.unit == "%" for n in numbers) \
                         and _BY.search(claim, max(0, q.start - 24), q.start) is None:
                     continue  # "half of the members": the quotes give no share to hold it to
@@ -318,6 +318,26 @@ def _change_backing(claim: str, q: Quantity, numbers: list[Quantity]) -> str | N
                     or (relative and a > 0 and (rounds((b - a) * 100 / a) or rounds((b - a) * 100 / b))):
                 # "fell by 2%" is often written for a fall of two points
                 return x.text if x.text == y.text else f"{x.text} {y.text}"
+    return None
+
+
+def _years_within(claim: str, q: Quantity, ranges: list[Quantity]) -> Quantity | None:
+    """The quotes' span of calendar years (a decade, a century, `from 1931 to
+    1938`) wholly within the claim's bound on a year: `before 1950` against
+    `in the 1930s`; None when the claim bounds no year or no span meets it."""
+    if q.unit is not None or q.value is None or not 1000 <= q.value < 3000 or q.value != q.value.to_integral():
+        return None
+    found = _bound_at(claim, q.start, q.end)
+    if found is None or _A_LIMIT.search(found.group(0)) is not None:
+        return None
+    up, inclusive = found.group("up") is not None, _takes_in(found)
+    for r in ranges:
+        if r.value is None or r.high is None or not (r.unit in _SPANS_OF_YEARS or (
+                r.unit is None and 1000 <= r.value < r.high < 3000)):
+            continue
+        if (r.value >= q.value if inclusive else r.value > q.value) if up else \
+                (r.high <= q.value if inclusive else r.high < q.value):
+            return r
     return None
 
 
@@ -505,6 +525,14 @@ def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str |
     limit = _A_LIMIT.search(found.group(0)) is not None
     for n, word in amounts:
         assert n.value is not None
+        if q.unit is not None and n.unit is not None and n.unit != q.unit:
+            # in another unit of the same dimension: "over two minutes" against "2 minutes and 10 seconds"
+            if limit:
+                if converts(q, n):
+                    return n
+            elif (amount := amount_in(n, q.unit)) is not None and (amount > q.value if up else amount < q.value):
+                return n
+            continue
         if (n.value != q.value) if limit else (n.value < q.value if up else n.value > q.value):
             continue
         if q.unit is not None:

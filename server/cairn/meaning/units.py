@@ -99,7 +99,7 @@ def converts(claim: Quantity, quoted: Quantity) -> bool:
         return False
     if {a.unit, b.unit} == {"°C", "°F"}:
         return rounds_to((b.value - 32) * 5 / 9 if b.unit == "°F" else b.value * 9 / 5 + 32, a.value)
-    amount = _amount_in(b, a.unit)
+    amount = amount_in(b, a.unit)
     if amount is None:
         return False
     if _SYSTEM.get(a.unit.partition("/")[0], "metric") == _SYSTEM.get(b.unit.partition("/")[0], "metric"):
@@ -107,7 +107,7 @@ def converts(claim: Quantity, quoted: Quantity) -> bool:
     return rounds_to(amount, a.value)
 
 
-def _amount_in(q: Quantity, unit: str | None) -> Decimal | None:
+def amount_in(q: Quantity, unit: str | None) -> Decimal | None:
     """A number's amount in another unit of its dimension (BASE); None when
     the two do not convert. Two rates over the same unit convert by their
     first units (`155 mph` is 249.4 km/h)."""
@@ -144,7 +144,7 @@ def hedged_rounding(claim: Quantity, quoted: Quantity) -> bool:
     elif {claim.unit, quoted.unit} == {"°C", "°F"}:
         return converts(claim, quoted)  # a tenth of a temperature depends on its scale's zero
     else:
-        converted = _amount_in(quoted, claim.unit)
+        converted = amount_in(quoted, claim.unit)
         if converted is None:
             return False
         amount = converted
