@@ -22,7 +22,7 @@ from cairn import support
 from cairn.calibrate import calibrate, load_rows
 
 ORDER = ["dates", "ordinal", "percent", "scale", "fold", "negation", "stem", "compound", "negators", "version", "names",
-         "sentence", "weight"]
+         "sentence", "titles", "weight"]
 NOT_ADOPTED = ["light_stem"]
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/wice/dev.jsonl"
 

@@ -576,12 +576,16 @@ class Verifier:
         displaced: tuple[str, str] | None = None
         verdict: JudgeVerdict | None = None
         if quotes:
+            # the seed rule is the claim's own words against the quotes' and nothing else (SPEC section 4):
+            # what the project's modes read beside them (identifiers naming the sources, the sources'
+            # titles and sentences, amounts restated) is theirs
+            seed = cfg.support.mode == "seed"
             # whether the claim names an identifier its sources must be read for (once a claim)
             named = not _verbatim(claim, results) and any(
                 q.kind == "identifier" for q in extract_quantities(claim.text))
-            support_text = self._support_text(claim, results) if named else claim.text
+            support_text = self._support_text(claim, results) if named and not seed else claim.text
             lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode)
-            if lex.score is not None and lex.score < cfg.threshold and lex.missing:
+            if not seed and lex.score is not None and lex.score < cfg.threshold and lex.missing:
                 # words the quotes lack may name the cited documents themselves ("Under the
                 # Apache License, ..."), and a quoted fragment is read in its sentence: read the
                 # sources' headings and the quotes' sentences only for a claim that needs it
@@ -621,7 +625,10 @@ class Verifier:
         if quotes:
             # the score test (or the judge's verdict in its place)
             return apply_verdict(result, verdict, cfg.threshold)
-        result.supported = _settle(claim, diags)
+        # no citation resolved, so support was never checked and the claim is not verified, even when
+        # it ignores the codes that say why (those are reported as hints and fail nothing themselves)
+        _settle(claim, diags)
+        result.supported = False
         return result
 
     def _meaning(self, claim: Claim, results: list[CitationResult], *, polarity: bool = True,

@@ -465,7 +465,14 @@ class Workspace:
                                   and self._draft_file(x) and not self._hidden(x, p))
                 elif self._draft_file(p):
                     out.append(p)
-            return [p for p in out if not self.is_under_source_root(p)]
+            # an answer is one draft file: named twice (`a.md ./a.md`, or also through its folder) it is one
+            seen: set[str] = set()
+            unique = []
+            for p in out:
+                if (real := os.path.realpath(p)) not in seen:
+                    seen.add(real)
+                    unique.append(p)
+            return [p for p in unique if not self.is_under_source_root(p)]
         cfg = self.settings.config
         if cfg.drafts:
             found: set[Path] = set()

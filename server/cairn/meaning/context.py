@@ -76,6 +76,36 @@ _CLAIM_FRAMES = re.compile(
 )
 
 
+# A frame a few words away from the quote, inside the clause it frames:
+# "It is no longer the case that [members] receive free delivery" (before), and
+# "The proposal that coupons can be stacked [at checkout] was rejected" (after:
+# only where the quote opens a noun's complement, "the proposal that …", whose
+# noun the frame's verb then has for its subject). Not across a clause of its
+# own ("…, but members receive …"), nor, after the quote, across a relative
+# clause ("… on orders that were rejected" says nothing of the quote).
+_FRAME_BEFORE_APART = re.compile(r"(?P<frame>" + _FRAME_BEFORE_WORDS + r""")(?P<gap>[^;:!?]{1,160})$""",
+                                 re.IGNORECASE | re.VERBOSE)
+_GAP_BEFORE_BREAK = re.compile(r",\s*(?:and|but|or|yet|so|while|whereas)\b|\b(?:but|however|although|though|whereas"
+                               r"|yet|instead|otherwise)\b|\.\s", re.IGNORECASE)
+_NOUN_THAT = re.compile(r"\b(?:claims?|proposals?|reports?|assertions?|beliefs?|ideas?|notions?|suggestions?"
+                        r"|rumou?rs?|statements?|allegations?|theory|theories|hypothes[ie]s|view|argument)\s+that\s+"
+                        r"(?:[^\W\d_]+\s+){0,3}$", re.IGNORECASE)
+_FRAME_AFTER_APART = re.compile(r"^(?P<gap>[^;:.!?,]{1,80}?)\s+(?P<frame>" + _FRAME_AFTER_WORDS + ")",
+                                re.IGNORECASE | re.VERBOSE)
+_GAP_AFTER_BREAK = re.compile(r"\b(?:and|but|or|that|which|who|whom|whose|where|when|while|because|if|unless"
+                              r"|although|though)\b", re.IGNORECASE)
+
+
+def _frame_apart(before: str, after: str) -> str | None:
+    """A frame a few words from the quote, in the clause it frames (see above): its words, or None."""
+    if (m := _FRAME_BEFORE_APART.search(before)) is not None and _GAP_BEFORE_BREAK.search(m.group("gap")) is None:
+        return m.group("frame")
+    if _NOUN_THAT.search(before) is not None and (m := _FRAME_AFTER_APART.match(after)) is not None \
+            and _GAP_AFTER_BREAK.search(m.group("gap")) is None:
+        return m.group("frame")
+    return None
+
+
 _NEGATION_WORD = re.compile(
     r"\b(?:not|no|never|nor|neither|none|nothing|nobody|nowhere|cannot|unable|lacks?|without|forbids?|forbidden"
     r"|prohibit(?:s|ed)?|refuse[sd]?|fail(?:s|ed)?|prevent(?:s|ed)?|used\s+to|stopped|ceased)\b|n't\b",
@@ -132,6 +162,8 @@ def _around(text: str, start: int, end: int) -> tuple[int, str, str, bool] | Non
     if framed:
         written = framed.group(0)
         return s, text[s:e], written.strip(" ,"), _BUT_NOT_RE.match(written) is not None
+    if (apart := _frame_apart(before, text[end:e])) is not None:
+        return s, text[s:e], " ".join(apart.split()), False
     if not negation_before(before):
         return None  # nothing before the quote in its sentence could negate it
     return s, text[s:e], "", False

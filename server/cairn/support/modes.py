@@ -40,6 +40,8 @@ RULES: dict[str, str] = {
     "weight": "numbers and capitalised words inside a sentence (names) weigh 2",
     "sentence": "a claim's word that no quote holds but the quote's own sentence in the source does counts "
     "half (a quoted fragment is read in its sentence; the rest of the chunk does not count)",
+    "titles": "a claim's word that no quote holds but a cited source's title does (its file name and first "
+    "line) names that source and is left out of the score (Under the Apache License, ...)",
     "names": "support fails when the claim, between words it shares with a quote, names one thing where "
     "the quote names another (Solaris for macOS, .VARIABLES for .FEATURES; support/names.py)",
 }

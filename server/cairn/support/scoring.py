@@ -252,10 +252,10 @@ def check_support(
     content tokens (only stopwords, or empty) scores 1.0: it asserts nothing
     the quotes could fail to back, and the citation checks still apply to it.
 
-    ``named``: the titles of the cited sources. A claim's word that no quote
-    holds but a title does names the document the citation already points
-    to ("Under the Apache License, ..."): it is left out of the score,
-    neither found nor missing.
+    ``named``: the titles of the cited sources (the rule ``titles``). A
+    claim's word that no quote holds but a title does names the document the
+    citation already points to ("Under the Apache License, ..."): it is left
+    out of the score, neither found nor missing.
 
     ``around``: the sentences of the sources that hold the quotes (the rule
     ``sentence``). A claim's word that no quote holds but the sentence around
@@ -302,7 +302,7 @@ def check_support(
                 found += item[T_WEIGHT]
             else:
                 missing.append(item[T_TEXT])
-    if named and missing:
+    if named and missing and "titles" in state.rules:
         nkeys = (state.texts.young.get(named) or state.texts.miss(named))[0]
         dropped = 0.0
         missing = []
