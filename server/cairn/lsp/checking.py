@@ -32,6 +32,7 @@ from . import segments
 from .config import make_judge_safely
 from .definition import cited_location
 from .diagnostics import claim_diagnostics
+from .json_answers import JsonState, json_state
 from .lens import segment_lenses
 from .positions import Codec, SourceTexts
 from .state import DraftState, Segment
@@ -81,12 +82,35 @@ def _rebind(hit: ClaimResult, claim: Claim) -> ClaimResult:
     )
 
 
+def cited_by(results: list[ClaimResult]) -> tuple[frozenset[str], frozenset[str], bool]:
+    """What these claims cite: (chunk ids, sources, whether a citation is unresolved), for
+    the drafts a source change makes stale."""
+    ids: set[str] = set()
+    srcs: set[str] = set()
+    unresolved = False
+    for cr in results:
+        for r in cr.citations:
+            c = r.citation
+            if c.chunk_id:
+                ids.add(c.chunk_id)
+            if c.source:
+                srcs.add(c.source)
+            if r.chunk is not None:
+                srcs.add(r.chunk.source)
+            if not r.resolved:
+                unresolved = True
+    return frozenset(ids), frozenset(srcs), unresolved
+
+
 class Folder:
     """One workspace root (an editor workspace folder, or the folder above it holding cairn.toml)."""
 
-    def __init__(self, root: Path, settings: Settings, codec: Codec, *, store=None, uri: str = ""):
+    def __init__(self, root: Path, settings: Settings, codec: Codec, *, store=None, uri: str = "",
+                 config_error: str | None = None):
         self.root = root.resolve()
         self.uri = uri
+        # why the folder's configuration was refused (lsp/config.py): nothing is checked until it is fixed
+        self.config_error = config_error
         self.ws = Workspace(self.root, settings, store=store)
         # the judge the settings ask for, given to the verifier it serves; a judge that cannot
         # start leaves the lexical check, and `judge_problem` says why (the session tells the user)
@@ -95,6 +119,7 @@ class Folder:
         self.codec = codec
         self.texts = SourceTexts(self.ws.store)
         self.drafts: dict[Path, DraftState] = {}  # written on the event loop
+        self.json_answers: dict[Path, JsonState] = {}  # JSON answer files (json_answers.py); the event loop's
         self.answers: set[Path] = set()  # written on the event loop
         self.indexed = False
         self.epoch = 0
@@ -170,11 +195,11 @@ class Folder:
         return s, c
 
     def answers_now(self) -> set[Path]:
-        from ..answers import is_answer_file
-
-        # JSON answers (a `drafts` glob may match them) are checked by `cairn check` and the API;
-        # the server checks Markdown drafts only
-        return {p.resolve() for p in self.ws.answers(None) if not is_answer_file(p)}
+        """The workspace's answers, as `cairn check` finds them: Markdown drafts and the
+        `.json`/`.jsonl` answer files a `drafts` glob matches. None while the configuration is refused."""
+        if self.config_error is not None:
+            return set()
+        return {p.resolve() for p in self.ws.answers(None)}
 
     # -- checking (engine thread) ---------------------------------------------------
 
@@ -250,6 +275,18 @@ class Folder:
             return None
         return self.check(path, uri, text, None, is_open=False, encoding_problem=bad, previous=previous)
 
+    def check_json(self, path: Path, uri: str) -> JsonState | None:
+        """A JSON answer file checked as `cairn check` checks it (engine.check_file, from disk);
+        None when it cannot be read."""
+        try:
+            checked = engine.check_file(self.ws, self.verifier, path)
+        except OSError:
+            self._cites.pop(path, None)
+            return None
+        state = json_state(path, self.ws.relpath(path), uri, checked, self.codec, lambda r: cited_location(self, r))
+        self._cites[path] = cited_by([cr for r in state.answers for cr in r.claims])
+        return state
+
     def forget(self, path: Path) -> None:
         self._cites.pop(path, None)
 
@@ -273,20 +310,7 @@ class Folder:
     def _fill(self, seg: Segment, results: list[ClaimResult]) -> Segment:
         """A piece's verdicts and what is made of them: cited chunks, diagnostics, lenses."""
         seg.claims = results
-        ids, srcs = set(), set()
-        unresolved = False
-        for cr in results:
-            for r in cr.citations:
-                c = r.citation
-                if c.chunk_id:
-                    ids.add(c.chunk_id)
-                if c.source:
-                    srcs.add(c.source)
-                if r.chunk is not None:
-                    srcs.add(r.chunk.source)
-                if not r.resolved:
-                    unresolved = True
-        seg.chunk_ids, seg.sources, seg.unresolved = frozenset(ids), frozenset(srcs), unresolved
+        seg.chunk_ids, seg.sources, seg.unresolved = cited_by(results)
         for cr in results:
             chunk_sources = tuple(dict.fromkeys(r.chunk.source for r in cr.citations if r.chunk is not None))
             if chunk_sources:

@@ -10,6 +10,7 @@ from lsprotocol.converters import get_converter
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import chunking, reuse
+from ..answers import is_answer_file
 from ..binding import claim_field
 from ..cite_fields import VERSION_DIGITS, block_text
 from ..report import build_report
@@ -31,6 +32,11 @@ async def _results(session) -> list:
     results = []
     for folder in list(session.folders):
         for path in sorted(folder.answers):
+            if is_answer_file(path):  # a JSON answer file: each of its answers (SPEC section 3)
+                found = await session.current_json(path, patience=120.0)
+                if found is not None:
+                    results += found.results()
+                continue
             state = await session.current_path(path, patience=120.0)
             if state is not None:
                 results.append(state.absolute_result())

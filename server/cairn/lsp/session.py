@@ -26,6 +26,7 @@ from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.uris import from_fs_path
 
+from ..answers import is_answer_file
 from ..config import ConfigError, find_root
 from ..report import metrics_of
 from ..store import StoreError
@@ -34,6 +35,7 @@ from . import reuse as lsp_reuse
 from .checking import DraftState, Folder
 from .config import ServerOptions, editor_section, folder_settings, plain, server_options
 from .documents import Document, Documents, uri_to_path
+from .json_answers import JsonState
 from .judging import Judging
 from .positions import Codec
 from .progress import Progress
@@ -123,8 +125,8 @@ class Session:
         p = doc.path
         if p is None:
             return False
-        if p.suffix.lower() != ".md" and doc.language_id != "markdown":
-            return False
+        if (p.suffix.lower() != ".md" and doc.language_id != "markdown") or is_answer_file(p):
+            return False  # (a JSON answer is checked from disk: _check_json)
         f = self.folder_for(p)
         return f is not None and not f.is_source(p)
 
@@ -302,6 +304,10 @@ class Session:
         if doc is not None and self.is_draft(doc):
             doc.judge_wanted = True
             self.judge_soon(doc.path)
+        elif doc is not None and doc.path is not None and is_answer_file(doc.path):
+            folder = self.folder_for(doc.path)
+            if folder is not None and doc.path in folder.answers:
+                self.request_check(doc.path, 0)  # a JSON answer is checked as saved
 
     def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         doc = self.documents.change(params, self.codec)
@@ -322,6 +328,7 @@ class Session:
 
     def _drop(self, folder: Folder, path: Path) -> None:
         folder.drafts.pop(path, None)
+        folder.json_answers.pop(path, None)
         affected = folder.reuse.remove(folder.ws.relpath(path))
         self.engine.submit(folder.forget, path)
         uri = self._published.pop(path, None)
@@ -372,6 +379,9 @@ class Session:
         folder = self.folder_for(path)
         if folder is None:
             return
+        if is_answer_file(path):
+            await self._check_json(folder, path)
+            return
         doc = self.documents.by_path(path)
         if doc is not None and not self.is_draft(doc):
             return
@@ -412,6 +422,21 @@ class Session:
         folder.drafts[path] = state
         self._publish(state)
 
+    async def _check_json(self, folder: Folder, path: Path) -> None:
+        """A JSON answer file: checked from disk as `cairn check` checks it (json_answers.py)."""
+        if path not in folder.answers:
+            if path in folder.json_answers or path in self._published:
+                self._drop(folder, path)
+            return
+        state = await self.run(folder.check_json, path, self.uri_for(path))
+        if self.folder_for(path) is not folder or path not in folder.answers:
+            return  # the folder was rebuilt, or the file is no answer any more, meanwhile
+        if state is None:
+            self._drop(folder, path)
+            return
+        folder.json_answers[path] = state
+        self._publish(state)
+
     # -- the judge ---------------------------------------------------------------------
 
     def _pending(self, path: Path) -> bool:
@@ -424,7 +449,7 @@ class Session:
     def judging_now(self) -> bool:
         return self.judging.now
 
-    def _publish(self, state: DraftState, *, update: bool = True) -> None:
+    def _publish(self, state: DraftState | JsonState, *, update: bool = True) -> None:
         old = self._published.get(state.path)
         if old is not None and old != state.uri:
             self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=old, diagnostics=[]))
@@ -446,7 +471,8 @@ class Session:
 
     def _republish(self, folder: Folder, rels: set[str]) -> None:
         """Publish again the drafts whose `citation-reuse` warnings another draft's change may alter."""
-        for st in list(folder.drafts.values()):
+        states: list[DraftState | JsonState] = [*folder.drafts.values(), *folder.json_answers.values()]
+        for st in states:
             if st.rel in rels and st.path in self._published:
                 self._publish(st, update=False)
 
@@ -484,6 +510,8 @@ class Session:
                 st = folder.drafts.get(p)
                 if st is not None:
                     results.append(st.result())
+                elif (js := folder.json_answers.get(p)) is not None:
+                    results += js.answers  # each answer of the file counts (SPEC section 5)
         return metrics_of(results, self.tiers(), strict_sentences=strict)
 
     def tiers(self) -> list[str]:
@@ -559,6 +587,17 @@ class Session:
         state = folder.drafts.get(path)
         return state if self._fits(state, self.documents.by_path(path)) else None
 
+    async def current_json(self, path: Path, patience: float = 5.0) -> JsonState | None:
+        """The verdicts of a JSON answer file, after its pending check (waiting at most
+        `patience` seconds; else the last verdicts)."""
+        folder = self.folder_for(path)
+        if folder is None or path not in folder.answers:
+            return None
+        if (self._pending(path) and not self._indexing) or path not in folder.json_answers:
+            await self.check_now(path, patience)
+            folder = self.folder_for(path) or folder
+        return folder.json_answers.get(path)
+
     # -- files on disk -----------------------------------------------------------------
 
     async def watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
@@ -595,7 +634,7 @@ class Session:
                 if doc is not None:
                     doc.disk_checked = False
                     self.request_check(p, 0)
-                elif p in folder.answers or p in folder.drafts:
+                elif p in folder.answers or p in folder.drafts or p in folder.json_answers:
                     self.request_check(p, 0)
 
     async def _refresh_answers(self, folder: Folder) -> None:
@@ -614,7 +653,7 @@ class Session:
 
     async def _recheck_folder(self, folder: Folder) -> None:
         self._refresh_lenses = True
-        for p in set(folder.drafts) | folder.answers:
+        for p in set(folder.drafts) | set(folder.json_answers) | folder.answers:
             self.request_check(p, 0)
         for doc in self.documents:
             if self.is_draft(doc) and self.folder_for(doc.path) is folder:

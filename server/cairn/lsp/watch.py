@@ -10,17 +10,20 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
+from ..answers import JSON_SUFFIXES, is_answer_file
 from ..config import CONFIG_FILE
 from ..sources import is_source_name
 from .documents import uri_to_path
 
 
 def watchers(folders, relative: bool) -> list[types.FileSystemWatcher]:
-    """Every file under each source root, every Markdown file (drafts) and cairn.toml."""
+    """Every file under each source root, every Markdown file (drafts), every JSON answer
+    file a `drafts` glob may match and cairn.toml."""
     out = []
     for f in folders:
         base = f.uri or f.root.as_uri()
-        patterns = [("**/*" if r == "." else f"{r}/**/*") for r in f.ws.roots] + ["**/*.md", f"**/{CONFIG_FILE}"]
+        patterns = [("**/*" if r == "." else f"{r}/**/*") for r in f.ws.roots]
+        patterns += ["**/*.md", *(f"**/*{s}" for s in JSON_SUFFIXES), f"**/{CONFIG_FILE}"]
         for pat in patterns:
             glob: str | types.RelativePattern
             if relative:
@@ -55,6 +58,14 @@ def classify(session, changes: Sequence[types.FileEvent]) -> Plan:
                 plan.sources[folder].add(ident)
             elif ch.type != types.FileChangeType.Changed and not path.suffix and folder not in plan.rescan:
                 plan.rescan.append(folder)  # probably a folder: let the full (incremental) index sort it out
-        elif path.suffix.lower() == ".md" and not any(part.startswith(".") for part in path.relative_to(folder.root).parts):
+        elif _may_be_answer(folder, path) and not any(part.startswith(".") for part in path.relative_to(folder.root).parts):
             plan.drafts[folder].append((path, ch.type))
     return plan
+
+
+def _may_be_answer(folder, path) -> bool:
+    """A Markdown file, or a JSON answer file where `drafts` globs name the answers (only
+    they make a .json/.jsonl file an answer: any other JSON file's change is no draft's)."""
+    if path.suffix.lower() == ".md":
+        return True
+    return is_answer_file(path) and bool(folder.settings.config.drafts)
