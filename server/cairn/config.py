@@ -38,7 +38,8 @@ def _default_mode() -> str:
 
 
 class SupportConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a value of the wrong type is an error, never coerced (`threshold = true` is not 1.0)
+    model_config = ConfigDict(extra="forbid", strict=True)
     mode: str = Field(default_factory=_default_mode)
 
     @field_validator("mode")
@@ -54,7 +55,8 @@ class SupportConfig(BaseModel):
 
 
 class JudgeConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a value of the wrong type is an error, never coerced (`threshold = true` is not 1.0)
+    model_config = ConfigDict(extra="forbid", strict=True)
     provider: Literal["stub", "openai"] = "stub"
     url: str = ""
     model: str = ""
@@ -80,7 +82,8 @@ class AskConfig(JudgeConfig):
 
 
 class StoreConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a value of the wrong type is an error, never coerced (`threshold = true` is not 1.0)
+    model_config = ConfigDict(extra="forbid", strict=True)
     url: str = ""  # "" = .cairn/index.db (SQLite); "postgresql://..." = a shared index
 
     @field_validator("url")
@@ -93,7 +96,8 @@ class StoreConfig(BaseModel):
 
 
 class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a value of the wrong type is an error, never coerced (`threshold = true` is not 1.0)
+    model_config = ConfigDict(extra="forbid", strict=True)
     sources: list[str] = Field(default_factory=lambda: ["sources"])
     drafts: list[str] = Field(default_factory=list)
     exclude: list[str] = Field(default_factory=list)

@@ -88,7 +88,8 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
 
 
 class AuthorityConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a value of the wrong type is an error, never coerced (`threshold = true` is not 1.0)
+    model_config = ConfigDict(extra="forbid", strict=True)
     tiers: list[str] = Field(default_factory=list)
     default: str = ""
     minimum: str = ""
@@ -97,7 +98,8 @@ class AuthorityConfig(BaseModel):
 class PolicyEntry(BaseModel):
     """One `[[policy]]` table; a key left out leaves earlier entries' value."""
 
-    model_config = ConfigDict(extra="forbid")
+    # a value of the wrong type is an error, never coerced (`threshold = true` is not 1.0)
+    model_config = ConfigDict(extra="forbid", strict=True)
     path: str
     authority: str | None = None
     date: str | None = None
@@ -131,7 +133,8 @@ class PolicyEntry(BaseModel):
 
 
 class RetentionConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a value of the wrong type is an error, never coerced (`threshold = true` is not 1.0)
+    model_config = ConfigDict(extra="forbid", strict=True)
     # superseded versions older than this many days are dropped by `cairn gc`, cited or not; 0 = kept
     superseded_days: int = Field(default=0, ge=0, le=100_000)
 

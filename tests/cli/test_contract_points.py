@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from cairn_testing import check_json, run_cairn
 
 
@@ -122,3 +124,32 @@ def test_a_draft_named_twice_is_one_answer(tmp_path: Path):
     _, report = check_json(root, "drafts/a.md", "./drafts/a.md", "drafts")
     assert [d["path"] for d in report["drafts"]] == ["drafts/a.md"]
     assert report["metrics"]["answers"] == 1 and report["metrics"]["claims"] == 1
+
+
+@pytest.mark.parametrize("toml,key", [
+    ("threshold = true", "threshold"),
+    ('threshold = "0.5"', "threshold"),
+    ('chunk_chars = "40"', "chunk_chars"),
+    ("chunk_chars = 1200.0", "chunk_chars"),
+    ('strict_sentences = "yes"', "strict_sentences"),
+    ('[ask]\nk = "3"', "ask.k"),
+    ('[[policy]]\npath = "sources/**"\nderived = "no"', "policy.0.derived"),
+])
+def test_a_configuration_value_of_the_wrong_type_is_an_error(tmp_path: Path, toml: str, key: str):
+    """A value of the wrong type is refused (exit 2, the key named), never coerced: `threshold = true`
+    had been read as 1.0 and `chunk_chars = "40"` had cut every chunk at 40 characters."""
+    root = tmp_path / "ws"
+    (root / "sources").mkdir(parents=True)
+    (root / "drafts").mkdir()
+    (root / "cairn.toml").write_text(toml + "\n", encoding="utf-8")
+    proc = run_cairn(root, "check")
+    assert proc.returncode == 2 and f"cairn.toml: {key}:" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_whole_number_is_a_threshold(tmp_path: Path):
+    root = _workspace(tmp_path / "ws", {"sources/terms.md": "Refunds are paid within 14 days.\n"}, "threshold = 1\n")
+    block = _block(root, "sources/terms.md", "Refunds are paid within 14 days")
+    (root / "drafts" / "a.md").write_text(f"Refunds are paid within 14 days.\n\n{block}", encoding="utf-8")
+    code, report = check_json(root)
+    assert code == 0 and report["metrics"]["verified_claims"] == 1
