@@ -62,7 +62,9 @@ def init_cmd() -> None:
         click.echo(f"created {rel}")
     for rel, why in res.kept:
         click.echo(f"kept {rel} ({why})")
-    click.echo("next: put your documents in sources/, then run `cairn check`")
+    if not res.written:
+        click.echo("nothing was missing; nothing was changed")
+    click.echo("next: put your documents in your source folders, then run `cairn check`")
 
 
 @main.command("index")

@@ -159,13 +159,16 @@ class InitResult:
 
 
 class InitRefused(Exception):
-    """The folder already has a cairn.toml: nothing is written."""
+    """The folder's cairn.toml cannot be read (or is not a file): nothing is written."""
 
 
 def init_workspace(root: Path) -> InitResult:
-    """Write what is missing; raise InitRefused when cairn.toml exists."""
-    if (root / CONFIG_FILE).exists() or (root / CONFIG_FILE).is_symlink():
-        raise InitRefused(f"{root / CONFIG_FILE} already exists; nothing was changed")
+    """Write what is missing. With a cairn.toml already there, it is kept as it is and only the
+    folders it names are made where missing (its source roots, and drafts/); InitRefused when that
+    file cannot be read."""
+    config = root / CONFIG_FILE
+    if config.exists() or config.is_symlink():
+        return _folders_of_existing(root)
     res = InitResult()
     made: set[str] = set()
     for folder in ("sources", "drafts", ".cairn"):
@@ -195,4 +198,33 @@ def init_workspace(root: Path) -> InitResult:
             res.written.append(rel)
         except FileExistsError:
             res.kept.append((rel, "it exists"))
+    return res
+
+
+def _folders_of_existing(root: Path) -> InitResult:
+    """The folders an existing cairn.toml names, made where missing: its source roots (`sources/` by
+    default) and `drafts/`. The file itself is never changed, nor is anything written into a folder."""
+    from .config import ConfigError, load_settings
+
+    if (root / CONFIG_FILE).is_symlink() or not (root / CONFIG_FILE).is_file():
+        raise InitRefused(f"{root / CONFIG_FILE} is not a regular file; nothing was changed")
+    try:
+        roots = load_settings(root).source_roots()
+    except ConfigError as exc:
+        raise InitRefused(f"{exc}; nothing was changed") from None
+    res = InitResult(kept=[(CONFIG_FILE, "it exists; left as it is")])
+    for folder in dict.fromkeys([*roots, "drafts"]):
+        if folder == ".":
+            continue
+        p = root / folder
+        if p.exists() or p.is_symlink():
+            res.kept.append((folder + "/", "it exists"))
+            continue
+        # each folder on its way must be a real folder of this workspace: never made through a link
+        on_way = [root.joinpath(*folder.split("/")[:i]) for i in range(1, folder.count("/") + 1)]
+        if any(q.is_symlink() or (q.exists() and not q.is_dir()) for q in on_way):
+            res.kept.append((folder + "/", "not made: a folder on its way is a symbolic link or a file"))
+            continue
+        p.mkdir(parents=True)
+        res.written.append(folder + "/")
     return res

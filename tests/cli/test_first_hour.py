@@ -51,13 +51,27 @@ def test_init_config_names_every_key_with_the_default_the_code_uses(tmp_path: Pa
         assert key in keys or key in live or key.split(".")[0] in live, key
 
 
-def test_init_refuses_to_overwrite(tmp_path: Path):
-    (tmp_path / "cairn.toml").write_text('sources = ["docs"]\n')
+def test_init_keeps_an_existing_cairn_toml_and_makes_the_folders_it_names(tmp_path: Path):
+    """SPEC section 6: cairn.toml and the folders "where missing": an existing file is left as it is, and
+    the folders it names (its source roots, drafts/) are made when missing, nothing written in them."""
+    (tmp_path / "cairn.toml").write_text('sources = ["docs", "refs/papers"]\n')
+    proc = run_cairn(tmp_path, "init")
+    assert proc.returncode == 0, proc.stderr
+    assert "kept cairn.toml (it exists; left as it is)" in proc.stdout
+    assert "created docs/" in proc.stdout and "created refs/papers/" in proc.stdout and "created drafts/" in proc.stdout
+    assert (tmp_path / "cairn.toml").read_text() == 'sources = ["docs", "refs/papers"]\n'
+    assert not (tmp_path / "sources").exists()
+    assert all(not any((tmp_path / d).iterdir()) for d in ("docs", "refs/papers", "drafts"))
+    again = run_cairn(tmp_path, "init")
+    assert again.returncode == 0 and "nothing was missing; nothing was changed" in again.stdout
+
+
+def test_init_with_an_unreadable_cairn_toml_changes_nothing(tmp_path: Path):
+    (tmp_path / "cairn.toml").write_text('sources = "docs"\n')
     proc = run_cairn(tmp_path, "init")
     assert proc.returncode == 2
-    assert "already exists" in proc.stderr and "Traceback" not in proc.stderr
-    assert (tmp_path / "cairn.toml").read_text() == 'sources = ["docs"]\n'
-    assert not (tmp_path / "sources").exists()
+    assert "nothing was changed" in proc.stderr and "Traceback" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cairn.toml"]
 
 
 def test_init_keeps_existing_folders_and_adds_no_example_among_them(tmp_path: Path):
