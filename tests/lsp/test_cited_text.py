@@ -1,8 +1,11 @@
 """Go to definition on a superseded, PDF or HTML citation: the exact cited text as
-a `cairn-source:` document served by `cairn/sourceText`, through the real server."""
+a `cairn-source:` document served by `cairn/sourceText`, through the real server;
+for a client without that capability, a superseded or PDF citation's text as a
+read-only file in the workspace's .cairn/cited/."""
 
 from __future__ import annotations
 
+import stat
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import quote, unquote, urlencode, urlsplit
@@ -10,6 +13,7 @@ from urllib.parse import quote, unquote, urlencode, urlsplit
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.uris import to_fs_path
 from pytest_lsp import LanguageClient
 
 from cairn.lsp.cited_text import make_uri, parse_uri
@@ -150,10 +154,68 @@ async def plain_client(lsp_client: LanguageClient, ws_plain):
     await lsp_client.shutdown_session()
 
 
-async def test_a_client_without_the_capability_gets_the_file(plain_client: LanguageClient, ws_plain: Path):
+def cited_file(loc: types.Location, root: Path) -> Path:
+    """The file a location names, which must be in the workspace's .cairn/cited/ and read-only."""
+    assert loc.uri.startswith(uri(root / ".cairn/cited") + "/"), loc.uri
+    path = Path(to_fs_path(loc.uri))
+    assert path.is_file() and not path.is_symlink()
+    assert stat.S_IMODE(path.lstat().st_mode) == 0o444  # read-only
+    return path
+
+
+async def test_a_client_without_the_capability_gets_the_cited_text_as_a_read_only_file(
+        plain_client: LanguageClient, ws_plain: Path):
+    # a superseded citation: the 2024 edition's text, at the span
     (loc,) = await definition(plain_client, ws_plain / "drafts/review-notes.md",
                               'quote: "A customer has 30 days to request')
+    path = cited_file(loc, ws_plain)
+    text = path.read_text(encoding="utf-8")
+    assert text == (REPO / "fixtures/demo-history/sources/policy.md").read_text(encoding="utf-8").lstrip("\ufeff")
+    assert span(text, loc.range) == "A customer has 30 days to request a credit for a damaged delivery"
+    # a PDF citation: the page's text, at the quote
+    (loc,) = await definition(plain_client, ws_plain / "drafts/credits-answer.md", "sources/shipping.pdf")
+    path = cited_file(loc, ws_plain)
+    assert path.name.endswith("-shipping.pdf-page2.txt")
+    text = path.read_text(encoding="utf-8")
+    got = span(text, loc.range)
+    assert got and "\f" not in text
+    draft = (ws_plain / "drafts/credits-answer.md").read_text(encoding="utf-8")
+    assert " ".join(got.split()) in " ".join(draft.split())  # the quote the draft cites
+    # a current Markdown citation still opens the source file at the span
+    (loc,) = await definition(plain_client, ws_plain / "drafts/credits-answer.md", 'quote: "Reports after 48 hours')
+    assert loc.uri == uri(ws_plain / "sources/policy.md") and loc.range.start.line > 0
+
+
+async def test_the_cited_text_is_never_written_through_a_link(plain_client: LanguageClient, ws_plain: Path,
+                                                              tmp_path: Path):
+    needle = 'quote: "A customer has 30 days to request'
+    (loc,) = await definition(plain_client, ws_plain / "drafts/review-notes.md", needle)
+    path = cited_file(loc, ws_plain)
+    # the file is a link (to a file outside the workspace): nothing is written, today's file as before
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me\n", encoding="utf-8")
+    path.unlink()
+    path.symlink_to(outside)
+    (loc,) = await definition(plain_client, ws_plain / "drafts/review-notes.md", needle)
     assert loc.uri == uri(ws_plain / "sources/policy.md")
+    assert outside.read_text(encoding="utf-8") == "keep me\n" and path.is_symlink()
+    # the folder .cairn/cited is a link: the same
+    path.unlink()
+    cited = ws_plain / ".cairn/cited"
+    for p in cited.iterdir():
+        p.chmod(0o644)
+        p.unlink()
+    cited.rmdir()
+    away = tmp_path / "away"
+    away.mkdir()
+    cited.symlink_to(away, target_is_directory=True)
+    (loc,) = await definition(plain_client, ws_plain / "drafts/review-notes.md", needle)
+    assert loc.uri == uri(ws_plain / "sources/policy.md")
+    assert list(away.iterdir()) == []
+    cited.unlink()
+    # a real folder again: the file is written again
+    (loc,) = await definition(plain_client, ws_plain / "drafts/review-notes.md", needle)
+    assert span(cited_file(loc, ws_plain).read_text(encoding="utf-8"), loc.range).startswith("A customer has 30 days")
 
 
 async def test_hover_links_to_the_cited_text(server: LanguageClient, ws: Path):

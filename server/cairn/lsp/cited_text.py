@@ -16,9 +16,16 @@ URI's query when it parses it and percent-encodes every reserved character
 characters inside the values could no longer be told apart; base64url has
 only characters that no client encodes. Every request is checked
 again: the folder must be one the server was given, the source one the
-workspace may read, the version one the store holds. A client that does not
-declare `experimental.cairnSourceDocuments` gets the previous locations
-(today's file) instead.
+workspace may read, the version one the store holds.
+
+A client that does not declare `experimental.cairnSourceDocuments` cannot ask
+for such a document. For a superseded or PDF citation it gets a plain file
+instead: the same text written read-only (mode 0444) to
+`.cairn/cited/<version>-<source name>[-page<N>].txt` in the workspace folder,
+and a file location at the span. The file is written only there: never under a
+source root, never through a symbolic link (when `.cairn`, `.cairn/cited` or
+the file is one, nothing is written and the location is today's file, as
+before). `.cairn` is Cairn's own folder, which git ignores (`.cairn/.gitignore`).
 """
 
 from __future__ import annotations
@@ -27,15 +34,19 @@ import base64
 import binascii
 import json
 import logging
+import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from lsprotocol import types
+from pygls.uris import from_fs_path
 
 from ..model import Chunk, CitationResult
+from ..store.base import STORE_DIR
 from .positions import LineIndex
 
 if TYPE_CHECKING:
@@ -43,6 +54,7 @@ if TYPE_CHECKING:
     
     from .checking import Folder
 
+CITED_DIR = "cited"  # in the workspace's .cairn folder: the cited texts for clients without cairn-source:
 SCHEME = "cairn-source"
 REQUEST = "cairn/sourceText"
 CAPABILITY = "cairnSourceDocuments"
@@ -182,3 +194,101 @@ def folder_by_root(folders: Iterable[Folder], root: str) -> Folder | None:
         return None
     want = Path(path).resolve()
     return next((f for f in folders if Path(f.root).resolve() == want), None)
+
+
+# -- a read-only file, for clients without cairn-source: documents -----------------------------
+
+
+def needs_cited_file(ch: Chunk) -> bool:
+    """SPEC section 8: a superseded or PDF citation shows the exact cited version's text."""
+    return not ch.current or ch.source.lower().endswith(PAGED)
+
+
+def cited_file_name(t: Target) -> str:
+    name = re.sub(r"[^\w.-]", "_", t.source.rsplit("/", 1)[-1]).lstrip(".") or "source"
+    return f"{t.version[:16]}-{name}" + (f"-page{t.page}" if t.page else "") + ".txt"
+
+
+def file_location(folder: Folder, r: CitationResult) -> types.Location | None:
+    """The cited version's text at the span, as a read-only file in `.cairn/cited/` (None
+    when the text is not in the index or the file may not be written there)."""
+    ch = r.chunk
+    if ch is None or not folder.ws.allowed(ch.source):
+        return None
+    page = ch.page if ch.source.lower().endswith(PAGED) else None
+    target = Target("", ch.source, ch.version, page)
+    try:
+        text, base = served_text(folder, target)
+    except CitedTextError as exc:
+        log.info("no cited-text file for %s: %s", ch.chunk_id, exc)
+        return None
+    path = write_cited(folder, cited_file_name(target), text)
+    if path is None:
+        return None
+    start, end = _span_in_version(r)
+    start, end = max(0, start - base), max(0, min(end - base, len(text)))
+    uri = from_fs_path(str(path)) or path.as_uri()
+    return types.Location(uri=uri, range=LineIndex(text).lsp_range(folder.codec, start, end))
+
+
+def _real_dir(path: Path) -> bool:
+    """A folder that is no symbolic link (made when missing; False when it cannot be)."""
+    if path.is_symlink():
+        return False
+    try:
+        path.mkdir(mode=0o755)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    return path.is_dir() and not path.is_symlink()
+
+
+def write_cited(folder: Folder, name: str, text: str) -> Path | None:
+    """Write `text` read-only to `.cairn/cited/<name>` of the folder; the file's path, or None
+    (logged) when it may not be written: a symbolic link on the way, a source root around
+    it, or the file system refused."""
+    store = folder.root / STORE_DIR
+    cited = store / CITED_DIR
+    path = cited / name
+    if folder.ws.is_under_source_root(path):
+        log.warning("the cited text is not written: %s is under a source root", cited)
+        return None
+    made = not store.exists() and not store.is_symlink()
+    if not _real_dir(store) or not _real_dir(cited):
+        log.warning("the cited text is not written: %s or %s is a symbolic link or no folder", store, cited)
+        return None
+    if made:  # a new .cairn (the index is elsewhere): git ignores it, as it ignores the index's
+        _write_new(store / ".gitignore", b"*\n", 0o644)
+    if path.is_symlink():
+        log.warning("the cited text is not written: %s is a symbolic link", path)
+        return None
+    data = text.encode("utf-8")
+    try:
+        if path.is_file() and path.read_bytes() == data:
+            return path  # written before (a version's text never changes)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=cited)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, 0o444)
+            os.replace(tmp, path)  # (a link put there meanwhile is replaced, never written through)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        log.warning("the cited text could not be written to %s: %s", path, exc)
+        return None
+    return path
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    except OSError:
+        pass  # it exists, or the folder is read-only

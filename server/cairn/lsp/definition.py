@@ -4,8 +4,10 @@
 aside), so the span's code-point offsets are placed exactly. A superseded
 citation, or one of a `.html` or `.pdf` source (whose parsed text is not the
 file's), opens the exact cited text as a `cairn-source:` document
-(cited_text.py) when the client supports it; otherwise today's file at its
-start.
+(cited_text.py) when the client supports it. Otherwise a superseded or PDF
+citation opens the same text written read-only to `.cairn/cited/` (SPEC
+section 8: the exact cited version's text at the span); an HTML one, or one
+whose file may not be written, today's file at its start.
 """
 
 from __future__ import annotations
@@ -26,15 +28,21 @@ EXACT_SUFFIXES = (".md", ".txt")
 _START = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))
 
 
-def cited_location(folder: Folder, r: CitationResult, *, virtual: bool = False) -> types.Location | None:
+def cited_location(folder: Folder, r: CitationResult, *, virtual: bool = False,
+                   files: bool = False) -> types.Location | None:
     """Where a citation points in its source: with `virtual`, the cited version's
-    own text for a superseded or non-plain-text source; else the span of the
+    own text for a superseded or non-plain-text source; with `files`, that text
+    as a read-only file for a superseded or PDF citation; else the span of the
     quote when known, else the cited chunk while it is current, else the file's start."""
     ch = r.chunk
     if ch is None:
         return None
     if virtual and cited_text.needs_virtual(ch, EXACT_SUFFIXES):
         loc = cited_text.virtual_location(folder, r, from_fs_path(str(folder.root)) or folder.root.as_uri())
+        if loc is not None:
+            return loc
+    elif files and cited_text.needs_cited_file(ch):
+        loc = cited_text.file_location(folder, r)
         if loc is not None:
             return loc
     span = r.current_span
@@ -61,7 +69,8 @@ def cited_location(folder: Folder, r: CitationResult, *, virtual: bool = False) 
     return types.Location(uri=uri, range=index.lsp_range(folder.codec, start, end))
 
 
-def definition(folder: Folder, state: DraftState, line: int, *, virtual: bool = False) -> list[types.Location] | None:
+def definition(folder: Folder, state: DraftState, line: int, *, virtual: bool = False,
+               files: bool = False) -> list[types.Location] | None:
     found = state.claim_at(line)
     if found is None:
         return None
@@ -77,7 +86,7 @@ def definition(folder: Folder, state: DraftState, line: int, *, virtual: bool = 
         picks = [] if i is None else [i]
     out = []
     for i in picks:
-        loc = cited_location(folder, cr.citations[i], virtual=virtual)
+        loc = cited_location(folder, cr.citations[i], virtual=virtual, files=files)
         if loc is not None:
             out.append(loc)
     return out or None

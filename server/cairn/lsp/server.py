@@ -176,7 +176,9 @@ def create_server() -> CairnServer:
         if folder is None or state is None:
             return None
         virtual = cited_text.client_supports(session.capability("experimental"))
-        return await session.read(definition.definition, folder, state, params.position.line, virtual=virtual)
+        # a client without cairn-source: documents gets the cited text as a read-only file
+        return await session.read(definition.definition, folder, state, params.position.line, virtual=virtual,
+                                  files=not virtual)
 
     @server.feature(cited_text.REQUEST)
     async def on_source_text(params):  # not guarded: a refusal is the request's error
