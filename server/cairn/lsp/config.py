@@ -102,15 +102,17 @@ def editor_section(value: Any) -> dict[str, Any]:
     return out
 
 
-def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[tuple[str, str]]]:
-    """The effective settings of one workspace root and what to tell the user:
-    [(level, message)], level "error" or "warning".
+def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[tuple[str, str]], str | None]:
+    """The effective settings of one workspace root, what to tell the user:
+    [(level, message)], level "error" or "warning", and the configuration error
+    when the configuration was refused (else None).
 
     A configuration the CLI would refuse (exit 2) never falls back to the
     defaults here: the defaults name `sources`, which may be the very link out
-    of the workspace that was refused. The folder runs with no source root,
-    so nothing is read until the file is fixed."""
+    of the workspace that was refused. The folder runs with no source root and
+    checks nothing (each open draft shows the error instead) until it is fixed."""
     messages: list[tuple[str, str]] = []
+    error: str | None = None
     try:
         settings = load_settings(root, editor)
     except ConfigError as exc:
@@ -124,11 +126,12 @@ def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[
             settings = load_settings(root, kept)
             messages.append(("warning", f"editor settings: {exc}; they are ignored"))
         except ConfigError as exc2:
+            error = str(exc2)
             messages.append(("error", f"configuration error: {exc2}; no source is read until it is fixed"))
             settings = no_sources(root)
     for w in settings.warnings:
         messages.append(("warning", w))
-    return settings, messages
+    return settings, messages, error
 
 
 def no_sources(root: Path) -> Settings:

@@ -1,5 +1,9 @@
 """Logs go to the client (window/logMessage), never to stdout, which carries
-the protocol. Records from any thread are handed to the event loop."""
+the protocol. Records from any thread are handed to the event loop.
+
+A request the server refuses on purpose (it raised a JSON-RPC error: bad
+arguments, a model URL it may not contact) is answered with that error and
+logged as one plain line; a crash keeps its traceback."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import os
 import threading
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 
 _LEVELS = [
     (logging.ERROR, types.MessageType.Error),
@@ -60,6 +65,20 @@ class ClientLogHandler(logging.Handler):
             self._busy.on = False
 
 
+class Refusals(logging.Filter):
+    """pygls logs every request that raised with its traceback, at error level. One the
+    server refused on purpose (a JsonRpcException it raised, not an internal error) is
+    no crash: one warning line with the refusal's message, no traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, JsonRpcException) and not isinstance(exc, JsonRpcInternalError):
+            record.msg, record.args = "request refused: %s", (exc.message,)
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def setup(server) -> ClientLogHandler:
     """Route the engine's and the server's logging to the client.
 
@@ -74,6 +93,7 @@ def setup(server) -> ClientLogHandler:
     pygls = logging.getLogger("pygls")
     pygls.setLevel(logging.WARNING)
     pygls_handler = ClientLogHandler(server, logging.WARNING)
+    pygls_handler.addFilter(Refusals())
     pygls.addHandler(pygls_handler)
     pygls.propagate = False
     handler.companions = [pygls_handler]  # type: ignore[attr-defined]

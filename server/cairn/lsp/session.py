@@ -34,6 +34,7 @@ from ..workspace import IndexResult
 from . import reuse as lsp_reuse
 from .checking import DraftState, Folder
 from .config import ServerOptions, editor_section, folder_settings, plain, server_options
+from .diagnostics import SOURCE
 from .documents import Document, Documents, uri_to_path
 from .json_answers import JsonState
 from .judging import Judging
@@ -44,6 +45,7 @@ from .watch import classify, watchers
 log = logging.getLogger(__name__)
 
 CHECKED = "cairn/checked"
+CONFIG_CODE = "configuration"  # the one diagnostic of an open draft while its folder's configuration is refused
 
 
 class Session:
@@ -180,12 +182,13 @@ class Session:
             return None
 
     def _make_folder(self, root: Path, uri: str, replacing: Folder | None = None) -> Folder:
-        settings, messages = folder_settings(root, self._editor.get(uri) or self._editor.get("", {}))
+        settings, messages, error = folder_settings(root, self._editor.get(uri) or self._editor.get("", {}))
         for level, msg in messages:
             self.tell(level, f"{root.name}: {msg}")
         # the index is kept unless the settings now name another one
         keep = replacing is not None and replacing.settings.config.store == settings.config.store
-        folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep and replacing is not None else None, uri=uri)
+        folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep and replacing is not None else None,
+                        uri=uri, config_error=error)
         if folder.judge_problem:
             self.tell("warning", folder.judge_problem)
         if folder.ws.store.rebuilt_reason:
@@ -248,6 +251,10 @@ class Session:
             log.warning("the client did not accept the file watchers (%s); sources are re-read on cairn.reindex", exc)
 
     async def _index_folder(self, folder: Folder):
+        if folder.config_error is not None:
+            # a refused configuration reads no source (and leaves the index as it was) until it is fixed
+            folder.answers = set()
+            return IndexResult()
         try:
             res = await self.with_progress(f"Cairn: indexing {folder.root.name}", folder.index_all)
         except StoreError as exc:
@@ -379,6 +386,9 @@ class Session:
         folder = self.folder_for(path)
         if folder is None:
             return
+        if folder.config_error is not None:
+            self._config_problem(folder, path)
+            return
         if is_answer_file(path):
             await self._check_json(folder, path)
             return
@@ -421,6 +431,28 @@ class Session:
             return  # the folder was rebuilt meanwhile
         folder.drafts[path] = state
         self._publish(state)
+
+    def _config_problem(self, folder: Folder, path: Path) -> None:
+        """While a folder's configuration is refused, nothing is checked: each open draft gets one
+        diagnostic on its first line naming the error (rather than a refusal on every citation)."""
+        doc = self.documents.by_path(path)
+        if doc is None or not self.is_draft(doc):
+            if path in self._published:
+                self._drop(folder, path)
+            return
+        first = doc.index.line_text(0)
+        diag = types.Diagnostic(
+            range=types.Range(start=types.Position(line=0, character=0),
+                              end=types.Position(line=0, character=self.codec.to_client(first, len(first)))),
+            severity=types.DiagnosticSeverity.Error, code=CONFIG_CODE, source=SOURCE,
+            message=f"configuration error: {folder.config_error}; no citation is checked until it is fixed",
+        )
+        old = self._published.get(path)
+        if old is not None and old != doc.uri:
+            self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=old, diagnostics=[]))
+        self._published[path] = doc.uri
+        self.ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=doc.uri, diagnostics=[diag], version=doc.version))
 
     async def _check_json(self, folder: Folder, path: Path) -> None:
         """A JSON answer file: checked from disk as `cairn check` checks it (json_answers.py)."""
@@ -567,8 +599,8 @@ class Session:
         pending check (a slow judge must not hang requests): else the last verdicts when
         they are of this very text, else None."""
         folder = self.folder_for(path)
-        if folder is None:
-            return None
+        if folder is None or folder.config_error is not None:
+            return None  # nothing is checked until the configuration is fixed
         deadline = self.loop.time() + patience
         for _ in range(4):
             doc = self.documents.by_path(path)
@@ -685,9 +717,9 @@ class Session:
     async def reload_folder(self, folder: Folder) -> None:
         """Settings may have changed (cairn.toml or the client's): rebuild the folder when they did."""
         uri = folder.uri
-        settings, messages = folder_settings(folder.root, self._editor.get(uri) or self._editor.get("", {}))
+        settings, messages, error = folder_settings(folder.root, self._editor.get(uri) or self._editor.get("", {}))
         if (settings.config == folder.settings.config and settings.judge_url_trusted == folder.settings.judge_url_trusted
-                and settings.store_url_trusted == folder.settings.store_url_trusted):
+                and settings.store_url_trusted == folder.settings.store_url_trusted and error == folder.config_error):
             for level, msg in messages:
                 self.tell(level, f"{folder.root.name}: {msg}")
             return
