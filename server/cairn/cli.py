@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from .engine import CheckedDraft, ProgressFn
-    from .verify import JudgeVerdict
+    from .report import DraftOut
+    from .verify import JudgeVerdict, Verifier
     from .workspace import Workspace
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -65,6 +66,23 @@ def init_cmd() -> None:
     if not res.written:
         click.echo("nothing was missing; nothing was changed")
     click.echo("next: put your documents in your source folders, then run `cairn check`")
+
+
+def _other_answers(ws: Workspace, paths: tuple[Path, ...], verifier: Verifier) -> list[DraftOut]:
+    """The report entries of the workspace's answers when the command line names some (their cached
+    verdicts where their inputs are unchanged): `citation-reuse` looks at every claim of the workspace
+    (SPEC section 4), whichever answers are checked. [] when none are named (all are checked)."""
+    from . import engine
+
+    if not paths:
+        return []
+    named, misses = ws.last_answers, ws.near_misses
+    try:
+        outs, _ = engine.check_reports(ws, None, verifier, _Progress("reading the other answers", "draft"))
+    finally:
+        ws.last_answers, ws.near_misses = named, misses
+    checked = {ws.relpath(p) for p in named}
+    return [d for d in outs if d.path not in checked]
 
 
 @main.command("index")
@@ -239,7 +257,8 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
     # --fix and SARIF need the full results, a judge has its own cache
     if judge is None and not fix and fmt != "sarif":
         outs, _ = engine.check_reports(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
-        reuse.annotate_outs(outs, ws.root)  # one span backing unrelated claims, across the answers
+        # one span backing unrelated claims, across the workspace's answers (also those not named)
+        reuse.annotate_outs(outs, ws.root, _other_answers(ws, paths, verifier))
         report = report_of(outs, tiers, strict_sentences=ws.settings.config.strict_sentences)
         results = None
     else:
@@ -272,7 +291,8 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
                     _err(line)
                 _err(f"fixed {len(done)} citation(s) in {changed} draft(s)")
         results = [cd.result for cd in checked]
-        reuse.annotate_results(results)  # one span backing unrelated claims, across the answers
+        # one span backing unrelated claims, across the workspace's answers (also those not named)
+        reuse.annotate_results(results, _other_answers(ws, paths, verifier))
         report = build_report(results, tiers, strict_sentences=ws.settings.config.strict_sentences)
     for line in notices.near_misses(ws):
         _err(line)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -166,11 +167,37 @@ def claim_uses(path: str, claims: list[ClaimResult], shift: int = 0) -> list[tup
 # -- the command line ------------------------------------------------------------------
 
 
-def annotate_results(results: list[DraftResult]) -> None:
-    """Add `citation-reuse` to the claims of verified drafts (all of one run)."""
+def out_uses(d: DraftOut) -> list[tuple[Span, Use]]:
+    """The entries of one answer's report entry."""
+    uses = []
+    for c in d.claims:
+        use = Use(d.path, c.line, c.text)
+        uses += [(s, use) for s in (span_of(x) for x in c.citations) if s is not None]
+    return uses
+
+
+def _elsewhere_index(elsewhere: Sequence[DraftOut], checked: set[str]) -> SpanIndex:
+    """An index holding the workspace's other answers (those not checked in this run): a span backing
+    a claim of the workspace is found whichever answers the command line names."""
     index = SpanIndex()
-    for d in results:
-        index.replace(d.path, claim_uses(d.path, d.claims))
+    by_path: dict[str, list[tuple[Span, Use]]] = {}
+    for d in elsewhere:  # (a .jsonl file's answers share its path)
+        if d.path not in checked:
+            by_path.setdefault(d.path, []).extend(out_uses(d))
+    for path, uses in by_path.items():
+        index.replace(path, uses)
+    return index
+
+
+def annotate_results(results: list[DraftResult], elsewhere: Sequence[DraftOut] = ()) -> None:
+    """Add `citation-reuse` to the claims of verified drafts (all of one run); `elsewhere`: the report
+    entries of the workspace's other answers, whose claims count but get no warning here."""
+    index = _elsewhere_index(elsewhere, {d.path for d in results})
+    by_path: dict[str, list[tuple[Span, Use]]] = {}
+    for d in results:  # (a .jsonl file's answers share its path)
+        by_path.setdefault(d.path, []).extend(claim_uses(d.path, d.claims))
+    for path, uses in by_path.items():
+        index.replace(path, uses)
     for d in results:
         for i, cr in enumerate(d.claims):
             me = Use(d.path, cr.claim.line + 1, cr.claim.text)
@@ -191,18 +218,17 @@ def annotate_results(results: list[DraftResult]) -> None:
                 d.claims[i] = replace(cr, diagnostics=[*cr.diagnostics, *found])
 
 
-def annotate_outs(outs: list[DraftOut], root: Path) -> None:
+def annotate_outs(outs: list[DraftOut], root: Path, elsewhere: Sequence[DraftOut] = ()) -> None:
     """The same over report entries (cached verdicts): the `quote:` lines are read
     again from the drafts that have a warning."""
     from .report import DiagnosticOut
 
-    index = SpanIndex()
-    for d in outs:
-        uses = []
-        for c in d.claims:
-            use = Use(d.path, c.line, c.text)
-            uses += [(s, use) for s in (span_of(x) for x in c.citations) if s is not None]
-        index.replace(d.path, uses)
+    index = _elsewhere_index(elsewhere, {d.path for d in outs})
+    by_path: dict[str, list[tuple[Span, Use]]] = {}
+    for d in outs:  # (a .jsonl file's answers share its path)
+        by_path.setdefault(d.path, []).extend(out_uses(d))
+    for path, uses in by_path.items():
+        index.replace(path, uses)
     for d in outs:
         parsed = None
         for ci, c in enumerate(d.claims):

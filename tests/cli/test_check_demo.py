@@ -121,8 +121,11 @@ def test_exit_codes_and_usage_errors(demo: Path):
 
 
 def test_strict_fails_on_warnings(demo: Path):
-    # credits-answer has no warning; legacy-import has an encoding warning
-    assert run_cairn(demo, "check", "--strict", "drafts/credits-answer.md").returncode == 0
+    # credits-answer's one warning is citation-reuse (its span also backs a claim of review-notes.md, which
+    # counts whichever drafts are named); legacy-import has an encoding warning
+    assert run_cairn(demo, "check", "drafts/credits-answer.md").returncode == 0
+    strict = run_cairn(demo, "check", "--strict", "drafts/credits-answer.md")
+    assert strict.returncode == 1 and "[citation-reuse]" in strict.stdout and "drafts/review-notes.md" in strict.stdout
     assert run_cairn(demo, "check", "drafts/legacy-import.md").returncode == 0
     assert run_cairn(demo, "check", "--strict", "drafts/legacy-import.md").returncode == 1
 

@@ -153,3 +153,41 @@ def test_a_whole_number_is_a_threshold(tmp_path: Path):
     (root / "drafts" / "a.md").write_text(f"Refunds are paid within 14 days.\n\n{block}", encoding="utf-8")
     code, report = check_json(root)
     assert code == 0 and report["metrics"]["verified_claims"] == 1
+
+
+def test_citation_reuse_looks_at_every_claim_of_the_workspace(tmp_path: Path):
+    """SPEC section 4: `citation-reuse` when "the same span also backs another claim of the workspace":
+    naming one draft on the command line had compared it with itself only."""
+    root = _workspace(tmp_path / "ws", {"sources/terms.md": "Refunds are paid within 14 days of a request.\n"})
+    block = _block(root, "sources/terms.md", "Refunds are paid within 14 days of a request")
+    (root / "drafts" / "one.md").write_text(f"Refunds are paid within 14 days of a request.\n\n{block}",
+                                            encoding="utf-8")
+    (root / "drafts" / "two.md").write_text(f"The warehouse ships orders on weekdays.\n\n{block}", encoding="utf-8")
+    for args in ((), ("drafts/one.md",), ("drafts/one.md", "--format", "sarif")):
+        proc = run_cairn(root, "check", *args, *(() if "sarif" in args else ("--format", "json")))
+        assert proc.returncode in (0, 1), proc.stderr
+        if "sarif" in args:
+            assert "the same span also backs" in proc.stdout and "drafts/two.md:1" in proc.stdout
+            continue
+        report = json.loads(proc.stdout)
+        one = next(d for d in report["drafts"] if d["path"] == "drafts/one.md")
+        reuse = [d for d in one["claims"][0]["diagnostics"] if d["code"] == "citation-reuse"]
+        assert len(reuse) == 1 and "drafts/two.md:1" in reuse[0]["message"], one["claims"][0]["diagnostics"]
+        # only the named answers are reported
+        assert {d["path"] for d in report["drafts"]} == ({"drafts/one.md"} if args else {"drafts/one.md", "drafts/two.md"})
+
+
+def test_citation_reuse_between_the_answers_of_one_jsonl_file(tmp_path: Path):
+    root = _workspace(tmp_path / "ws", {"sources/terms.md": "Refunds are paid within 14 days of a request.\n"},
+                      'drafts = ["drafts/*.jsonl"]\n')
+    chunk = json.loads(run_cairn(root, "chunks", "--json").stdout.splitlines()[0])
+    quote = "Refunds are paid within 14 days of a request"
+    cit = {"chunk_id": chunk["chunk_id"], "start": 0, "end": len(quote), "quote": quote}
+    lines = [json.dumps({"id": "a", "claims": [{"text": "Refunds are paid within 14 days of a request.",
+                                                "citations": [cit]}]}),
+             json.dumps({"id": "b", "claims": [{"text": "The warehouse ships orders on weekdays.", "citations": [cit]}]})]
+    (root / "drafts" / "answers.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _, report = check_json(root)
+    for answer_id in ("a", "b"):  # each answer of the file is in the index (the last had replaced the others)
+        got = next(d for d in report["drafts"] if d.get("id") == answer_id)["claims"][0]["diagnostics"]
+        assert "citation-reuse" in [d["code"] for d in got], got
