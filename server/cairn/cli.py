@@ -259,7 +259,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
         outs, _ = engine.check_reports(ws, list(paths) or None, verifier, _Progress("checking", "draft"))
         # one span backing unrelated claims, across the workspace's answers (also those not named)
         reuse.annotate_outs(outs, ws.root, _other_answers(ws, paths, verifier))
-        report = report_of(outs, tiers, strict_sentences=ws.settings.config.strict_sentences)
+        report = report_of(outs, tiers)
         results = None
     else:
         checked = run_check(_Progress("checking", "draft"))
@@ -293,7 +293,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
         results = [cd.result for cd in checked]
         # one span backing unrelated claims, across the workspace's answers (also those not named)
         reuse.annotate_results(results, _other_answers(ws, paths, verifier))
-        report = build_report(results, tiers, strict_sentences=ws.settings.config.strict_sentences)
+        report = build_report(results, tiers)
     for line in notices.near_misses(ws):
         _err(line)
     if fmt == "json":

@@ -154,14 +154,13 @@ def fix_plan(result: DraftResult, store: IndexStore | None = None) -> list[Plann
 
 def workspace_report(ws: Workspace, results: list[DraftResult]) -> Report:
     """The JSON report (SPEC section 6) of these results as `cairn check` makes it:
-    citation-reuse across them, source_quality by the workspace's tiers, coverage
-    under its strict_sentences."""
+    citation-reuse across them, source_quality by the workspace's tiers."""
     from . import reuse
     from .report import build_report
 
     reuse.annotate_results(results)
     cfg = ws.settings.config
-    return build_report(results, cfg.authority.tiers, strict_sentences=cfg.strict_sentences)
+    return build_report(results, cfg.authority.tiers)
 
 
 def safe_fix_values(result: DraftResult, store: IndexStore | None = None) -> list[tuple[Citation, dict]]:

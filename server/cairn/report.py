@@ -11,7 +11,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import __version__
 from .model import CitationResult, ClaimResult, Diagnostic, DraftResult
-from .sentences_check import unsupported_count
 from .terminal import safe
 
 
@@ -141,17 +140,16 @@ def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
     )
 
 
-def metrics_of(drafts: list[DraftResult], tiers: list[str] | None = None, *,
-               strict_sentences: bool = False) -> Metrics:
-    """The metrics (SPEC section 5); `tiers`: authority.tiers, for source_quality; under
-    `strict_sentences` an unsupported sentence of a claim counts as an uncited paragraph in `coverage`."""
+def metrics_of(drafts: list[DraftResult], tiers: list[str] | None = None) -> Metrics:
+    """The metrics (SPEC section 5); `tiers`: authority.tiers, for source_quality. `coverage` is claims
+    over claims and uncited prose paragraphs, under `strict_sentences` too (an unsupported sentence of a
+    cited claim fails that claim; it is no uncited paragraph)."""
     claims = [c for d in drafts for c in d.claims]
     verified = sum(c.supported for c in claims)
     cits = [r for c in claims for r in c.citations]
     resolved = sum(r.resolved for r in cits)
     faithful = sum(d.faithful for d in drafts)
     uncited = sum(d.uncited_paragraphs for d in drafts)
-    uncited += sum(unsupported_count(c.diagnostics, strict_sentences) for c in claims)
     return Metrics(
         claims=len(claims),
         verified_claims=verified,
@@ -208,16 +206,14 @@ def draft_out(d: DraftResult) -> DraftOut:
     )
 
 
-def build_report(drafts: list[DraftResult], tiers: list[str] | None = None, *,
-                 strict_sentences: bool = False) -> Report:
-    return report_of([draft_out(d) for d in drafts], tiers, strict_sentences=strict_sentences)
+def build_report(drafts: list[DraftResult], tiers: list[str] | None = None) -> Report:
+    return report_of([draft_out(d) for d in drafts], tiers)
 
 
-def report_of(outs: list[DraftOut], tiers: list[str] | None = None, *,
-              strict_sentences: bool = False) -> Report:
+def report_of(outs: list[DraftOut], tiers: list[str] | None = None) -> Report:
     """The report of drafts already in their output form (metrics_of reads
     the same attribute names on both forms); `tiers`: authority.tiers, for source_quality."""
-    return Report(drafts=outs, metrics=metrics_of(outs, tiers, strict_sentences=strict_sentences))  # type: ignore[arg-type]
+    return Report(drafts=outs, metrics=metrics_of(outs, tiers))  # type: ignore[arg-type]
 
 
 # -- text ---------------------------------------------------------------------------

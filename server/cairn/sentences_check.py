@@ -11,7 +11,7 @@ warning fails the claim.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import partial
 
 from .meaning import sentence_spans
@@ -72,10 +72,3 @@ def check_sentences(claim: Claim, quotes: list[str], *, threshold: float, mode: 
     return out, scored
 
 
-def unsupported_count(diagnostics: Iterable[Diagnostic], strict: bool) -> int:
-    """How many sentences count as uncited prose in the coverage metric: the
-    unsupported ones not ignored, and only under `strict_sentences`. Reads
-    engine diagnostics and their report form alike (code and severity)."""
-    if not strict:
-        return 0
-    return sum(1 for d in diagnostics if d.code == CODE and d.severity != "hint")

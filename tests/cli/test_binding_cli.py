@@ -112,7 +112,9 @@ def test_three_sentences_one_unbacked(tmp_path: Path):
     assert report["metrics"]["coverage"] == 1.0  # not strict: the sentences do not count as uncited
 
 
-def test_strict_sentences_fails_the_claim_and_counts_in_coverage(tmp_path: Path):
+def test_strict_sentences_fails_the_claim_and_leaves_coverage_alone(tmp_path: Path):
+    """coverage is claims over claims and uncited prose paragraphs (SPEC section 5), under strict_sentences
+    too: an unsupported sentence fails its claim, and is no uncited paragraph."""
     ws = make(tmp_path / "ws", "strict_sentences = true\nthreshold = 0.3\n")
     (ws / "drafts" / "a.md").write_text(f"{THREE}\n\n{frozen_block()}", encoding="utf-8")
     code, report = check_json(ws)
@@ -120,8 +122,9 @@ def test_strict_sentences_fails_the_claim_and_counts_in_coverage(tmp_path: Path)
     claim = _claims(report)[0]
     assert claim["supported"] is False
     assert _codes(claim).count("unsupported-sentence") == 2
-    assert report["metrics"]["uncited_paragraphs"] == 2
-    assert report["metrics"]["coverage"] == 1 / 3
+    assert report["metrics"]["uncited_paragraphs"] == 0
+    assert report["metrics"]["coverage"] == 1.0
+    assert report["metrics"]["citation_validity"] == 0.0
 
 
 def test_one_sentence_is_not_split(tmp_path: Path):

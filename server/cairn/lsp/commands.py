@@ -44,13 +44,9 @@ async def _results(session) -> list:
     return results
 
 
-def _strict(session) -> bool:
-    return any(f.settings.config.strict_sentences for f in list(session.folders))
-
-
 async def report(session) -> dict:
     """The JSON report of SPEC section 6 over the workspace's answers; open drafts as the editor has them."""
-    return build_report(await _results(session), session.tiers(), strict_sentences=_strict(session)).model_dump()
+    return build_report(await _results(session), session.tiers()).model_dump()
 
 
 async def report_html(session) -> dict:
@@ -58,7 +54,7 @@ async def report_html(session) -> dict:
     report as `cairn.report` (the editor shows it in a webview)."""
     from ..report_html import render_html, store_lookup
 
-    rep = build_report(await _results(session), session.tiers(), strict_sentences=_strict(session))
+    rep = build_report(await _results(session), session.tiers())
     folders = list(session.folders)
 
     def build() -> str:

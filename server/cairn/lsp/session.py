@@ -535,16 +535,14 @@ class Session:
 
     def metrics(self):
         results = []
-        strict = False
         for folder in self.folders:
-            strict = strict or folder.settings.config.strict_sentences
             for p in sorted(folder.answers):
                 st = folder.drafts.get(p)
                 if st is not None:
                     results.append(st.result())
                 elif (js := folder.json_answers.get(p)) is not None:
                     results += js.answers  # each answer of the file counts (SPEC section 5)
-        return metrics_of(results, self.tiers(), strict_sentences=strict)
+        return metrics_of(results, self.tiers())
 
     def tiers(self) -> list[str]:
         """The authority tiers source_quality counts by: those of the first folder that names any."""
