@@ -905,7 +905,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (fourth session) left them (47 false alarms, 67 misses in 947 pairs)."""
+    most where the rules of 3 December (fourth session) left them (49 false alarms, 72 misses in 983 pairs)."""
     import json
     import sys
 
@@ -914,14 +914,14 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 947 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 983 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
              != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 47 and len(misses) <= 67, wrong
+    assert len(false_alarms) <= 49 and len(misses) <= 72, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
