@@ -50,9 +50,11 @@ def _cut(text: str, start: int, end: int, limit: int) -> list[Span]:
     while end - start > limit:
         window_end = start + limit
         cut = -1
-        # last sentence end whose following white space lies at or before the limit
-        for m in _SENTENCE_END.finditer(text, start, window_end):
-            cut = m.end()
+        # last sentence end within the limit: its punctuation at most the window's last
+        # character, so the search runs one past the window for the white space after it
+        for m in _SENTENCE_END.finditer(text, start, window_end + 1):
+            if m.end() <= window_end:
+                cut = m.end()
         if cut < 0:
             # last white space at or before the limit; the whole run is dropped
             k = window_end

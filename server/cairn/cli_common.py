@@ -101,11 +101,13 @@ def _report_index(res: IndexResult, quiet: bool = False) -> None:
     why; the other commands name the files that failed and count the others."""
     for src, msg in sorted(res.errors.items()):
         _err(f"warning: {src}: skipped: {msg}")
+    # hidden files and folders, node_modules/, __pycache__/: named by `cairn index`, not counted elsewhere
+    counted = len(res.skipped.keys() - res.passed_over)
     if not quiet:
         for src, msg in sorted(res.skipped.items()):
-            _err(f"warning: {src}: skipped: {msg}")
-    elif res.skipped:
-        _err(f"note: {len(res.skipped)} file(s) under the source roots are not sources and were skipped;"
+            _err(f"{'note' if src in res.passed_over else 'warning'}: {src}: skipped: {msg}")
+    elif counted:
+        _err(f"note: {counted} file(s) under the source roots are not sources and were skipped;"
              " `cairn index` names them")
     for src, msgs in sorted(res.warnings.items()):
         for m in msgs:

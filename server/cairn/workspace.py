@@ -40,6 +40,9 @@ class IndexResult:
     denied: list[str] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)  # file under a root -> why it is not a source
     reused: list[str] = field(default_factory=list)  # of `indexed`: a version the store held already, not parsed
+    # of `skipped`: hidden files and folders, node_modules/, __pycache__/, links to folders within the
+    # roots: named by `cairn index`, not counted in the other commands' note
+    passed_over: set[str] = field(default_factory=set)
 
     @property
     def total(self) -> int:
@@ -81,6 +84,10 @@ class Workspace:
         # not answers, but a writer who meant them as citations is told
         self.near_misses: list[Path] = []
         self.last_answers: list[Path] = []  # what answers() found last
+        # of what list_sources() skipped last: what is passed over as a matter of course (hidden
+        # files and folders, node_modules/, __pycache__/, links within the roots), named by
+        # `cairn index` but not counted by the other commands
+        self.passed_over: set[str] = set()
 
     # -- access -------------------------------------------------------------------
 
@@ -196,35 +203,82 @@ class Workspace:
         return is_source_name(name)
 
     def list_sources(self) -> tuple[list[str], list[str], dict[str, str]]:
-        """(allowed source identities, denied ones, skipped files and why) under the roots."""
+        """(allowed source identities, denied ones, skipped files and why) under the roots.
+
+        Hidden files and folders (a name starting with `.`), node_modules/ and __pycache__/
+        and links to folders are never read, but named among the skipped with the reason
+        (a folder once, not each file in it); `passed_over` says which of the skipped are
+        such, for the commands that count what they skipped instead of naming it."""
         found: list[str] = []
         denied: list[str] = []
         skipped: dict[str, str] = {}
+        self.passed_over = set()
         seen: set[str] = set()
+        store_dir = os.path.join(self.root, STORE_DIR)
         for root in self.roots:
             base = self.root / root
             if not base.is_dir():
                 continue
             for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
-                for name in sorted(filenames):
-                    if name.startswith("."):
+                kept = []
+                for d in sorted(dirnames):
+                    path = os.path.join(dirpath, d)
+                    if path == store_dir:
+                        continue  # Cairn's own index, never a source
+                    why = self._folder_not_read(d, path)
+                    if why is None:
+                        kept.append(d)
                         continue
+                    ident = text_name(Path(path).relative_to(self.root).as_posix())
+                    skipped[ident], passed = why
+                    if passed:
+                        self.passed_over.add(ident)
+                dirnames[:] = kept
+                for name in sorted(filenames):
                     ident = (Path(dirpath) / name).relative_to(self.root).as_posix()
+                    if STORE_DIR in PurePosixPath(ident).parts:
+                        continue
+                    if name.startswith("."):
+                        skipped[text_name(ident)] = "a hidden file (its name starts with '.'): not read"
+                        self.passed_over.add(text_name(ident))
+                        continue
                     if not self.is_source_file(name):
-                        if STORE_DIR not in PurePosixPath(ident).parts:
-                            skipped[text_name(ident)] = (
-                                skip_reason(name) if has_extension(name)
-                                else "no extension, and text_without_extension = false in cairn.toml")
+                        skipped[text_name(ident)] = (
+                            skip_reason(name) if has_extension(name)
+                            else "no extension, and text_without_extension = false in cairn.toml")
                         continue
                     if ident in seen:
                         continue
                     seen.add(ident)
-                    if self.in_roots(ident) and (self.root / ident).is_file():
-                        found.append(ident)
-                    else:
+                    if not self.in_roots(ident):
                         denied.append(ident)
+                    elif (self.root / ident).is_file():
+                        found.append(ident)
+                    elif not os.path.exists(self.root / ident):
+                        skipped[text_name(ident)] = "a symbolic link to nothing (its target does not exist): not read"
+                    else:
+                        skipped[text_name(ident)] = "not a regular file (a pipe, a device or a socket): not read"
         return found, denied, skipped
+
+    def _folder_not_read(self, name: str, path: str) -> tuple[str, bool] | None:
+        """Why a folder under a source root is not walked (and whether it is passed over as a
+        matter of course: hidden, node_modules, a link within the roots), or None."""
+        if name.startswith("."):
+            return "a hidden folder (its name starts with '.'): nothing in it is read", True
+        if name in SKIP_DIRS:
+            return f"a {name} folder: nothing in it is read", True
+        if not os.path.islink(path):
+            return None
+        try:
+            real = os.path.realpath(path, strict=True)
+        except (OSError, RuntimeError):
+            return "a folder link that cannot be followed (a loop of links, or its target is gone): not read", False
+        for r in self.real_roots():
+            top = str(r)
+            if real == top or real.startswith(top.rstrip("/") + "/"):
+                return ("a link to a folder within the source roots: not followed (what it points to is read"
+                        " under its own path)", True)
+        return "a folder link that leaves the source roots: nothing in it is read", False
 
     def index(self, progress: ProgressFn | None = None, only: list[str] | None = None) -> IndexResult:
         """Bring the store up to date with the sources on disk (incremental).
@@ -237,6 +291,7 @@ class Workspace:
         known: dict[str, VersionInfo] | None = None  # the current versions, read at once for a whole pass
         if only is None:
             sources, res.denied, res.skipped = self.list_sources()
+            res.passed_over = set(self.passed_over)
             known = self.store.current_versions()
             stale = known.keys() - sources
         else:

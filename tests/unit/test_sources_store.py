@@ -45,8 +45,12 @@ def test_invalid_utf8_is_replaced_and_reported():
 
 
 def test_binary_and_empty_files():
+    # a .txt is read as UTF-8 whatever its bytes (SPEC section 2); only a file without an
+    # extension is taken as a source when its bytes are text
+    doc = parse_bytes("a.txt", b"\x00\x01\x02ELF")
+    assert doc.text == "\x00\x01\x02ELF" and doc.warnings
     with pytest.raises(SourceError, match="binary"):
-        parse_bytes("a.txt", b"\x00\x01\x02ELF")
+        parse_bytes("BLOB", b"\x00\x01\x02ELF")
     assert parse_bytes("empty.md", b"").text == ""
     assert parse_bytes("empty.html", b"").text == ""
 
@@ -95,12 +99,12 @@ def test_corrupt_and_encrypted_pdf():
 def test_incremental_index_and_bad_sources_skipped(tmp_path: Path):
     (tmp_path / "sources").mkdir()
     (tmp_path / "sources" / "a.md").write_text("Alpha paragraph.\n\nBeta paragraph.\n")
-    (tmp_path / "sources" / "bin.txt").write_bytes(b"\x00\x00binary")
+    (tmp_path / "sources" / "BIN").write_bytes(b"\x00\x00binary")  # no extension: read only when text
     (tmp_path / "sources" / "bad.pdf").write_bytes(b"%PDF-garbage")
     ws = _ws(tmp_path)
     res = ws.index()
     assert res.indexed == ["sources/a.md"]
-    assert set(res.errors) == {"sources/bin.txt", "sources/bad.pdf"}
+    assert set(res.errors) == {"sources/BIN", "sources/bad.pdf"}
     res = ws.index()
     assert res.indexed == [] and res.unchanged == 1
     # an edit re-indexes that file; the old version stays, superseded

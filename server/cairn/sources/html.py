@@ -1,6 +1,8 @@
 """`.html`: the visible text, block elements separated by a blank line, no
-script or style text. lxml parses; the walk is iterative so deeply nested
-pages cannot exhaust the stack."""
+script or style text, nothing of an element a browser does not show (the
+`hidden` attribute, an inline style with `display: none` or `visibility:
+hidden`). lxml parses; the walk is iterative so deeply nested pages cannot
+exhaust the stack."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from ..model import ParsedDocument
 from .base import SourceError
 
 PARSER = "html-lxml"
-VERSION = "1"
+VERSION = "2"  # 2: elements with `hidden` or an inline style that hides them are left out
 
 BLOCK = frozenset(
     """address article aside blockquote body caption center dd details dialog dir div dl dt
@@ -20,6 +22,22 @@ BLOCK = frozenset(
 HIDDEN = frozenset("script style noscript template head title meta link iframe object svg math".split())
 DEEP = 1000
 _WS = re.compile(r"[ \t\n\r\f\v]+")
+# an inline style that hides the element and what it holds (`aria-hidden` does not: the text is shown)
+_HIDING_STYLE = re.compile(r"(?:^|[;\s])(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!\s*important\s*)?(?:;|$)",
+                           re.IGNORECASE)
+
+
+def _not_shown(el: object, tag: str) -> bool:
+    """Does a browser leave this element out, with all it holds?"""
+    if tag in HIDDEN:
+        return True
+    get = getattr(el, "get", None)
+    if get is None:
+        return False
+    if get("hidden") is not None:
+        return True
+    style = get("style")
+    return bool(style) and _HIDING_STYLE.search(style) is not None
 
 
 def _lineage() -> str:
@@ -77,9 +95,10 @@ def parse_html(data: bytes) -> ParsedDocument:
         tag = el.tag.lower() if isinstance(el.tag, str) else ""
         depth += 1 if event == "start" else -1
         max_depth = max(max_depth, depth)
+        shut = _not_shown(el, tag)
         if event == "start":
-            if hidden or tag in HIDDEN:
-                hidden += tag in HIDDEN
+            if hidden or shut:
+                hidden += shut
                 continue
             if tag in BLOCK:
                 flush()
@@ -89,7 +108,7 @@ def parse_html(data: bytes) -> ParsedDocument:
                 current.append("\n")
             add_text(el.text)
             continue
-        if tag in HIDDEN:
+        if shut:
             hidden -= 1
         elif hidden:
             continue

@@ -34,17 +34,21 @@ def decode_utf8(data: bytes) -> tuple[str, int]:
 
 
 def looks_binary(data: bytes) -> bool:
-    """A NUL byte in the first 8 KiB: no text file of ours holds one."""
+    """A NUL byte in the first 8 KiB: what tells a file without an extension that is
+    not text (a `.md` or `.txt` is read as text whatever its bytes, SPEC section 2)."""
     return b"\x00" in data[:8192]
 
 
 def parse_text(data: bytes) -> ParsedDocument:
-    if looks_binary(data):
-        raise SourceError("looks like a binary file (NUL bytes), not UTF-8 text")
+    """`.md` and `.txt`: always decoded (a NUL is valid UTF-8; UTF-16 text decodes to
+    replacement characters and NULs), with the invalid sequences reported."""
     text, bad = decode_utf8(data)
     warnings = []
     if bad:
         warnings.append(f"not valid UTF-8: {bad} invalid byte sequence(s) replaced by U+FFFD")
+    nul = text.count("\x00")
+    if nul:
+        warnings.append(f"holds {nul} NUL character(s), kept as they are (UTF-16 text, or not a text file?)")
     return ParsedDocument(text=text, pages=None, parser=PARSER, parser_version=VERSION, warnings=warnings)
 
 

@@ -49,6 +49,7 @@ from .proofs import (
     _R_VERSION,
     _R_VID,
     _VERSION_COLS,
+    EDITS_DDL,
     Proofs,
 )
 from .sqlite_bulk import bulk_batch, tune_search
@@ -151,6 +152,9 @@ class Store(Search, Proofs, IndexStore):
         # the same MAC (another process's VACUUM may number rows anew)
         self._proven_chunks: dict[int, bytes] = {}
         self._unproven: set[tuple[str, str, str, int]] = set()  # (source, version, chunk_id, start) seen
+        self._edited: set[int] = set()  # versions whose rows were changed outside Cairn (proofs.TRIGGERS)
+        self._told_edited: set[int] = set()
+        self._unnoted_edits: set[int] = set()
         self._told_cache = False
         self._vid_hint: int | None = None  # the id prepare_version gives the next version
         self._prepared_count = 0
@@ -270,6 +274,9 @@ class Store(Search, Proofs, IndexStore):
         if not read_only:
             tune_search(conn)
         self._check_owner(conn)
+        if not read_only:
+            self._guard_edits(conn)
+        self._note_edits(conn)
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection, schema: str) -> None:
@@ -401,7 +408,12 @@ class Store(Search, Proofs, IndexStore):
                 " WHERE source=? AND version=? AND lineage=? AND chunk_chars=?",
                 (source, version, lineage, chunk_chars),
             ).fetchone()
-            return row[0] if row and self._proven_version_row(row) else None
+            self._note_edits(self._conn)
+            if not row or not self._proven_version_row(row):
+                return None
+            # reused instead of parsing the file: its chunk rows must check too (a version noted
+            # as changed outside Cairn is not proven; this finds one changed while nothing noted it)
+            return row[0] if self._chunks_proven(self._conn, row[0]) else None
 
     @guarded("write")
     def add_versions(self, versions: list[NewVersion]) -> list[int]:
@@ -413,6 +425,7 @@ class Store(Search, Proofs, IndexStore):
                  for v in versions]
         with self._lock:
             c = self._conn
+            self._note_edits(c, tell=False)  # this may be the background writer's own handle
             with bulk_batch(c, sum(len(v.text) for v in versions)), immediate(c):
                 firsts: list[int] = []
                 ids = [self._insert_version(c, v, blob, firsts) for v, blob in zip(versions, blobs)]
@@ -429,13 +442,15 @@ class Store(Search, Proofs, IndexStore):
             f"SELECT {_VERSION_COLS} FROM versions v WHERE source=? AND version=? AND lineage=? AND chunk_chars=?",
             (v.source, v.version, v.lineage, v.chunk_chars),
         ).fetchone()
-        if row and self._proven_version_row(row):
+        if row and self._proven_version_row(row) and self._chunks_proven(c, row[0]):
             vid = row[0]
         else:
+            # the largest id before a row is dropped: a version is never stored under the id of
+            # the one it replaces (another handle may still hold that id as not to be trusted)
+            top = c.execute("SELECT coalesce(max(id), 0) FROM versions").fetchone()[0]
             if row:
                 # stored by someone else (or changed since): this parse of the file replaces it
                 self._drop_version(c, row[0])
-            top = c.execute("SELECT coalesce(max(id), 0) FROM versions").fetchone()[0]
             p = v.prepared
             if not (isinstance(p, _Prepared) and p.vid > top and p.blob is blob):
                 # not prepared, or under an id that is taken now: worked out here, under the next id
@@ -504,13 +519,17 @@ class Store(Search, Proofs, IndexStore):
 
     @staticmethod
     def _drop_version(c: sqlite3.Connection, vid: int) -> None:
-        """Remove a version, its chunks and their search entries (in the caller's transaction)."""
+        """Remove a version, its chunks and their search entries (in the caller's transaction),
+        and the note that its rows were changed outside Cairn (which deleting its chunk rows
+        makes, proofs.TRIGGERS)."""
         for rowid, text in c.execute("SELECT rowid, text FROM chunks WHERE version_id = ?", (vid,)).fetchall():
             c.execute("INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', ?, ?)", (rowid, text))
         c.execute("DELETE FROM chunks WHERE version_id = ?", (vid,))
         c.execute("DELETE FROM versions WHERE id = ?", (vid,))
         c.execute("DELETE FROM current WHERE version_id = ?", (vid,))
         c.execute("DELETE FROM version_dates WHERE version_id = ?", (vid,))
+        c.execute(EDITS_DDL)
+        c.execute("DELETE FROM outside_edits WHERE version_id = ?", (vid,))
 
     @guarded("write")
     def set_current(self, source: str, version_id: int) -> None:
@@ -573,6 +592,7 @@ class Store(Search, Proofs, IndexStore):
     @guarded("read")
     def current_versions(self) -> dict[str, VersionInfo]:
         with self._lock:
+            self._note_edits(self._conn)
             rows = self._conn.execute(
                 f"SELECT {_VERSION_COLS} FROM current c JOIN versions v ON v.id = c.version_id"
             ).fetchall()
@@ -581,6 +601,7 @@ class Store(Search, Proofs, IndexStore):
     @guarded("read")
     def current_version(self, source: str) -> VersionInfo | None:
         with self._lock:
+            self._note_edits(self._conn)
             r = self._conn.execute(
                 f"SELECT {_VERSION_COLS} FROM current c JOIN versions v ON v.id = c.version_id WHERE c.source = ?",
                 (source,),
@@ -608,6 +629,7 @@ class Store(Search, Proofs, IndexStore):
         return Chunk(row[0], row[1], row[2], row[3], row[4], row[5], row[6], current)
 
     def _current_rows(self, rows: Iterable[Sequence[Any]]) -> list[Chunk]:
+        self._note_edits(self._conn)
         return [self._chunk(r) for r in rows if self._proven(r)]
 
     @guarded("read")
@@ -625,8 +647,9 @@ class Store(Search, Proofs, IndexStore):
         found: dict[str, list[tuple]] = {}
         if current is None:
             current = self.current_version_ids()
-        proven_before = self._proven_chunks  # the common case inline: a row proven earlier
         with self._lock:
+            self._note_edits(self._conn)
+            proven_before = self._proven_chunks  # the common case inline: a row proven earlier
             for i in range(0, len(ids), 500):
                 part = ids[i:i + 500]
                 marks = ",".join("?" * len(part))
