@@ -21,6 +21,7 @@ from .cli_common import (
     _os_error,
     _Progress,
     _report_index,
+    _source_name,
     _workspace,
 )
 from .config import find_root, load_settings
@@ -85,6 +86,10 @@ def _other_answers(ws: Workspace, paths: tuple[Path, ...], verifier: Verifier) -
     return [d for d in outs if d.path not in checked]
 
 
+# characters a reader of JSON Lines may take for a line break (Python's str.splitlines does): escaped
+_LINE_BREAKS_ESCAPED = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+
+
 @main.command("index")
 @_guard
 def index_cmd() -> None:
@@ -111,10 +116,7 @@ def chunks_cmd(as_json: bool, principal: str | None, sources: tuple[str, ...]) -
     ws = _workspace(principal=principal)
     names = []
     for s in sources:
-        ident = ws.identity(Path(s)) if Path(s).exists() else s.replace("\\", "/")
-        if ident is None or not ws.in_roots(ident):
-            _err(f"{s}: not a source: it is outside the source roots ({', '.join(ws.roots)})")
-            sys.exit(EXIT_USAGE)
+        ident = _source_name(ws, s)
         if not ws.permitted(ident):
             _err(f"{s}: not readable by principal {ws.settings.policy.principal!r}")
             sys.exit(EXIT_USAGE)
@@ -155,7 +157,7 @@ def chunks_cmd(as_json: bool, principal: str | None, sources: tuple[str, ...]) -
                         "lineage": lineages.get(ch.source),
                     },
                     ensure_ascii=False,
-                )
+                ).translate(_LINE_BREAKS_ESCAPED)
             )
         else:
             page = f" p.{ch.page}" if ch.page else ""

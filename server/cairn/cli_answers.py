@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .cli_common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, _err, _guard, _Progress, _report_index, _workspace
+from .cli_common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    EXIT_USAGE,
+    _err,
+    _guard,
+    _Progress,
+    _report_index,
+    _source_name,
+    _workspace,
+)
 from .terminal import safe
 
 if TYPE_CHECKING:
@@ -21,8 +31,8 @@ if TYPE_CHECKING:
 def _source_names(ws: Workspace, sources: tuple[str, ...]) -> list[str] | None:
     names = []
     for s in sources:
-        ident = ws.identity(Path(s)) if Path(s).exists() else s.replace("\\", "/")
-        if ident is None or not ws.allowed(ident):
+        ident = _source_name(ws, s)
+        if not ws.allowed(ident):
             _err(f"{s}: not a source: it is outside the source roots ({', '.join(ws.roots)})")
             sys.exit(EXIT_USAGE)
         names.append(ident)

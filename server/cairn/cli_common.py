@@ -151,6 +151,21 @@ def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _source_name(ws: Workspace, given: str) -> str:
+    """The source identity a command-line name stands for (`cairn chunks NAME`, `cairn cite --source NAME`);
+    exits 2 with the reason when it names no source: a folder under a source root (the root itself too),
+    or a path outside the roots."""
+    p = Path(given)
+    if p.is_dir() and ws.is_under_source_root(p):
+        _err(f"{given}: is a folder; name the source files in it, or give no name for every source")
+        sys.exit(EXIT_USAGE)
+    ident = ws.identity(p) if p.exists() else given.replace("\\", "/")
+    if ident is None or not ws.in_roots(ident):
+        _err(f"{given}: not a source: it is outside the source roots ({', '.join(ws.roots)})")
+        sys.exit(EXIT_USAGE)
+    return ident
+
+
 def _os_error(exc: OSError) -> str:
     what = exc.strerror or str(exc)
     name = exc.filename if exc.filename is not None else ""

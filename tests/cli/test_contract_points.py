@@ -191,3 +191,21 @@ def test_citation_reuse_between_the_answers_of_one_jsonl_file(tmp_path: Path):
     for answer_id in ("a", "b"):  # each answer of the file is in the index (the last had replaced the others)
         got = next(d for d in report["drafts"] if d.get("id") == answer_id)["claims"][0]["diagnostics"]
         assert "citation-reuse" in [d["code"] for d in got], got
+
+
+def test_a_folder_named_as_a_source_is_said_to_be_a_folder(tmp_path: Path):
+    root = _workspace(tmp_path / "ws", {"sources/terms.md": "Refunds are paid within 14 days.\n",
+                                        "sources/sub/more.md": "More text.\n"})
+    for args in (("chunks", "sources"), ("chunks", "sources/sub"), ("cite", "Refunds", "--source", "sources")):
+        proc = run_cairn(root, *args)
+        assert proc.returncode == 2 and "is a folder; name the source files in it" in proc.stderr, (args, proc.stderr)
+    proc = run_cairn(root, "chunks", "drafts")
+    assert proc.returncode == 2 and "outside the source roots" in proc.stderr
+    assert run_cairn(root, "chunks", "sources/terms.md").returncode == 0
+
+
+def test_chunks_json_is_one_line_per_chunk_whatever_the_text_holds(tmp_path: Path):
+    root = _workspace(tmp_path / "ws", {"sources/odd.md": "One\u2028line\u0085here.\n\nAnd\u2029more.\n"})
+    out = run_cairn(root, "chunks", "--json").stdout
+    rows = [json.loads(x) for x in out.splitlines()]  # splitlines breaks at U+2028, U+2029 and U+0085 too
+    assert [r["text"] for r in rows] == ["One\u2028line\u0085here.", "And\u2029more."]
