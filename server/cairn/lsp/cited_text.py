@@ -34,9 +34,7 @@ import base64
 import binascii
 import json
 import logging
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,8 +43,9 @@ from urllib.parse import quote, urlsplit
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
+from ..engine import replace_file
 from ..model import Chunk, CitationResult
-from ..store.base import STORE_DIR
+from ..store.base import STORE_DIR, ignore_store_folder
 from .positions import LineIndex
 
 if TYPE_CHECKING:
@@ -259,7 +258,7 @@ def write_cited(folder: Folder, name: str, text: str) -> Path | None:
         log.warning("the cited text is not written: %s or %s is a symbolic link or no folder", store, cited)
         return None
     if made:  # a new .cairn (the index is elsewhere): git ignores it, as it ignores the index's
-        _write_new(store / ".gitignore", b"*\n", 0o644)
+        ignore_store_folder(store)
     if path.is_symlink():
         log.warning("the cited text is not written: %s is a symbolic link", path)
         return None
@@ -267,28 +266,8 @@ def write_cited(folder: Folder, name: str, text: str) -> Path | None:
     try:
         if path.is_file() and path.read_bytes() == data:
             return path  # written before (a version's text never changes)
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=cited)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.chmod(tmp, 0o444)
-            os.replace(tmp, path)  # (a link put there meanwhile is replaced, never written through)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        replace_file(path, data, 0o444)  # (a link put there meanwhile is replaced, never written through)
     except OSError as exc:
         log.warning("the cited text could not be written to %s: %s", path, exc)
         return None
     return path
-
-
-def _write_new(path: Path, data: bytes, mode: int) -> None:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-    except OSError:
-        pass  # it exists, or the folder is read-only

@@ -9,6 +9,7 @@ of each source is on disk now, in this workspace.
 
 from __future__ import annotations
 
+import os
 import re
 import zlib
 from abc import ABC, abstractmethod
@@ -21,6 +22,17 @@ from ..chunking import RawChunk
 from ..model import Chunk
 
 STORE_DIR = ".cairn"
+
+
+def ignore_store_folder(folder: Path) -> None:
+    """Write `*` to the store folder's `.gitignore` when it has none (so git never commits what Cairn keeps
+    there), never through a symbolic link; nothing when it exists or the folder is read-only."""
+    try:
+        fd = os.open(folder / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write("*\n")
+    except OSError:  # it exists, or a read-only workspace: the store still works
+        pass
 STORE_FILE = "index.db"
 
 WORD = re.compile(r"[^\W_]+")

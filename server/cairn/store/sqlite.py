@@ -37,6 +37,7 @@ from .base import (
     StoreError,
     StoreUnavailable,
     VersionInfo,
+    ignore_store_folder,
     versions_to_keep,
 )
 from .proofs import (
@@ -205,15 +206,9 @@ class Store(Search, Proofs, IndexStore):
             _unlink_if_link(p)
             if p.exists() and not p.is_file():
                 raise StoreError(f"{p} is not a file; Cairn keeps its index there: move it away")
-        ignore = folder / ".gitignore"
         if folder.name == STORE_DIR and not read_only:
-            _unlink_if_link(ignore)
-            try:
-                fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write("*\n")
-            except OSError:  # it exists, or a read-only workspace: the store still works
-                pass
+            _unlink_if_link(folder / ".gitignore")
+            ignore_store_folder(folder)
         uri = self.path.absolute().as_uri() + "?nofollow=1"  # SQLite refuses a link swapped in meanwhile
         if read_only:
             # a read-only folder has no room for SQLite's shared-memory file: read the
