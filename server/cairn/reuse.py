@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -176,16 +176,21 @@ def out_uses(d: DraftOut) -> list[tuple[Span, Use]]:
     return uses
 
 
+def _fill(index: SpanIndex, entries: Iterable[tuple[str, list[tuple[Span, Use]]]]) -> None:
+    """Put each answer's entries in the index, those of one file together (a .jsonl file's answers
+    share its path, and `replace` puts a path's entries in place of the ones before)."""
+    by_path: dict[str, list[tuple[Span, Use]]] = {}
+    for path, uses in entries:
+        by_path.setdefault(path, []).extend(uses)
+    for path, uses in by_path.items():
+        index.replace(path, uses)
+
+
 def _elsewhere_index(elsewhere: Sequence[DraftOut], checked: set[str]) -> SpanIndex:
     """An index holding the workspace's other answers (those not checked in this run): a span backing
     a claim of the workspace is found whichever answers the command line names."""
     index = SpanIndex()
-    by_path: dict[str, list[tuple[Span, Use]]] = {}
-    for d in elsewhere:  # (a .jsonl file's answers share its path)
-        if d.path not in checked:
-            by_path.setdefault(d.path, []).extend(out_uses(d))
-    for path, uses in by_path.items():
-        index.replace(path, uses)
+    _fill(index, ((d.path, out_uses(d)) for d in elsewhere if d.path not in checked))
     return index
 
 
@@ -193,11 +198,7 @@ def annotate_results(results: list[DraftResult], elsewhere: Sequence[DraftOut] =
     """Add `citation-reuse` to the claims of verified drafts (all of one run); `elsewhere`: the report
     entries of the workspace's other answers, whose claims count but get no warning here."""
     index = _elsewhere_index(elsewhere, {d.path for d in results})
-    by_path: dict[str, list[tuple[Span, Use]]] = {}
-    for d in results:  # (a .jsonl file's answers share its path)
-        by_path.setdefault(d.path, []).extend(claim_uses(d.path, d.claims))
-    for path, uses in by_path.items():
-        index.replace(path, uses)
+    _fill(index, ((d.path, claim_uses(d.path, d.claims)) for d in results))
     for d in results:
         for i, cr in enumerate(d.claims):
             me = Use(d.path, cr.claim.line + 1, cr.claim.text)
@@ -224,11 +225,7 @@ def annotate_outs(outs: list[DraftOut], root: Path, elsewhere: Sequence[DraftOut
     from .report import DiagnosticOut
 
     index = _elsewhere_index(elsewhere, {d.path for d in outs})
-    by_path: dict[str, list[tuple[Span, Use]]] = {}
-    for d in outs:  # (a .jsonl file's answers share its path)
-        by_path.setdefault(d.path, []).extend(out_uses(d))
-    for path, uses in by_path.items():
-        index.replace(path, uses)
+    _fill(index, ((d.path, out_uses(d)) for d in outs))
     for d in outs:
         parsed = None
         for ci, c in enumerate(d.claims):

@@ -39,17 +39,15 @@ def sentence_support(text: str, quotes: list[str], *, threshold: float, mode: st
     got: tuple[str, list[str]] | None = None
     for sentence in sentences:
         lex = check_support(sentence, quotes, threshold=threshold, mode=mode)
-        if context is not None and mode != "seed" and lex.score is not None and lex.score < threshold and lex.missing:
-            if got is None:
-                got = context()
-            lex = check_support(sentence, quotes, threshold=threshold, mode=mode, named=got[0], around=got[1])
-        if mode == "seed":  # the seed rule reads nothing beside the words (as the claim's score)
-            out.append((sentence, lex.score))
-            continue
-        # as the claim's score reads it: an amount the quotes state in another form is theirs
-        named, around = got if got is not None else ("", [])
-        lex = restated_score(sentence, quotes, lex, threshold, partial(
-            check_support, quotes=quotes, threshold=threshold, mode=mode, named=named, around=around))[0]
+        if mode != "seed":  # the seed rule reads nothing beside the words (as the claim's score)
+            if context is not None and lex.score is not None and lex.score < threshold and lex.missing:
+                if got is None:
+                    got = context()
+                lex = check_support(sentence, quotes, threshold=threshold, mode=mode, named=got[0], around=got[1])
+            # as the claim's score reads it: an amount the quotes state in another form is theirs
+            named, around = got if got is not None else ("", [])
+            lex = restated_score(sentence, quotes, lex, threshold, partial(
+                check_support, quotes=quotes, threshold=threshold, mode=mode, named=named, around=around))[0]
         out.append((sentence, lex.score))
     return out
 

@@ -750,14 +750,16 @@ def _denies_outside(r: Reading, cl: Clause, shared: frozenset[str]) -> bool:
                for m in r.words)
 
 
+def _turned_against(c: Reading, cl: Clause, theirs: Iterable[Direction]) -> bool:
+    """Whether a direction of the claim's clause `cl` has one of `theirs` the other way, on the same axis
+    and anchor: a negation (or an opposite word) and the opposite bound then cancel."""
+    mine = [d for d in c.directions if cl.start <= d.start < cl.end]
+    return bool(mine) and any(e.axis == d.axis and e.anchor == d.anchor and e.sign == -d.sign != 0
+                              for e in theirs for d in mine)
+
+
 def _opposite_direction(c: Reading, cl: Clause, q: Reading, ql: Clause) -> bool:
-    for d in c.directions:
-        if not cl.start <= d.start < cl.end:
-            continue
-        for e in q.directions:
-            if ql.start <= e.start < ql.end and e.axis == d.axis and e.anchor == d.anchor and e.sign == -d.sign != 0:
-                return True
-    return False
+    return _turned_against(c, cl, (e for e in q.directions if ql.start <= e.start < ql.end))
 
 
 def _bound_turned(c: Reading, clause: int, readings: list[tuple[Reading, list[Clause]]]) -> bool:
@@ -766,13 +768,8 @@ def _bound_turned(c: Reading, clause: int, readings: list[tuple[Reading, list[Cl
     (or a negation) and the opposite bound cancel."""
     if not c.directions or clause >= len(c.clauses):  # (a text of one cue word reads as no clause)
         return False
-    cl = c.clauses[clause]
-    for d in c.directions:
-        if d.axis == "order" and d.anchor is not None and cl.start <= d.start < cl.end and any(
-                e.axis == "order" and e.anchor == d.anchor and e.sign == -d.sign != 0
-                for r, _ in readings for e in r.directions):
-            return True
-    return False
+    return _turned_against(c, c.clauses[clause], (e for r, _ in readings for e in r.directions
+                                                  if e.axis == "order" and e.anchor is not None))
 
 
 def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
