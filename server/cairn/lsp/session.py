@@ -447,12 +447,7 @@ class Session:
             severity=types.DiagnosticSeverity.Error, code=CONFIG_CODE, source=SOURCE,
             message=f"configuration error: {folder.config_error}; no citation is checked until it is fixed",
         )
-        old = self._published.get(path)
-        if old is not None and old != doc.uri:
-            self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=old, diagnostics=[]))
-        self._published[path] = doc.uri
-        self.ls.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=doc.uri, diagnostics=[diag], version=doc.version))
+        self._send(path, doc.uri, [diag], doc.version)
 
     async def _check_json(self, folder: Folder, path: Path) -> None:
         """A JSON answer file: checked from disk as `cairn check` checks it (json_answers.py)."""
@@ -481,11 +476,17 @@ class Session:
     def judging_now(self) -> bool:
         return self.judging.now
 
-    def _publish(self, state: DraftState | JsonState, *, update: bool = True) -> None:
-        old = self._published.get(state.path)
-        if old is not None and old != state.uri:
+    def _send(self, path: Path, uri: str, diags: list[types.Diagnostic], version: int | None) -> None:
+        """Publish a file's diagnostics at `uri`, clearing them at the URI it was last published under
+        when that differs (the file reopened under another spelling of its path)."""
+        old = self._published.get(path)
+        if old is not None and old != uri:
             self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=old, diagnostics=[]))
-        self._published[state.path] = state.uri
+        self._published[path] = uri
+        self.ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=version))
+
+    def _publish(self, state: DraftState | JsonState, *, update: bool = True) -> None:
         diags = state.lsp_diagnostics()
         folder = self.folder_for(state.path)
         affected: set[str] = set()
@@ -494,10 +495,7 @@ class Session:
             if update:
                 affected = folder.reuse.replace(state.rel, lsp_reuse.uses_of(state))
             diags += lsp_reuse.diagnostics(folder.reuse, state, self.codec)
-        self.ls.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=state.uri, diagnostics=diags,
-                                           version=state.version if state.is_open else None)
-        )
+        self._send(state.path, state.uri, diags, state.version if state.is_open else None)
         if affected and folder is not None:
             self._republish(folder, affected)
 

@@ -325,7 +325,7 @@ def _years_within(claim: str, q: Quantity, ranges: list[Quantity]) -> Quantity |
     """The quotes' span of calendar years (a decade, a century, `from 1931 to
     1938`) wholly within the claim's bound on a year: `before 1950` against
     `in the 1930s`; None when the claim bounds no year or no span meets it."""
-    if q.unit is not None or q.value is None or not 1000 <= q.value < 3000 or q.value != q.value.to_integral():
+    if q.value is None or not _calendar_year(q):
         return None
     found = _bound_at(claim, q.start, q.end)
     if found is None or _A_LIMIT.search(found.group(0)) is not None:
@@ -351,6 +351,11 @@ def _span_of(q: Quantity, ranges: list[Quantity]) -> Quantity | None:
                 and r.high - r.value == q.value:
             return r
     return None
+
+
+def _calendar_year(n: Quantity) -> bool:
+    """Whether a bound's number reads as a calendar year: whole, 1000 to 2999, no unit (`before 1950`)."""
+    return n.unit is None and n.value is not None and 1000 <= n.value < 3000 and n.value == n.value.to_integral()
 
 
 def _a_year(n: Quantity) -> bool:
@@ -519,7 +524,7 @@ def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str |
     if found is None:
         return None
     up = found.group("up") is not None
-    year = q.unit is None and 1000 <= q.value < 3000 and q.value == q.value.to_integral()
+    year = _calendar_year(q)
     noun = None if q.unit or year else _counted(claim, q, found)
     # a limit ("up to 400", "a maximum of 400") names the amount it allows: an amount under it is not that limit
     limit = _A_LIMIT.search(found.group(0)) is not None
@@ -539,7 +544,7 @@ def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str |
             if n.unit == q.unit:
                 return n
         elif year:
-            if n.unit is None and 1000 <= n.value < 3000 and n.value == n.value.to_integral():
+            if _calendar_year(n):
                 return n
         elif n.unit is None and noun is not None and word == noun:
             return n
