@@ -61,11 +61,19 @@ def check_draft(ws: Workspace, verifier: Verifier, path: Path) -> CheckedDraft:
 
 def check_file(ws: Workspace, verifier: Verifier, path: Path) -> list[CheckedDraft]:
     """The answers of one file: a Markdown draft is one, a `.json`/`.jsonl` file holds any number."""
-    from .answers import is_answer_file, parse_answers
+    from .answers import is_answer_file
 
     if not is_answer_file(path):
         return [check_draft(ws, verifier, path)]
     text, bad = drafts_mod.read_draft(path)
+    return check_answer_text(ws, verifier, path, text, bad)
+
+
+def check_answer_text(ws: Workspace, verifier: Verifier, path: Path, text: str, bad: bool) -> list[CheckedDraft]:
+    """The answers of a `.json`/`.jsonl` file whose text is given (the file on disk, or as an editor
+    holds it, unsaved); `bad`: invalid UTF-8 bytes were replaced in it."""
+    from .answers import parse_answers
+
     rel = ws.relpath(path)
     out = []
     for ans in parse_answers(text, jsonl=path.name.lower().endswith(".jsonl")):

@@ -13,7 +13,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from cairn_testing import SEVERITY, assert_diagnostics_match
-from lsp_util import build_demo, cli_report, plain, start, until, uri
+from lsp_util import build_demo, change_all, cli_report, plain, start, until, uri
 
 CLAIM = "A customer has 14 days to request a credit for a damaged delivery."
 CITATION = {"chunk_id": "691d71e4b46d8b0d", "start": 0, "end": 65,
@@ -114,3 +114,34 @@ async def test_json_answers_are_checked_again_when_they_or_a_source_change(clien
         changes=[types.FileEvent(uri=uri(new), type=types.FileChangeType.Deleted)]))
     await until(lambda: not client.diagnostics.get(uri(new), [1]), what="the removed file cleared")
     await until(lambda: client.checked[-1]["metrics"]["answers"] == 6, what="the count without it")
+
+
+async def test_an_open_json_answer_is_checked_as_typed_and_as_saved_once_closed(client: LanguageClient,
+                                                                                tmp_path: Path):
+    root = workspace(tmp_path)
+    await start(client, root)
+    ans = root / "drafts/ans.jsonl"
+    on_disk = ans.read_text(encoding="utf-8")
+    u = uri(ans)
+    await until(lambda: len(client.diagnostics.get(u, [])) == 2, what="the first check, from disk")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=u, language_id="json", version=1, text=on_disk)))
+    # an unsaved edit: the first answer now says 30 days, the malformed line is mended, the wrong one fixed
+    typed = answer("good", CLAIM.replace("14", "30")) + "\n" + answer("fixed", CLAIM) + "\n"
+    change_all(client, u, typed, 2)
+    diags = await until(lambda: [d for d in client.diagnostics.get(u, []) if d.code != "block-syntax"
+                                 and d.range.start.line == 0] or None, what="the typed text checked")
+    assert [d.code for d in diags] == ["number-mismatch"]
+    assert "30 days" in diags[0].message and "14 days" in diags[0].message
+    assert [d.range.start.line for d in client.diagnostics[u]] == [0]  # nothing left of the text on disk
+    assert ans.read_text(encoding="utf-8") == on_disk  # the file itself is never written
+    # the report counts the answers as typed: two, one failing
+    got = await report(client)
+    typed_answers = [d for d in got["drafts"] if d["path"] == "drafts/ans.jsonl"]
+    assert [d.get("id") for d in typed_answers] == ["good", "fixed"]
+    assert [c["supported"] for d in typed_answers for c in d["claims"]] == [False, True]
+    # closed without saving: back to the file on disk
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=u)))
+    await until(lambda: sorted(d.range.start.line for d in client.diagnostics.get(u, [])) == [1, 2],
+                what="the file as saved checked again")
+    assert_diagnostics_match(client.diagnostics[u], expected(cli_report(root), "drafts/ans.jsonl"))

@@ -275,15 +275,20 @@ class Folder:
             return None
         return self.check(path, uri, text, None, is_open=False, encoding_problem=bad, previous=previous)
 
-    def check_json(self, path: Path, uri: str) -> JsonState | None:
-        """A JSON answer file checked as `cairn check` checks it (engine.check_file, from disk);
-        None when it cannot be read."""
-        try:
-            checked = engine.check_file(self.ws, self.verifier, path)
-        except OSError:
-            self._cites.pop(path, None)
-            return None
-        state = json_state(path, self.ws.relpath(path), uri, checked, self.codec, lambda r: cited_location(self, r))
+    def check_json(self, path: Path, uri: str, text: str | None = None, version: int | None = None,
+                   encoding_problem: bool = False) -> JsonState | None:
+        """A JSON answer file checked as `cairn check` checks it: from disk, or the `text` an editor
+        holds open (at `version`); None when the file on disk cannot be read."""
+        if text is not None:
+            checked = engine.check_answer_text(self.ws, self.verifier, path, text, encoding_problem)
+        else:
+            try:
+                checked = engine.check_file(self.ws, self.verifier, path)
+            except OSError:
+                self._cites.pop(path, None)
+                return None
+        state = json_state(path, self.ws.relpath(path), uri, checked, self.codec, lambda r: cited_location(self, r),
+                           version=version if text is not None else None)
         self._cites[path] = cited_by([cr for r in state.answers for cr in r.claims])
         return state
 

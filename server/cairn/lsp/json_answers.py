@@ -1,16 +1,17 @@
 """JSON answers in the editor (SPEC sections 3 and 8).
 
 A `.json`/`.jsonl` file among the workspace's answers (a `drafts` glob matches
-it) is checked as `cairn check` checks it: `engine.check_file` reads the file
-on disk and verifies each of its answers with the folder's verifier. Its
-diagnostics are published on the file, at the line where each answer starts
-(the JSON report's `line`); a file-level one (its encoding, a source's) once
-for the file, not once per answer. The file is checked again when it is saved
-or changes on disk, and when a source it cites changes.
+it) is checked as `cairn check` checks it: each of its answers is verified
+with the folder's verifier, from the text the editor holds while the file is
+open (as typed, like a Markdown draft) and from the file on disk otherwise.
+Its diagnostics are published on the file, at the line where each answer
+starts (the JSON report's `line`); a file-level one (its encoding, a
+source's) once for the file, not once per answer. The file is checked again
+when it is edited, saved, changes on disk or is closed (back to what is on
+disk), and when a source it cites changes.
 
 No hover, lens, code action or fix on a JSON answer: `cairn check --fix` never
-edits one either. The verdicts are of the file as saved (an unsaved edit of
-an open JSON answer is checked when it is saved).
+edits one either.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ class JsonState:
     answers: list[DraftResult]  # one per answer, in the file's order (the engine's results)
     lines: list[str]
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
-    version: int | None = None  # published without a version: these are the verdicts of the file on disk
+    version: int | None = None  # the open text's version; None: the verdicts of the file on disk
     is_open: bool = False
 
     def lsp_diagnostics(self) -> list[types.Diagnostic]:
@@ -67,9 +68,11 @@ class JsonState:
         return [replace(r, claims=list(r.claims), diagnostics=list(r.diagnostics)) for r in self.answers]
 
 
-def json_state(path: Path, rel: str, uri: str, checked: list[CheckedDraft], codec: Codec, locate) -> JsonState:
+def json_state(path: Path, rel: str, uri: str, checked: list[CheckedDraft], codec: Codec, locate, *,
+               version: int | None = None) -> JsonState:
     """The state of a file from `engine.check_file`'s answers; `locate(citation_result)` gives
-    a cited span's Location (for the diagnostics' related information)."""
+    a cited span's Location (for the diagnostics' related information). `version`: the editor's
+    version of the open text checked (None: the file as saved)."""
     text = checked[0].text if checked else ""
     lines = split_lines(text)
     diags: list[types.Diagnostic] = []
@@ -83,4 +86,4 @@ def json_state(path: Path, rel: str, uri: str, checked: list[CheckedDraft], code
         for cr in cd.result.claims:
             diags += claim_diagnostics(cr, lines, codec, locate)
     return JsonState(path=path, rel=rel, uri=uri, answers=[cd.result for cd in checked], lines=lines,
-                     diagnostics=diags)
+                     diagnostics=diags, version=version, is_open=version is not None)

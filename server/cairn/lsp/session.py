@@ -128,7 +128,7 @@ class Session:
         if p is None:
             return False
         if (p.suffix.lower() != ".md" and doc.language_id != "markdown") or is_answer_file(p):
-            return False  # (a JSON answer is checked from disk: _check_json)
+            return False  # (a JSON answer is checked by _check_json)
         f = self.folder_for(p)
         return f is not None and not f.is_source(p)
 
@@ -305,20 +305,28 @@ class Session:
             doc.disk_checked = False
             doc.judge_wanted = True
             self.request_check(doc.path, 0)
+        elif self._json_answer(doc):
+            doc.disk_checked = False
+            self.request_check(doc.path, 0)  # checked as the editor holds it from now on
+
+    def _json_answer(self, doc: Document) -> bool:
+        """Whether an open document is one of the workspace's JSON answer files."""
+        if doc.path is None or not is_answer_file(doc.path):
+            return False
+        folder = self.folder_for(doc.path)
+        return folder is not None and doc.path in folder.answers
 
     def did_save(self, params: types.DidSaveTextDocumentParams) -> None:
         doc = self.documents.get(params.text_document.uri)
         if doc is not None and self.is_draft(doc):
             doc.judge_wanted = True
             self.judge_soon(doc.path)
-        elif doc is not None and doc.path is not None and is_answer_file(doc.path):
-            folder = self.folder_for(doc.path)
-            if folder is not None and doc.path in folder.answers:
-                self.request_check(doc.path, 0)  # a JSON answer is checked as saved
+        elif doc is not None and self._json_answer(doc):
+            self.request_check(doc.path, 0)
 
     def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         doc = self.documents.change(params, self.codec)
-        if doc is not None and self.is_draft(doc):
+        if doc is not None and (self.is_draft(doc) or self._json_answer(doc)):
             self.request_check(doc.path)
 
     def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
@@ -450,12 +458,24 @@ class Session:
         self._send(path, doc.uri, [diag], doc.version)
 
     async def _check_json(self, folder: Folder, path: Path) -> None:
-        """A JSON answer file: checked from disk as `cairn check` checks it (json_answers.py)."""
+        """A JSON answer file checked as `cairn check` checks it (json_answers.py): as the editor
+        holds it while it is open, else from disk."""
         if path not in folder.answers:
             if path in folder.json_answers or path in self._published:
                 self._drop(folder, path)
             return
-        state = await self.run(folder.check_json, path, self.uri_for(path))
+        doc = self.documents.by_path(path)
+        if doc is None:
+            state = await self.run(folder.check_json, path, self.uri_for(path))
+        else:
+            if not doc.disk_checked:
+                doc.disk_invalid_utf8 = await self.run(_invalid_utf8, path)
+                doc.disk_checked = True
+            text, version = doc.text, doc.version
+            state = await self.run(folder.check_json, path, doc.uri, text, version, doc.encoding_problem)
+            now = self.documents.by_path(path)
+            if now is not doc or now.version != version or now.text != text:
+                return  # edited or closed meanwhile: another check is on its way
         if self.folder_for(path) is not folder or path not in folder.answers:
             return  # the folder was rebuilt, or the file is no answer any more, meanwhile
         if state is None:
