@@ -151,16 +151,24 @@ def fmt(a: int, n: int) -> str:
     return f"{a}/{n} ({100 * a / n:.0f} %)" if n else "-"
 
 
+def probe_evidence(row: dict) -> list[meaning.Evidence]:
+    """A probe pair's evidence: its quote inside the paragraph it was copied from (`context`, rounds 28
+    on), else the quote as its own chunk; never a source title (the probes' sources need not be on the
+    machine that runs them)."""
+    quote, text = row["quote"], row.get("context", row["quote"])
+    start = text.index(quote)
+    return [meaning.Evidence(quote, text, start, start + len(quote))]
+
+
 def probe_rounds() -> int:
     """False alarms and misses of the default on each round of the probe pairs
-    (each quote is its own chunk, with no source title)."""
+    (each quote in its paragraph where the round gives one, else its own chunk; no source title)."""
     rows = [json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines() if line.strip()]
     config = CONFIGS["calibrated + all meaning rules"]
     print("| probe round | pairs | false alarms | misses |")
     print("| --- | ---: | ---: | ---: |")
     for k in sorted({r["round"] for r in rows}):
-        got = [(r["label"] == "supported",
-                verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config))
+        got = [(r["label"] == "supported", verdict(r["claim"], probe_evidence(r), config))
                for r in rows if r["round"] == k]
         fa = sum(1 for gold, ok in got if gold and not ok)
         miss = sum(1 for gold, ok in got if not gold and ok)

@@ -117,7 +117,9 @@ def apply_verdict(cr: ClaimResult, verdict: JudgeVerdict | None, threshold: floa
         passed = bool(verdict.supported)
         score = verdict.score
     lexical = judge_name in ("lexical", "fallback")
-    if passed and lexical and cr.displaced is not None:
+    if passed and lexical and cr.displaced is not None and not any(
+            d.code == "number-mismatch" and d.message.startswith(f"claim says {cr.displaced[0]};") for d in diags):
+        # (an option in place of the quote's, `-E` for `-P`, is already the identifier rule's number-mismatch)
         mine, theirs = cr.displaced
         diags.append(Diagnostic(
             "unsupported-claim",

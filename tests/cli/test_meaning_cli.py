@@ -47,13 +47,17 @@ def test_messages_name_both_sides(claims):
     assert msg["The Leeds depot opened on 12 March 2024."] == ["claim says 12 March 2024; quotes say 12 May 2024"]
     assert msg["Each Contributor grants an exclusive, revocable, royalty-bearing copyright license."][0].startswith(
         "claim says exclusive; quote says non-exclusive")
+    assert msg["The depot tool's -R option reads all files under each folder recursively."] == [
+        "claim says -R; source says -r, --recursive"]
+    assert msg["The depot shell reads ~/.depotrc when it starts, unless the --noprofile option is used."] == [
+        "claim says --noprofile; source says --norc"]
     version = [m for c, m in msg.items() if c.startswith("Under GPL version 2")][0]
     assert version == ["claim says version 2; source says version 3"]
     assert msg["timeout now supports sub-second timeouts on Solaris."] == [
         "the claim says Solaris where its quote says macOS (support 0.83, threshold 0.5; missing: Solaris)"]
     assert msg['Set the mode to "lenient" to reject unsigned packages.'][0].startswith(
         "the claim says lenient where its quote says strict (")
-    assert msg["grep's -E option now uses the new matcher."][0].startswith("the claim says -E where its quote says -P (")
+    assert msg["grep's -E option now uses the new matcher."] == ["claim says -E; source says -P"]
     assert msg["The --dry-run option now overrides --force."] == [
         "the claim says --dry-run option now overrides --force where its quote says"
         " --force option now overrides --dry-run (support 1.00, threshold 0.5)"]

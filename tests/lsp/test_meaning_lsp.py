@@ -218,3 +218,20 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not at(line_of(text, "The depot orchard's trees were planted before 1950."))
     assert by_line[("number-mismatch", line_of(text, "The depot orchard's trees were planted after 1950."))].message \
         == "claim says 1950; quotes say 1930s"
+    # a quote that says it both ways under two conditions, a list of cases, "no X" before a new noun phrase:
+    # no squiggle on the correct claims, a contradiction on their twins
+    assert not at(line_of(text, "When the depot log file does not exist yet it is created"))
+    assert by_line[("contradiction", line_of(text, "When the depot log file does exist, it is not opened."))]
+    assert not at(line_of(text, "The depot gate returns 0 when a badge is accepted"))
+    gate = line_of(text, "The depot gate returns 1 when a badge was read.")
+    assert by_line[("contradiction", gate)].message == "claim says badge; quote says no badge"
+    assert not at(line_of(text, "With no ticket number the waiting list is searched"))
+    # a command-line option is an identifier: the one the cited chunk names, by case
+    assert not at(line_of(text, "The depot tool's -r option reads all files"))
+    big_r = line_of(text, "The depot tool's -R option reads all files")
+    assert by_line[("number-mismatch", big_r)].message == "claim says -R; source says -r, --recursive"
+    value = await _hover_text(client, u, big_r)
+    assert "`number-mismatch`: claim says \\-R; source says \\-r, \\-\\-recursive" in value  # Markdown-escaped
+    assert not at(line_of(text, "unless the --norc option is used."))
+    assert by_line[("number-mismatch", line_of(text, "unless the --noprofile option is used."))].message == \
+        "claim says --noprofile; source says --norc"

@@ -905,7 +905,8 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (fourth session) left them (49 false alarms, 72 misses in 983 pairs)."""
+    most where the rules of 3 December (fifth session) left them (53 false alarms, 82 misses in 1063 pairs;
+    rounds 28 and 29 give each quote in its paragraph)."""
     import json
     import sys
 
@@ -914,14 +915,13 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 983 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 1063 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
-             if meaning_eval.verdict(r["claim"], [meaning.Evidence(r["quote"], r["quote"], 0, len(r["quote"]))], config)
-             != (r["label"] == "supported")]
+             if meaning_eval.verdict(r["claim"], meaning_eval.probe_evidence(r), config) != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 49 and len(misses) <= 72, wrong
+    assert len(false_alarms) <= 53 and len(misses) <= 82, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1497,3 +1497,48 @@ def test_a_bound_turned_and_hot_or_cold(claim, quote, conflict):
 ])
 def test_bounds_in_another_unit_and_spans_of_years(claim, quote, ok):
     assert (B.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,conflict", [
+    # the quote says it both ways, each under its own condition: a clause sharing every word the opposed
+    # one shares with the claim says it the claim's way
+    ("An existing database file is opened, and a missing one is created.",
+     "If the database file does not exist, it is created. If the database file does exist, it is opened.", False),
+    ("The museum is open on Mondays.", "The museum opens Tuesday to Sunday and is closed on Mondays.", True),
+    # a list of cases, each an amount with its condition: a negation in one does not reach the others, and
+    # each case still speaks of what the first one's words before its condition name
+    ("The exit status is 0 when a line is selected, even if an error occurred.",
+     "The exit status is 0 if a line is selected, 1 if no lines were selected, and 2 if an error occurred.", False),
+    ("The exit status is 1 when a line was selected.",
+     "The exit status is 0 if a line is selected, 1 if no lines were selected, and 2 if an error occurred.", True),
+    ("The fee is 5 euros if the form is signed.", "The fee is 5 euros if the form is signed, and 9 euros if not.",
+     False),
+    # "no X" reaches its noun phrase; a determiner after it opens another, which it does not reach
+    ("With no file operand the working directory is searched.",
+     "If no file operand is given, grep searches the working directory.", False),
+    ("The work comes without any additional terms.", "The work comes with additional terms.", True),
+    ("The orchestra played without a conductor.", "The orchestra played with no conductor.", False),
+])
+def test_cases_and_conditions_said_both_ways(claim, quote, conflict):
+    from cairn.meaning.polarity import contradictions
+
+    assert bool(contradictions(claim, [quote])) is conflict
+
+
+@pytest.mark.parametrize("claim,chunk,mismatch", [
+    ("grep -R follows every link.", "-r, --recursive Read all files under each directory.", "-R"),
+    ("grep -r reads every file.", "-r, --recursive Read all files under each directory.", None),
+    ("grep --recursive reads every file.", "-r, --recursive Read all files under each directory.", None),
+    ("Use --noprofile to skip it.", "This may be inhibited by using the --norc option.", "--noprofile"),
+    ("Use --preserve-xattr to keep them.", "The --preserve-xattr option keeps extended attributes.", None),
+    ("Use --preserve to keep them.", "The --preserve-xattr option keeps extended attributes.", "--preserve"),
+    ("Run it with -v for more output.", "Prints more output while it runs.", None),  # no option named: no check
+    ("It fell to -5 degrees.", "It fell to -5 degrees, see -x.", None),  # a negative number is no option
+    ("The well-known e-mail (-x) flag.", "The -x flag.", None),  # hyphens inside words are not options
+    ('Pass "-q" to quieten it.', "-s, --silent Quieten it.", "-q"),
+])
+def test_a_command_line_option_is_an_identifier_of_the_cited_chunk(claim, chunk, mismatch):
+    found = [m for m in B.compare(claim, [chunk[-20:]], [chunk]) if m.kind == "identifier"]
+    assert [m.claim for m in found] == ([mismatch] if mismatch else [])
+    if mismatch:
+        assert found[0].message.startswith(f"claim says {mismatch}; source says ")

@@ -184,7 +184,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
     against which identifiers are checked."""
     cq = extract(claim)
     if not cq:
-        return []
+        return _options_unnamed(claim, quotes, context)
     offered = _offered(tuple(quotes))
     numbers = offered.numbers
     dates = offered.dates
@@ -284,7 +284,36 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 shown = list(dict.fromkeys(_ident_shown(x) for x in others))
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
-    return out
+    return out + _options_unnamed(claim, quotes, context)
+
+
+# a command-line option as documentation writes it (`-r`, `--norc`, `-maxdepth`, `--preserve-xattr`): one or
+# two hyphens and a letter, at the start of a word (after white space, an opening bracket or a quotation mark)
+_OPTION = re.compile(r"(?<![^\s(\[\"'`])--?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
+
+
+@lru_cache(maxsize=4096)
+def _options_of(text: str) -> tuple[str, ...]:
+    """The options a text names, each once, in order."""
+    return tuple(dict.fromkeys(_OPTION.findall(text))) if "-" in text else ()
+
+
+def _options_unnamed(claim: str, quotes: Sequence[str], context: Sequence[str]) -> list[NumberMismatch]:
+    """The claim's command-line options that the cited text does not name where it names others: an
+    option is an identifier, so `grep -R` is not backed by a chunk that documents `-r, --recursive`,
+    nor `--noprofile` by a quote about `--norc`. Options are told apart by case, as programs read them.
+    A cited text that names no option leaves the claim's alone (the option's name may be a heading of
+    its own, outside the chunk)."""
+    mine = _options_of(claim)
+    if not mine:
+        return []
+    theirs: dict[str, None] = {}
+    for text in (*quotes, *context):
+        theirs.update(dict.fromkeys(_options_of(text)))
+    if not theirs:
+        return []
+    shown = ", ".join(list(theirs)[:4])
+    return [NumberMismatch(o, shown, "identifier", where="source") for o in mine if o not in theirs]
 
 
 # a change by an amount: "fell by 2 percentage points", "rose by about 12%"

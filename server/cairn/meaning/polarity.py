@@ -110,6 +110,8 @@ class Clause(NamedTuple):
     # the words before the head of a noun phrase "no" denies ("admission" in "no admission fee"): denied
     # with it as words, but what the clause states is of its head
     modifiers: frozenset[str] = frozenset()
+    # the amount right before its first condition: "1" in "1 if no lines were selected", one case of a list
+    case: str = ""
 
 
 class Reading(NamedTuple):
@@ -237,6 +239,22 @@ _NOT_OBJECTS = frozenset("following next previous last same first second third f
                          "week weeks day days quarter quarters decade period".split())
 
 
+def _case_follows(toks: list[_Tok], j: int) -> bool:
+    """Whether the tokens from j (right after a comma) open one more case of a list of amounts with their
+    conditions: an amount, up to two words of what it counts, then `if`, `when`, `unless`... (`, 1 if no
+    lines were selected`, `, and 2 when an error occurred`, `, and 9 euros if not`)."""
+    if j < len(toks) and toks[j].text in ("and", "or"):
+        j += 1
+    if not (j < len(toks) and (toks[j].kind == "num" or toks[j].text in NUMBER_WORDS)):
+        return False
+    for k in range(j + 1, min(j + 4, len(toks))):  # the amount's unit or noun may come first ("9 euros if")
+        if toks[k].text in SUBORDINATORS:
+            return True
+        if toks[k].kind != "word" or not _content(toks[k].text):
+            return False
+    return False
+
+
 def _has_object(toks: list[_Tok], j: int) -> bool:
     """Whether a determiner and a word that can be a thing refused follow at `j`."""
     return (j + 1 < len(toks) and toks[j].text in _DETERMINERS and toks[j + 1].kind == "word"
@@ -314,7 +332,7 @@ def read(text: str) -> Reading:
                                   frozenset(st.heads) if said else frozenset(),
                                   frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
                                   frozenset((st.negative & st.plain) | st.timed), st.follows,
-                                  frozenset(st.modifiers) if said else frozenset()))
+                                  frozenset(st.modifiers) if said else frozenset(), st.case))
         st.reset(end)
 
     def content(t: _Tok, w: str, prev: str, i: int) -> None:
@@ -378,6 +396,17 @@ def read(text: str) -> Reading:
         if w == "yet" and (st.last_word in NEGATORS or st.last_word.endswith("n't")):
             i += 1  # "not yet": an adverb of time, not the conjunction "yet" that opens a clause
             continue
+        if t.kind == "comma" and _case_follows(toks, i + 1):
+            # "the status is 0 if a line is selected, 1 if no lines were selected, and 2 if ...": each
+            # amount with its condition is a case of its own, and a negation in one does not reach the
+            # others; each case still speaks of what the first one's words before its condition name
+            lead = st.carried if st.carried is not None else (st.lead or set())
+            close(t.start)
+            st.subordinate = True
+            st.carried = lead
+            st.concepts.update(lead)
+            i += 1
+            continue
         if t.kind == "brk" or t.text in CLAUSE_BREAKERS or (t.kind == "comma" and st.subordinate):
             close(t.start, question=t.text == "?")
             st.follows = t.text in CLAUSE_BREAKERS and i + 1 < n_toks and toks[i + 1].text in PERSONAL
@@ -413,8 +442,18 @@ def read(text: str) -> Reading:
             # "are not admitted until the interval": the negation says when, not whether (not before it, and
             # then they are): what it governs is said both ways, and opposes neither
             st.timed.update(st.heads)
-        if st.first and t.text in SUBORDINATORS:
-            st.subordinate = True
+        if t.text in SUBORDINATORS:
+            if st.first:
+                st.subordinate = True
+            if st.lead is None:
+                st.lead = set(st.concepts)  # what the clause speaks of before its condition
+                for k in range(i - 1, max(-1, i - 4), -1):  # "1 if", "9 euros if": the amount of the case
+                    before = toks[k].text
+                    if toks[k].kind == "num" or before in NUMBER_WORDS:
+                        st.case = NUMBER_WORDS.get(before, before.replace(",", ""))
+                        break
+                    if toks[k].kind != "word" or not _content(before):
+                        break
         # "declined to approve": a negating verb before its infinitive, not a direction
         denies = w in NEGATING_VERBS or (w in NEGATING_BEFORE_TO and i + 1 < n_toks and toks[i + 1].text == "to")
         if w in _DECLINE and _has_object(toks, i + 1):
@@ -569,6 +608,11 @@ def read(text: str) -> Reading:
                     w == "or" and not (i + 1 < n_toks and toks[i + 1].kind == "word" and _content(toks[i + 1].text))):
                 # "without any terms or conditions" denies both nouns; "and" or a preposition ends the phrase
                 st.word_negation = None
+            elif st.word_negation is not None and w in _DETERMINERS and toks[i - 1].start > st.word_negation \
+                    and toks[i - 1].kind == "word" and _content(toks[i - 1].text):
+                # "with no file operand the working directory is searched": a determiner after a noun opens
+                # another noun phrase, which the negation does not reach ("without any warranty" goes on)
+                st.word_negation = None
             if st.waiting and st.negations and w in PREPOSITIONS and w != "to" and (prev in NEGATORS or prev.endswith("n't")):
                 st.in_phrase = True  # "not by this License give": a phrase right after the negation
             i += 1
@@ -582,7 +626,8 @@ def read(text: str) -> Reading:
 class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
-                 "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase", "modifiers", "timed")
+                 "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase", "modifiers", "timed",
+                 "lead", "carried", "case")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -613,6 +658,9 @@ class _State:
         self.ceased_end = -1  # the token right after a ceasing phrase
         self.lifted = False  # a negation the ceasing phrase governs ("no longer prohibited")
         self.noun_phrase = False  # the negation is the determiner "no": it reaches its whole noun phrase
+        self.lead: set[str] | None = None  # the concepts before the clause's first subordinator ("if", "when")
+        self.carried: set[str] | None = None  # a case's (_case_follows): the first case's lead, which it speaks of
+        self.case = ""  # the amount right before the first subordinator
 
     def lifts(self, toks: list[_Tok], i: int) -> bool:
         """Whether the negation at token i is the one a ceasing phrase right before it governs
@@ -811,10 +859,11 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
         best_n = 1
         near: list[tuple[Reading, Clause]] = []  # the clauses that share most, governed or not
         near_n = 1
+        ungoverned: list[tuple[frozenset[str], Clause]] = []  # the clauses that share words, none governed
         for r, cls in readings:
             for ql in cls:
-                if ql.question:
-                    continue
+                if ql.question or (cl.case and ql.case and ql.case != cl.case):
+                    continue  # (another case of a list: "0 if ..." does not speak of "1 when ...")
                 shared = cl.concepts & ql.concepts
                 # the two clauses speak of the same thing: at least two words, half of the claim's
                 if len(shared) < 2 or 2 * len(shared) < len(cl.concepts):
@@ -842,6 +891,7 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 governed -= {g for g in governed if (g in cl.unasserted and _stance(cl, g) == POSITIVE)
                              or (g in ql.unasserted and _stance(ql, g) == POSITIVE)}
                 if not governed:
+                    ungoverned.append((shared, ql))
                     continue
                 conflict = next((g for g in sorted(governed) if _conflict(_stance(cl, g), _stance(ql, g))), "")
                 entry = (r, ql, conflict)
@@ -853,6 +903,12 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
             r, ql, g = best[0]
             if _opposite_direction(c, cl, r, ql):
                 continue  # a negation and an opposite bound cancel
+            if any(words >= cl.concepts & ql.concepts and g not in other.unasserted
+                   and not _conflict(_stance(cl, g), _stance(other, g)) for words, other in ungoverned):
+                # the quotes say it both ways, each under its own condition ("if the file does not exist,
+                # it is created; if it does exist, it is opened"), and a clause that shares every word the
+                # opposed one shares with the claim says it the claim's way
+                continue
             mine, theirs = _shown(c, cl, g), _shown(r, ql, g)
             out.append(Contradiction(mine, theirs, "negation"))
         elif not best and len(near) == 1 and quote_reading is None:
