@@ -235,3 +235,8 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not at(line_of(text, "unless the --norc option is used."))
     assert by_line[("number-mismatch", line_of(text, "unless the --noprofile option is used."))].message == \
         "claim says --noprofile; source says --norc"
+    # "whether or not" denies neither alternative
+    assert not at(line_of(text, "whether or not it is published as a printed book."))
+    assert not at(line_of(text, "whether it is published as a printed book or not."))
+    assert by_line[("contradiction", line_of(text, "The depot library does not lend textual works"))].message == \
+        "claim says not lend; quote says lends"

@@ -905,7 +905,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (fifth session) left them (53 false alarms, 82 misses in 1063 pairs;
+    most where the rules of 3 December (fifth session) left them (52 false alarms, 82 misses in 1063 pairs;
     rounds 28 and 29 give each quote in its paragraph)."""
     import json
     import sys
@@ -921,7 +921,7 @@ def test_the_probe_pairs_hold_their_figures():
              if meaning_eval.verdict(r["claim"], meaning_eval.probe_evidence(r), config) != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 53 and len(misses) <= 82, wrong
+    assert len(false_alarms) <= 52 and len(misses) <= 82, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1518,6 +1518,11 @@ def test_bounds_in_another_unit_and_spans_of_years(claim, quote, ok):
      "If no file operand is given, grep searches the working directory.", False),
     ("The work comes without any additional terms.", "The work comes with additional terms.", True),
     ("The orchestra played without a conductor.", "The orchestra played with no conductor.", False),
+    # "whether or not X", "whether X or not": both alternatives, neither denied
+    ("It covers any work, whether or not it is printed.", "It covers any work, whether it is printed or not.", False),
+    ("It covers any work, whether or not it is printed.", "It covers any printed work.", False),
+    ("It covers any work, whether it is printed or not.", "It covers any printed work.", False),
+    ("It does not cover printed works.", "It covers any work, whether it is printed or not.", True),
 ])
 def test_cases_and_conditions_said_both_ways(claim, quote, conflict):
     from cairn.meaning.polarity import contradictions

@@ -445,6 +445,8 @@ def read(text: str) -> Reading:
         if t.text in SUBORDINATORS:
             if st.first:
                 st.subordinate = True
+            if t.text == "whether":
+                st.whether = True
             if st.lead is None:
                 st.lead = set(st.concepts)  # what the clause speaks of before its condition
                 for k in range(i - 1, max(-1, i - 4), -1):  # "1 if", "9 euros if": the amount of the case
@@ -528,6 +530,11 @@ def read(text: str) -> Reading:
             st.word_negation = t.start
             st.last_word = w
             i += 2
+            continue
+        if w == "not" and st.whether and toks[i - 1].text == "or":
+            # "whether or not it is printed", "whether it is printed or not": both alternatives, neither denied
+            st.last_word = w
+            i += 1
             continue
         if w in NEGATORS or w.endswith("n't") or w == "without":
             if st.waiting and st.negations and w == "without":
@@ -627,7 +634,7 @@ class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
                  "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase", "modifiers", "timed",
-                 "lead", "carried", "case")
+                 "lead", "carried", "case", "whether")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -661,6 +668,7 @@ class _State:
         self.lead: set[str] | None = None  # the concepts before the clause's first subordinator ("if", "when")
         self.carried: set[str] | None = None  # a case's (_case_follows): the first case's lead, which it speaks of
         self.case = ""  # the amount right before the first subordinator
+        self.whether = False  # "whether" was met: an "or not" after it denies nothing
 
     def lifts(self, toks: list[_Tok], i: int) -> bool:
         """Whether the negation at token i is the one a ceasing phrase right before it governs
