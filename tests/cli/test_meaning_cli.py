@@ -51,6 +51,8 @@ def test_messages_name_both_sides(claims):
         "claim says -R; source says -r, --recursive"]
     assert msg["The depot shell reads ~/.depotrc when it starts, unless the --noprofile option is used."] == [
         "claim says --noprofile; source says --norc"]
+    assert msg["The keys of earlier depot releases are kept in /etc/depot/keys.gpg."] == [
+        "claim says /etc/depot/keys.gpg; source says /etc/depot/keys-removed.gpg"]
     version = [m for c, m in msg.items() if c.startswith("Under GPL version 2")][0]
     assert version == ["claim says version 2; source says version 3"]
     assert msg["timeout now supports sub-second timeouts on Solaris."] == [

@@ -240,3 +240,7 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not at(line_of(text, "whether it is published as a printed book or not."))
     assert by_line[("contradiction", line_of(text, "The depot library does not lend textual works"))].message == \
         "claim says not lend; quote says lends"
+    # a file's path is an identifier of the cited chunk
+    assert not at(line_of(text, "are kept in /etc/depot/keys-removed.gpg."))
+    assert by_line[("number-mismatch", line_of(text, "are kept in /etc/depot/keys.gpg."))].message == \
+        "claim says /etc/depot/keys.gpg; source says /etc/depot/keys-removed.gpg"

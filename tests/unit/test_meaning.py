@@ -905,8 +905,8 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 3 December (fifth session) left them (52 false alarms, 82 misses in 1063 pairs;
-    rounds 28 and 29 give each quote in its paragraph)."""
+    most where the rules of 3 December (fifth session) left them (56 false alarms, 90 misses in 1103 pairs;
+    rounds 28 to 30 give each quote in its paragraph)."""
     import json
     import sys
 
@@ -915,13 +915,13 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 1063 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 1103 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], meaning_eval.probe_evidence(r), config) != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 52 and len(misses) <= 82, wrong
+    assert len(false_alarms) <= 56 and len(misses) <= 90, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1523,6 +1523,16 @@ def test_bounds_in_another_unit_and_spans_of_years(claim, quote, ok):
     ("It covers any work, whether or not it is printed.", "It covers any printed work.", False),
     ("It covers any work, whether it is printed or not.", "It covers any printed work.", False),
     ("It does not cover printed works.", "It covers any work, whether it is printed or not.", True),
+    # "obliged" is required, which "not required" denies
+    ("You are obliged to contact the authors first.", "It is requested, but not required, that you contact the "
+     "authors first.", True),
+    ("You are asked, though not obliged, to contact the authors first.", "It is requested, but not required, "
+     "that you contact the authors first.", False),
+    # "not required" denies the requirement, not what is required: contacting them is still asked for
+    ("You should contact the authors before redistributing many copies.",
+     "It is requested, but not required, that you contact the authors before redistributing many copies.", False),
+    ("You are required to contact the authors before redistributing many copies.",
+     "It is requested, but not required, that you contact the authors before redistributing many copies.", True),
 ])
 def test_cases_and_conditions_said_both_ways(claim, quote, conflict):
     from cairn.meaning.polarity import contradictions
@@ -1541,8 +1551,18 @@ def test_cases_and_conditions_said_both_ways(claim, quote, conflict):
     ("It fell to -5 degrees.", "It fell to -5 degrees, see -x.", None),  # a negative number is no option
     ("The well-known e-mail (-x) flag.", "The -x flag.", None),  # hyphens inside words are not options
     ('Pass "-q" to quieten it.', "-s, --silent Quieten it.", "-q"),
+    # a file's path or name is an identifier the same way (held as written anywhere in the cited text)
+    ("The keys are in /usr/share/keyrings/debian-archive-keyring.gpg.",
+     "* /usr/share/keyrings/debian-archive-removed-keys.gpg: keys of previous releases.",
+     "/usr/share/keyrings/debian-archive-keyring.gpg"),
+    ("The keys are in debian-archive-removed-keys.gpg.",
+     "* /usr/share/keyrings/debian-archive-removed-keys.gpg: keys of previous releases.", None),
+    ("Edit /etc/fstab to mount it.", "Each line of /etc/fstab describes a filesystem.", None),
+    ("Edit /etc/mtab to mount it.", "Each line of /etc/fstab describes a filesystem.", "/etc/mtab"),
+    ("Edit /etc/mtab to mount it.", "Each line describes a filesystem.", None),  # no file named: no check
+    ("See README.md and and/or km/h, e.g. the U.S. guide.", "See the README.md file.", None),
 ])
-def test_a_command_line_option_is_an_identifier_of_the_cited_chunk(claim, chunk, mismatch):
+def test_a_command_line_option_or_a_file_is_an_identifier_of_the_cited_chunk(claim, chunk, mismatch):
     found = [m for m in B.compare(claim, [chunk[-20:]], [chunk]) if m.kind == "identifier"]
     assert [m.claim for m in found] == ([mismatch] if mismatch else [])
     if mismatch:

@@ -184,7 +184,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
     against which identifiers are checked."""
     cq = extract(claim)
     if not cq:
-        return _options_unnamed(claim, quotes, context)
+        return _literals_unnamed(claim, quotes, context)
     offered = _offered(tuple(quotes))
     numbers = offered.numbers
     dates = offered.dates
@@ -284,36 +284,54 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 shown = list(dict.fromkeys(_ident_shown(x) for x in others))
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
-    return out + _options_unnamed(claim, quotes, context)
+    return out + _literals_unnamed(claim, quotes, context)
 
 
 # a command-line option as documentation writes it (`-r`, `--norc`, `-maxdepth`, `--preserve-xattr`): one or
 # two hyphens and a letter, at the start of a word (after white space, an opening bracket or a quotation mark)
 _OPTION = re.compile(r"(?<![^\s(\[\"'`])--?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
+# a file's path (`/etc/passwd`, `~/.bashrc`, `./configure`) or name with an extension (`README.md`,
+# `debian-archive-keyring.gpg`), at the start of a word: not `and/or`, `km/h`, `e.g.` or `U.S.`
+_FILE = re.compile(r"(?<![\w/.~-])(?:(?:~|\.{1,2})?/[\w.+-]+(?:/[\w.+-]+)*|[\w-]{2,}(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}\b(?![\w/-]))")
 
 
 @lru_cache(maxsize=4096)
-def _options_of(text: str) -> tuple[str, ...]:
-    """The options a text names, each once, in order."""
-    return tuple(dict.fromkeys(_OPTION.findall(text))) if "-" in text else ()
+def _literals_of(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The options and the files a text names, each once, in order (a sentence's full stop left off)."""
+    options = tuple(dict.fromkeys(_OPTION.findall(text))) if "-" in text else ()
+    files = tuple(dict.fromkeys(f.rstrip(".") for f in _FILE.findall(text))) if ("/" in text or "." in text) else ()
+    return options, tuple(f for f in files if f and f not in ("/", "~/", "./"))
 
 
-def _options_unnamed(claim: str, quotes: Sequence[str], context: Sequence[str]) -> list[NumberMismatch]:
-    """The claim's command-line options that the cited text does not name where it names others: an
-    option is an identifier, so `grep -R` is not backed by a chunk that documents `-r, --recursive`,
-    nor `--noprofile` by a quote about `--norc`. Options are told apart by case, as programs read them.
-    A cited text that names no option leaves the claim's alone (the option's name may be a heading of
-    its own, outside the chunk)."""
-    mine = _options_of(claim)
-    if not mine:
+def _literals_unnamed(claim: str, quotes: Sequence[str], context: Sequence[str]) -> list[NumberMismatch]:
+    """The claim's command-line options and files that the cited text does not name where it names
+    others of the kind: an option or a file is an identifier, so `grep -R` is not backed by a chunk
+    that documents `-r, --recursive`, nor `--noprofile` by a quote about `--norc`, nor
+    `/usr/share/keyrings/debian-archive-keyring.gpg` by a chunk about `debian-archive-removed-keys.gpg`.
+    Options are told apart by case, as programs read them; a file is the cited text's when the text
+    holds it as written (`passwd.5` in `/usr/share/man/man5/passwd.5`). A cited text that names no
+    option (no file) leaves the claim's alone: its name may be a heading of its own, outside the chunk."""
+    options, files = _literals_of(claim)
+    if not options and not files:
         return []
-    theirs: dict[str, None] = {}
-    for text in (*quotes, *context):
-        theirs.update(dict.fromkeys(_options_of(text)))
-    if not theirs:
-        return []
-    shown = ", ".join(list(theirs)[:4])
-    return [NumberMismatch(o, shown, "identifier", where="source") for o in mine if o not in theirs]
+    texts = (*quotes, *context)
+    out: list[NumberMismatch] = []
+    if options:
+        theirs: dict[str, None] = {}
+        for text in texts:
+            theirs.update(dict.fromkeys(_literals_of(text)[0]))
+        if theirs:
+            shown = ", ".join(list(theirs)[:4])
+            out += [NumberMismatch(o, shown, "identifier", where="source") for o in options if o not in theirs]
+    if files:
+        named: dict[str, None] = {}
+        for text in texts:
+            named.update(dict.fromkeys(_literals_of(text)[1]))
+        if named:
+            shown = ", ".join(list(named)[:4])
+            out += [NumberMismatch(f, shown, "identifier", where="source") for f in files
+                    if not any(f in text for text in texts)]
+    return out
 
 
 # a change by an amount: "fell by 2 percentage points", "rose by about 12%"

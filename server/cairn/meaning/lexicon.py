@@ -66,7 +66,7 @@ _pairs("include", "include includes included including inclusive", "exclude excl
 _pairs("accept", "accept accepts accepted approve approves approved", "reject rejects rejected")
 _pairs("enable", "enable enables enabled", "disable disables disabled")
 _pairs("true", "true", "false")
-_pairs("require", "require required requires mandatory obligatory compulsory must", "optional")
+_pairs("require", "require required requires mandatory obligatory compulsory must oblige obliges obliged", "optional")
 # states, not the events of a timetable: "opens at 6 and shuts at 10" says no opposite
 _pairs("open", "open opened", "closed shut")
 _pairs("public", "public", "private")

@@ -806,6 +806,11 @@ def _denies_outside(r: Reading, cl: Clause, shared: frozenset[str]) -> bool:
                for m in r.words)
 
 
+# what "not required" denies: the requirement, not what is required ("not required, that you contact the
+# authors" leaves contacting them open, where "not allowed to" denies it)
+_REQUIRED = frozenset({stem(ANTONYMS["required"][0])})
+
+
 def _turned_against(c: Reading, cl: Clause, theirs: Iterable[Direction]) -> bool:
     """Whether a direction of the claim's clause `cl` has one of `theirs` the other way, on the same axis
     and anchor: a negation (or an opposite word) and the opposite bound then cancel."""
@@ -890,7 +895,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                         governed |= shared & side.modifiers
                 if not governed and len(shared) >= 3 and 4 * len(shared) >= 3 * len(cl.concepts) \
                         and not _denies_outside(c, cl, shared) and not _denies_outside(r, ql, shared) \
-                        and not cl.heads & cl.mixed and not ql.heads & ql.mixed:
+                        and not cl.heads & cl.mixed and not ql.heads & ql.mixed \
+                        and cl.heads != _REQUIRED and ql.heads != _REQUIRED:
                     # nearly the same statement: its polarity as a whole; unless a word that denies by
                     # itself stands outside what the two share ("Flood damage is excluded from the
                     # policy" against "The policy does not cover flood damage"); not a word a clause

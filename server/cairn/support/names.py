@@ -273,8 +273,15 @@ def _candidates(ctoks: Sequence[_Word], a: Sequence[str], held: str, near: froze
     between shared words."""
     last = len(a) - 1
     return {i for i, w in enumerate(ctoks)
-            if (w.quoted or _candidate(w.text, w.opens)) and w.text.lower() not in held
+            if (w.quoted or _candidate(w.text, w.opens)) and not _is_held(w.text.lower(), held)
             and ((i > 0 and a[i - 1] in near) or (i < last and a[i + 1] in near))}
+
+
+def _is_held(word: str, held: str) -> bool:
+    """Whether the quotes or headings (`held`, in lower case) hold a word (in lower case): as it is
+    written, or a hyphenated compound written open or solid (`posix-compliant` in `a POSIX compliant
+    processor`), which is the same word, not a name in place of another."""
+    return word in held or ("-" in word and (word.replace("-", " ") in held or word.replace("-", "") in held))
 
 
 @lru_cache(maxsize=4096)
@@ -313,7 +320,7 @@ def _unheld(claim: str, held: str) -> tuple[list[str], list[int], bool]:
         if got[0]:
             marks = True
         for k, w in got[1]:
-            if w not in held:
+            if not _is_held(w, held):
                 found.append(len(a) + k)
         a += got[2]
     return a, found, marks
