@@ -281,7 +281,10 @@ def _is_held(word: str, held: str) -> bool:
     """Whether the quotes or headings (`held`, in lower case) hold a word (in lower case): as it is
     written, or a hyphenated compound written open or solid (`posix-compliant` in `a POSIX compliant
     processor`), which is the same word, not a name in place of another."""
-    return word in held or ("-" in word and (word.replace("-", " ") in held or word.replace("-", "") in held))
+    if word in held:
+        return True
+    inner = word.strip("-")  # (an option's leading hyphen, `-a`, joins nothing)
+    return "-" in inner and (inner.replace("-", " ") in held or inner.replace("-", "") in held)
 
 
 @lru_cache(maxsize=4096)
