@@ -61,8 +61,8 @@ def test_a_name_in_place_of_another(claim, quote, pair):
     # a name the quote holds anywhere is not replaced by anything
     ("Solaris and macOS now support it", "macOS and Solaris now support it"),
     # a hyphenated compound the quote writes open or solid is the same word
-    ("GNU bc is a POSIX-compliant implementation with extensions.", "This is a POSIX compliant bc processor with extensions."),
-    ("The Wi-Fi module is a POSIX-like layer with extensions.", "The WiFi module is a POSIX like layer with extensions."),
+    ("The tool was written to be a POSIX-compliant processor with extensions.",
+     "This version was written to be a POSIX compliant bc processor with several extensions."),
 ])
 def test_no_name_displaced(claim, quote):
     assert displaced(claim, [quote]) is None
