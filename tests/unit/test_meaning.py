@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from dateutil import parser as dateparser
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from cairn import meaning
@@ -1567,3 +1567,18 @@ def test_a_command_line_option_or_a_file_is_an_identifier_of_the_cited_chunk(cla
     assert [m.claim for m in found] == ([mismatch] if mismatch else [])
     if mismatch:
         assert found[0].message.startswith(f"claim says {mismatch}; source says ")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=" -aZ9.(/\"'`[~_x\n", max_size=40))
+@example("see main.c")
+@example("xx.x")
+def test_the_literal_patterns_fast_forms_find_what_the_plain_ones_do(text):
+    """The option pattern with its hyphen first finds what the plain one (the look-behind first) finds,
+    and the test before the file pattern never rules out a text it would find a file in."""
+    import re
+
+    plain = re.compile(r"(?<![^\s(\[\"'`])--?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
+    assert B._OPTION.findall(text) == plain.findall(text)
+    if B._FILE.search(text):
+        assert B._may_name_file(text)

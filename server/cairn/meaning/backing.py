@@ -289,17 +289,28 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
 
 # a command-line option as documentation writes it (`-r`, `--norc`, `-maxdepth`, `--preserve-xattr`): one or
 # two hyphens and a letter, at the start of a word (after white space, an opening bracket or a quotation mark)
-_OPTION = re.compile(r"(?<![^\s(\[\"'`])--?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
+# (the hyphen first, and what may stand before it looked behind from there: the pattern engine then skips
+# straight from one hyphen to the next)
+_OPTION = re.compile(r"-(?<![^\s(\[\"'`]-)-?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
 # a file's path (`/etc/passwd`, `~/.bashrc`, `./configure`) or name with an extension (`README.md`,
 # `debian-archive-keyring.gpg`), at the start of a word: not `and/or`, `km/h`, `e.g.` or `U.S.`
 _FILE = re.compile(r"(?<![\w/.~-])(?:(?:~|\.{1,2})?/[\w.+-]+(?:/[\w.+-]+)*|[\w-]{2,}(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,4}\b(?![\w/-]))")
+
+
+# the test before _FILE (a slow pattern to try at every word): a full stop between word characters
+_DOTTED = re.compile(r"[\w-]\.[a-z]")
+
+
+def _may_name_file(text: str) -> bool:
+    """False when `text` surely names no file: no slash, and no full stop but at its very end."""
+    return "/" in text or (0 <= text.find(".") < len(text) - 1 and _DOTTED.search(text) is not None)
 
 
 @lru_cache(maxsize=4096)
 def _literals_of(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The options and the files a text names, each once, in order (a sentence's full stop left off)."""
     options = tuple(dict.fromkeys(_OPTION.findall(text))) if "-" in text else ()
-    files = tuple(dict.fromkeys(f.rstrip(".") for f in _FILE.findall(text))) if ("/" in text or "." in text) else ()
+    files = tuple(dict.fromkeys(f.rstrip(".") for f in _FILE.findall(text))) if _may_name_file(text) else ()
     return options, tuple(f for f in files if f and f not in ("/", "~/", "./"))
 
 
