@@ -405,9 +405,7 @@ class Session:
             return
         previous = folder.drafts.get(path)
         if doc is not None:
-            if not doc.disk_checked:
-                doc.disk_invalid_utf8 = await self.run(_invalid_utf8, path)
-                doc.disk_checked = True
+            await self._read_disk(doc, path)
             if previous is not None and previous.is_open and previous.version == doc.version \
                     and previous.text == doc.text and previous.encoding_problem == doc.encoding_problem \
                     and previous.stamp == folder.stamp:
@@ -417,8 +415,7 @@ class Session:
                 folder.check, path, doc.uri, text, version, is_open=True,
                 encoding_problem=doc.encoding_problem, previous=previous,
             )
-            now = self.documents.by_path(path)
-            if now is not doc or now.version != version or now.text != text:
+            if self._moved_on(doc, path, version, text):
                 # edited or closed meanwhile: another check is on its way; keep these verdicts
                 # for it to start from, but do not show them
                 if self.folder_for(path) is folder:
@@ -468,13 +465,10 @@ class Session:
         if doc is None:
             state = await self.run(folder.check_json, path, self.uri_for(path))
         else:
-            if not doc.disk_checked:
-                doc.disk_invalid_utf8 = await self.run(_invalid_utf8, path)
-                doc.disk_checked = True
+            await self._read_disk(doc, path)
             text, version = doc.text, doc.version
             state = await self.run(folder.check_json, path, doc.uri, text, version, doc.encoding_problem)
-            now = self.documents.by_path(path)
-            if now is not doc or now.version != version or now.text != text:
+            if self._moved_on(doc, path, version, text):
                 return  # edited or closed meanwhile: another check is on its way
         if self.folder_for(path) is not folder or path not in folder.answers:
             return  # the folder was rebuilt, or the file is no answer any more, meanwhile
@@ -495,6 +489,18 @@ class Session:
     @property
     def judging_now(self) -> bool:
         return self.judging.now
+
+    async def _read_disk(self, doc: Document, path: Path) -> None:
+        """Reads whether the open document's file on disk holds invalid UTF-8, once after it is opened
+        or changes on disk (its `encoding` diagnostic stands while the editor shows U+FFFD)."""
+        if not doc.disk_checked:
+            doc.disk_invalid_utf8 = await self.run(_invalid_utf8, path)
+            doc.disk_checked = True
+
+    def _moved_on(self, doc: Document, path: Path, version: int | None, text: str) -> bool:
+        """Whether the document was edited or closed since its text at `version` was taken to check."""
+        now = self.documents.by_path(path)
+        return now is not doc or now.version != version or now.text != text
 
     def _send(self, path: Path, uri: str, diags: list[types.Diagnostic], version: int | None) -> None:
         """Publish a file's diagnostics at `uri`, clearing them at the URI it was last published under

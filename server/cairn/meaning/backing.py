@@ -327,21 +327,15 @@ def _literals_unnamed(claim: str, quotes: Sequence[str], context: Sequence[str])
         return []
     texts = (*quotes, *context)
     out: list[NumberMismatch] = []
-    if options:
-        theirs: dict[str, None] = {}
-        for text in texts:
-            theirs.update(dict.fromkeys(_literals_of(text)[0]))
-        if theirs:
-            shown = ", ".join(list(theirs)[:4])
-            out += [NumberMismatch(o, shown, "identifier", where="source") for o in options if o not in theirs]
-    if files:
-        named: dict[str, None] = {}
-        for text in texts:
-            named.update(dict.fromkeys(_literals_of(text)[1]))
-        if named:
-            shown = ", ".join(list(named)[:4])
-            out += [NumberMismatch(f, shown, "identifier", where="source") for f in files
-                    if not any(f in text for text in texts)]
+    for kind, mine in enumerate((options, files)):  # (0: options, 1: files, as _literals_of gives them)
+        if not mine:
+            continue
+        theirs = dict.fromkeys(x for text in texts for x in _literals_of(text)[kind])
+        if not theirs:
+            continue
+        shown = ", ".join(list(theirs)[:4])
+        out += [NumberMismatch(x, shown, "identifier", where="source") for x in mine
+                if (x not in theirs if kind == 0 else not any(x in text for text in texts))]
     return out
 
 
