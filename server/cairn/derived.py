@@ -113,7 +113,7 @@ def _finding(verifier: Verifier, claim: Claim, r: CitationResult, lineage: Linea
     verdict = (f"the original quotes support the claim (score {score})" if passed else
                f"the original quotes do not support the claim (score {score} < {cfg.threshold:g})")
     # the meaning rules too (quantities, polarity, context), over the original quotes
-    meaning = verifier._meaning(claim, lineage.originals, polarity=passed)
+    meaning, _ = verifier._meaning(claim, lineage.originals, polarity=passed)
     if meaning:
         passed = False
         verdict = f"the original quotes do not support the claim ({meaning[0].code}: {meaning[0].message})"

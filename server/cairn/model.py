@@ -383,6 +383,9 @@ class ClaimResult:
     # the claim's name and the quote's name it stands in place of (the calibrated mode's rule
     # "names", support/names.py): the lexical check fails whatever the score
     displaced: tuple[str, str] | None = None
+    # the claim's words the meaning rules report as unbacked (number-mismatch: a number, a date, an
+    # identifier, an option or a file), each as the claim writes it
+    mismatched: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

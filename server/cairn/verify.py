@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import anchor, binding, dates, sentences_check
 from .history import History
 from .lineage import annotate
-from .meaning import Evidence, sentence_around
+from .meaning import Evidence, NumberMismatch, sentence_around
 from .meaning import check as check_meaning
 from .meaning import plain as plain_text_of
 from .meaning.backing import restated_score, without_identifiers
@@ -117,8 +117,7 @@ def apply_verdict(cr: ClaimResult, verdict: JudgeVerdict | None, threshold: floa
         passed = bool(verdict.supported)
         score = verdict.score
     lexical = judge_name in ("lexical", "fallback")
-    if passed and lexical and cr.displaced is not None and not any(
-            d.code == "number-mismatch" and d.message.startswith(f"claim says {cr.displaced[0]};") for d in diags):
+    if passed and lexical and cr.displaced is not None and cr.displaced[0] not in cr.mismatched:
         # (an option in place of the quote's, `-E` for `-P`, is already the identifier rule's number-mismatch)
         mine, theirs = cr.displaced
         diags.append(Diagnostic(
@@ -576,6 +575,7 @@ class Verifier:
         score: float | None = None
         missing: list[str] = []
         displaced: tuple[str, str] | None = None
+        mismatched: tuple[str, ...] = ()
         verdict: JudgeVerdict | None = None
         if quotes:
             # the seed rule is the claim's own words against the quotes' and nothing else (SPEC section 4):
@@ -609,8 +609,10 @@ class Verifier:
                                           named=self._headings(results)).displaced
             # a polarity difference contradicts only a claim its quotes are about: one whose
             # words they back (else it is unsupported, and a side word's negation says nothing)
-            diags += self._meaning(claim, results, polarity=score is not None and score >= cfg.threshold,
-                                   titles=named)
+            found, numbers = self._meaning(claim, results, polarity=score is not None and score >= cfg.threshold,
+                                           titles=named)
+            diags += found
+            mismatched = tuple(n.claim for n in numbers)
             verdict = self.judge(claim.text, judge_quotes(results)) if self.judge else None
         result = ClaimResult(
             claim=claim,
@@ -623,6 +625,7 @@ class Verifier:
             lexical_score=score,
             sentences=sentences,
             displaced=displaced,
+            mismatched=mismatched,
         )
         if quotes:
             # the score test (or the judge's verdict in its place)
@@ -634,10 +637,12 @@ class Verifier:
         return result
 
     def _meaning(self, claim: Claim, results: list[CitationResult], *, polarity: bool = True,
-                 titles: bool = False) -> list[Diagnostic]:
+                 titles: bool = False) -> tuple[list[Diagnostic], list[NumberMismatch]]:
         """The meaning rules over a claim's resolved quotes (SPEC section 4):
         quantities, polarity and direction, and each quote's sentence; `titles`:
-        the claim names an identifier, so its sources' titles are read too."""
+        the claim names an identifier, so its sources' titles are read too.
+        With the diagnostics, the number rule's findings, each naming the
+        claim's word it reports."""
         evidence: list[Evidence] = []
         cits: list[Citation] = []
         for r in results:
@@ -664,7 +669,7 @@ class Verifier:
             line = cit.line_of("quote") or _fence(cit)
             out.append(Diagnostic("context-negates", neg.message, line.start.line, claim.range or line,
                                   citation=cit))
-        return out
+        return out, found.numbers
 
     def _support_text(self, claim: Claim, results: list[CitationResult]) -> str:
         """The claim, which names an identifier, as the word-overlap score reads it:

@@ -60,6 +60,9 @@ def test_messages_name_both_sides(claims):
     assert msg['Set the mode to "lenient" to reject unsigned packages.'][0].startswith(
         "the claim says lenient where its quote says strict (")
     assert msg["grep's -E option now uses the new matcher."] == ["claim says -E; source says -P"]
+    # the option is reported once, by the number rule, even when another of the claim's numbers comes first
+    assert msg["The -E option, added in 2021, now uses the PCRE2 library."] == [
+        "claim says 2021; quotes say 2019 (and 1 more)"]
     assert msg["The --dry-run option now overrides --force."] == [
         "the claim says --dry-run option now overrides --force where its quote says"
         " --force option now overrides --dry-run (support 1.00, threshold 0.5)"]
