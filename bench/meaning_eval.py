@@ -79,7 +79,7 @@ def verdict(claim: str, evidence: list[meaning.Evidence], config, heading: str =
             passed = False  # as `cairn check` reads it: a name in place of the quote's (support/names.py)
     if lex is not None and numbers == "old" and lex.numbers_missing:
         return False
-    if numbers == "new" and compare(claim, quotes, [e.text for e in evidence] + [e.title for e in evidence]):
+    if numbers == "new" and compare(claim, quotes, [e.text for e in evidence], [e.title for e in evidence]):
         return False
     if polarity or context:
         found = meaning.check(claim, evidence, polarity=polarity and passed)

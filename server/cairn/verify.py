@@ -19,7 +19,7 @@ from .lineage import annotate
 from .meaning import Evidence, NumberMismatch, sentence_around
 from .meaning import check as check_meaning
 from .meaning import plain as plain_text_of
-from .meaning.backing import restated_score, without_identifiers
+from .meaning.backing import names_literals, restated_score, without_identifiers
 from .meaning.quantities import extract as extract_quantities
 from .model import (
     Chunk,
@@ -583,8 +583,12 @@ class Verifier:
             # titles and sentences, amounts restated) is theirs
             seed = cfg.support.mode == "seed"
             # whether the claim names an identifier its sources must be read for (once a claim)
-            named = not _verbatim(claim, results) and any(
-                q.kind == "identifier" for q in extract_quantities(claim.text))
+            verbatim = _verbatim(claim, results)
+            named = not verbatim and any(q.kind == "identifier" for q in extract_quantities(claim.text))
+            # an option or a file the claim names may be the one its source is about, named by the
+            # title rather than the chunk (a claim on invoke-rc.d cited to its README's paragraph on
+            # policy-rc.d): the titles are read for it too, as for an identifier
+            titles = named or (not verbatim and names_literals(claim.text))
             support_text = self._support_text(claim, results) if named and not seed else claim.text
             lex = check_support(support_text, quotes, threshold=cfg.threshold, mode=cfg.support.mode)
             if not seed and lex.score is not None and lex.score < cfg.threshold and lex.missing:
@@ -610,7 +614,7 @@ class Verifier:
             # a polarity difference contradicts only a claim its quotes are about: one whose
             # words they back (else it is unsupported, and a side word's negation says nothing)
             found, numbers = self._meaning(claim, results, polarity=score is not None and score >= cfg.threshold,
-                                           titles=named)
+                                           titles=titles)
             diags += found
             mismatched = tuple(n.claim for n in numbers)
             verdict = self.judge(claim.text, judge_quotes(results)) if self.judge else None

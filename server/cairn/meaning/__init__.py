@@ -84,8 +84,7 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
     words = plain(claim)
     verbatim = words in _plain_all(tuple(quotes))
     if not verbatim:
-        context = [e.text for e in evidence] + [e.title for e in evidence if e.title]
-        found.numbers = compare(claim, quotes, context)
+        found.numbers = compare(claim, quotes, [e.text for e in evidence], [e.title for e in evidence if e.title])
         if polarity:
             found.contradictions = (contradictions(claim, quotes) + quantifier_conflicts(claim, quotes)
                                     + only_conflicts(claim, quotes) + reversed_movements(claim, quotes))

@@ -42,7 +42,7 @@ from .quantities import (
 from .scan import _MONTH_NAMES, _REFERENCE_WORDS, _SENT_START, _WORD_BEFORE, _trie
 from .units import amount_in, converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
 
-__all__ = ["compare", "prepare", "restated", "restated_score", "without_identifiers"]
+__all__ = ["compare", "names_literals", "prepare", "restated", "restated_score", "without_identifiers"]
 
 
 def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
@@ -178,13 +178,14 @@ _RELEASE_NAMES = frozenset({"version", "release"})
 _GENERIC_NAMES = _REFERENCE_NAMES | {"item"}
 
 
-def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[NumberMismatch]:
+def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: Sequence[str] = ()) -> list[NumberMismatch]:
     """The claim's quantities, dates and identifiers that its quotes do not
-    back. `context` holds the cited chunks' text and their sources' titles,
-    against which identifiers are checked."""
+    back. `context` holds the cited chunks' text and `titles` their sources'
+    titles, against which identifiers are checked."""
     cq = extract(claim)
     if not cq:
-        return _literals_unnamed(claim, quotes, context)
+        return _literals_unnamed(claim, quotes, context, titles)
+    named = (*context, *titles)
     offered = _offered(tuple(quotes))
     numbers = offered.numbers
     dates = offered.dates
@@ -270,7 +271,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                     continue
                 out.append(NumberMismatch(_shown(q), offered.said_dates, "date"))
         elif q.kind == "identifier":
-            others = [x for text in (*quotes, *context) for x in extract(text)
+            others = [x for text in (*quotes, *named) for x in extract(text)
                       if x.kind == "identifier" and x.name == q.name]
             if not others and q.name not in _GENERIC_NAMES and _REFERENCE_NAMES.isdisjoint(
                     x.name for x in cq if x.kind == "identifier") and sum(x.kind == "identifier" for x in cq) == 1:
@@ -284,7 +285,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = ()) -> list[
                 shown = list(dict.fromkeys(_ident_shown(x) for x in others))
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
-    return out + _literals_unnamed(claim, quotes, context)
+    return out + _literals_unnamed(claim, quotes, context, titles)
 
 
 # a command-line option as documentation writes it (`-r`, `--norc`, `-maxdepth`, `--preserve-xattr`): one or
@@ -314,18 +315,29 @@ def _literals_of(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return options, tuple(f for f in files if f and f not in ("/", "~/", "./"))
 
 
-def _literals_unnamed(claim: str, quotes: Sequence[str], context: Sequence[str]) -> list[NumberMismatch]:
+def names_literals(text: str) -> bool:
+    """Whether `text` names a command-line option or a file, which are checked
+    against the cited chunks and their sources' titles as identifiers are."""
+    options, files = _literals_of(text)
+    return bool(options or files)
+
+
+def _literals_unnamed(claim: str, quotes: Sequence[str], context: Sequence[str],
+                      titles: Sequence[str] = ()) -> list[NumberMismatch]:
     """The claim's command-line options and files that the cited text does not name where it names
     others of the kind: an option or a file is an identifier, so `grep -R` is not backed by a chunk
     that documents `-r, --recursive`, nor `--noprofile` by a quote about `--norc`, nor
     `/usr/share/keyrings/debian-archive-keyring.gpg` by a chunk about `debian-archive-removed-keys.gpg`.
     Options are told apart by case, as programs read them; a file is the cited text's when the text
     holds it as written (`passwd.5` in `/usr/share/man/man5/passwd.5`). A cited text that names no
-    option (no file) leaves the claim's alone: its name may be a heading of its own, outside the chunk."""
+    option (no file) leaves the claim's alone: its name may be a heading of its own, outside the chunk.
+    The sources' `titles` hold the claim's too (the README of `invoke-rc.d` on `policy-rc.d`), but
+    what they name is not what the cited text names."""
     options, files = _literals_of(claim)
     if not options and not files:
         return []
     texts = (*quotes, *context)
+    holding = (*texts, *titles)
     out: list[NumberMismatch] = []
     for kind, mine in enumerate((options, files)):  # (0: options, 1: files, as _literals_of gives them)
         if not mine:
@@ -334,8 +346,9 @@ def _literals_unnamed(claim: str, quotes: Sequence[str], context: Sequence[str])
         if not theirs:
             continue
         shown = ", ".join(list(theirs)[:4])
+        held = dict.fromkeys(x for text in titles for x in _literals_of(text)[kind]) if titles else {}
         out += [NumberMismatch(x, shown, "identifier", where="source") for x in mine
-                if (x not in theirs if kind == 0 else not any(x in text for text in texts))]
+                if (x not in theirs and x not in held if kind == 0 else not any(x in text for text in holding))]
     return out
 
 
