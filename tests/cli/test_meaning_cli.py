@@ -62,6 +62,8 @@ def test_messages_name_both_sides(claims):
     assert msg["grep's -E option now uses the new matcher."] == ["claim says -E; source says -P"]
     assert msg["Even when forced, update-rc.d always calls the policy layer (policy-rc.d) before an init script"
                " runs."] == ["claim says update-rc.d; source says policy-rc.d"]
+    assert msg["Building the depot tool from git requires flex and version 2.7 or later of bison."] == [
+        "claim says version 2.7; source says version 3.0"]
     # the option is reported once, by the number rule, even when another of the claim's numbers comes first
     assert msg["The -E option, added in 2021, now uses the PCRE2 library."] == [
         "claim says 2021; quotes say 2019 (and 1 more)"]

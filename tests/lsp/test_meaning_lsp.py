@@ -244,6 +244,10 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not at(line_of(text, "are kept in /etc/depot/keys-removed.gpg."))
     assert by_line[("number-mismatch", line_of(text, "are kept in /etc/depot/keys.gpg."))].message == \
         "claim says /etc/depot/keys.gpg; source says /etc/depot/keys-removed.gpg"
+    # "or newer" bounds releases: a version
+    assert not at(line_of(text, "Building the depot tool from git needs flex and bison 3.0 or newer."))
+    assert by_line[("number-mismatch", line_of(text, "requires flex and version 2.7 or later of bison."))].message \
+        == "claim says version 2.7; source says version 3.0"
     # a program named like a file is held by its source's title (the README of invoke-rc.d), another is not
     assert not at(line_of(text, "Even when forced, invoke-rc.d always calls"))
     assert by_line[("number-mismatch", line_of(text, "Even when forced, update-rc.d always calls"))].message == \

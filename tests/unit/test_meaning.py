@@ -1070,6 +1070,19 @@ def test_which_part_is_an_identifier(text, name, ident):
     assert Q.extract("no one came") == ()
 
 
+@pytest.mark.parametrize("text,kinds", [
+    ("you will need flex and bison (3.0 or newer)", [("identifier", "version", (3,))]),
+    ("it needs GCC 4.9 or newer", [("identifier", "gcc", (4, 9))]),
+    ("it works with 2.6 and newer", [("identifier", "version", (2, 6))]),
+    # newer is said of releases only: an amount or a time bounded otherwise stays what it was
+    ("a score of 2.5 or more", [("number", None, None)]),
+    ("trains leave at 8.30 or later", [("number", None, None)]),
+    ("3 or newer", [("number", None, None)]),  # no decimal part: a count ("3 or newer models")
+])
+def test_a_decimal_number_bounded_by_or_newer_is_a_release(text, kinds):
+    assert [(q.kind, q.name, q.ident) for q in Q.extract(text)] == kinds
+
+
 @pytest.mark.parametrize("claim,quote,ok", [
     ("About half of the patients had headaches.", "Headaches were reported by 51% of patients.", True),
     ("About half of the patients had headaches.", "Headaches were reported by 15% of patients.", False),

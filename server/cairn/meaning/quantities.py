@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from ..support.words import ORDINALS
@@ -289,9 +289,24 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
     if (":" in text or any(q.unit in ("am", "pm") for q in found)) and (times := [
             t for t in _clock_times(text) if not any(q.kind == "range" and q.start <= t.start < q.end for q in found)]):
         found = _instead(found, times)  # not the end of a range read already ("between 6 and 7 pm")
+    if "newer" in text and any(q.kind == "number" and "." in q.text for q in found):
+        found = tuple(map(partial(_newer_release, text), found))
     if len(found) > 1:
         found = _compounds(text, found)
     return found
+
+
+# "or newer" after a number: a bound on releases ("bison (3.0 or newer)"); newer is said of releases,
+# not of amounts ("2.5 or more") or times ("8.30 or later")
+_OR_NEWER = re.compile(r"\)?\s*(?:or|and)\s+newer\b", re.IGNORECASE)
+
+
+def _newer_release(text: str, q: Quantity) -> Quantity:
+    """A number with a decimal part bounded by "or newer" as the release it is, an identifier."""
+    if q.kind != "number" or "." not in q.text or q.unit is not None or _OR_NEWER.match(text, q.end) is None:
+        return q
+    ref = _reference_before(text, q.start) or "version"
+    return Quantity("identifier", q.text, q.start, q.end, name=ref.split(":", 1)[-1], ident=_ident(q.text))
 
 
 def _instead(found: Iterable[Quantity], readings: list[Quantity]) -> tuple[Quantity, ...]:
