@@ -19,13 +19,14 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
+from .draft_walk import MAX_NESTING
 from .model import Claim, Diagnostic, DraftResult, Fix, Pos, Range, TextEdit
 
 CODE = "claim-moved"
 WORDS = 8  # how many words of its claim a block records
 _HASH = re.compile(r"sha256:([0-9a-fA-F]{12})")
 _WORD = re.compile(r"\w+")
-_MD = MarkdownIt("commonmark")
+_MD = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING})
 
 
 def claim_field(text: str, words: int = WORDS) -> str:

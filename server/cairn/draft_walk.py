@@ -35,8 +35,15 @@ from .cite_body import (
 from .draft_text import _eol_of, line_range, split_lines
 from .model import CiteBlock, Claim, DraftDoc, Pos, Problem, Range
 
+# How deep block quotes and lists may nest before markdown-it stops reading what is inside them
+# (CommonMark's preset says 20, which a list ten deep reaches: the cite blocks after it were dropped
+# and a claim twenty quotes deep lost its text). Deeper than this, a claim left without text is a
+# block-syntax problem, never verified. markdown-it itself reads some 400 levels before Python's
+# recursion limit.
+MAX_NESTING = 200
+
 # inline parsing is done lazily, only for the paragraphs whose text is needed
-_MD = MarkdownIt("commonmark").enable("table").disable("inline")
+_MD = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("inline")
 
 _ALNUM = re.compile(r"[^\W_]")  # a character for which str.isalnum() is true
 
@@ -317,6 +324,10 @@ class _Walk:
                 self.uncited += 1
         for claim, paras in self.claim_paras:
             claim.text = " ".join(t for t in (self.ptext(p) for p in paras) if t)
+            if not claim.text.strip():
+                # a block quote or list item with no text (or none markdown-it would read): no claim
+                block = claim.blocks[0]
+                claim.problems.append(Problem("block-syntax", NO_CLAIM, block.open_line, block.fence_range))
 
     # -- walking ------------------------------------------------------------
 

@@ -451,3 +451,30 @@ def test_pathological_inline_markup_is_fast(verifier):
         result = verifier.verify_draft("drafts/fuzz.md", doc)
         assert time.perf_counter() - t0 < 3.0
         assert doc.uncited_paragraphs == 1 and result.claims[0].supported
+
+
+def test_deep_nesting_hides_no_claim_and_verifies_no_empty_one(demo):
+    """Through `cairn check`: block quotes and lists nested deeper than CommonMark's preset
+    allows (20 levels) are still read, so a claim twenty quotes deep keeps its text and the cite
+    blocks after a list ten deep are all reported; past the parser's limit a claim left without
+    text is a block-syntax problem, never verified."""
+    cite = f"```cite\nchunk_id: {CHUNK_ID}\nstart: 0\nend: 22\nquote: A customer has 14 days\n```\n\n"
+    deep_list = "".join("  " * i + "- item\n" for i in range(10))
+    text = ("> " * 20 + "Zebras fly over the moon.\n\n" + cite
+            + "A customer has 14 days to ask for a credit.\n\n" + cite
+            + deep_list + "\nZebras sing at dawn.\n\n" + cite
+            + "> " * 230 + "Zebras swim.\n\n" + cite)
+    (demo / "drafts" / "deep.md").write_text(text, encoding="utf-8")
+    proc = run_cairn(demo, "check", "--format", "json", "drafts/deep.md")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    claims = json.loads(proc.stdout)["drafts"][0]["claims"]
+    # (one citation serves every claim here: its citation-reuse hint is not what this test is about)
+    got = [(c["text"], c["supported"], [d["code"] for d in c["diagnostics"] if d["code"] != "citation-reuse"])
+           for c in claims]
+    assert got[:3] == [
+        ("Zebras fly over the moon.", False, ["unsupported-claim"]),
+        ("A customer has 14 days to ask for a credit.", True, []),
+        ("Zebras sing at dawn.", False, ["unsupported-claim"]),
+    ], got
+    # deeper than the parser reads: no text, so no claim to verify
+    assert got[3] == ("", False, ["block-syntax"]), got

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 
 from .. import drafts as drafts_mod
+from ..draft_walk import MAX_NESTING
 from ..model import ClaimResult
 
 # the block structure only, as the draft parser reads it (inline markup is read by plain_text)
-_MD = MarkdownIt("commonmark").enable("table").disable("inline")
+_MD = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("inline")
 _ALNUM = re.compile(r"[^\W_]")
 _MARKER = re.compile(r"[-*+]|\d{1,9}[.)]")
 
