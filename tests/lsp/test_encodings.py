@@ -103,3 +103,29 @@ async def test_report_offers_no_fix_on_a_draft_that_is_not_utf8(client: Language
     notes = next(d for d in got["drafts"] if d["path"] == "drafts/review-notes.md")
     assert any(d["fix"] for c in notes["claims"] for d in c["diagnostics"])  # a valid draft has them
     assert got == want
+
+
+async def test_a_draft_opened_while_the_first_index_runs_keeps_its_encoding_problem(client: LanguageClient, demo):
+    """An editor restoring its tabs opens a draft right after `initialized`, before the
+    workspace is indexed: the draft's invalid bytes on disk still give its `encoding`
+    diagnostic, and source.fixAll.cairn then offers no edit (as `--fix` writes nothing)."""
+    from lsp_util import capabilities, watch_client
+
+    legacy = demo / "drafts" / "legacy-import.md"  # its span moved by one: a span-shifted with a safe fix
+    legacy.write_bytes(legacy.read_bytes().replace(b"start: 30", b"start: 31").replace(b"end: 90", b"end: 91"))
+    watch_client(client)
+    await client.initialize_session(types.InitializeParams(
+        capabilities=capabilities(), root_uri=uri(demo),
+        workspace_folders=[types.WorkspaceFolder(uri=uri(demo), name=demo.name)],
+        initialization_options={"debounce_ms": 0}))
+    u = open_doc(client, legacy)  # at once, without waiting for the first check cycle
+    await until(lambda: client.checked, timeout=30, what="the first check cycle")
+    diags = await until(lambda: [d for d in client.diagnostics.get(u, []) if d.code == "span-shifted"]
+                        and client.diagnostics[u], timeout=30, what="the draft's diagnostics")
+    assert "encoding" in [d.code for d in diags]
+    got = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=u),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=10_000, character=0)),
+        context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.cairn"])))
+    edits = [e for a in got or [] if a.edit for es in (a.edit.changes or {}).values() for e in es]
+    assert edits == []

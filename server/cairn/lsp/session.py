@@ -301,12 +301,14 @@ class Session:
 
     def did_open(self, params: types.DidOpenTextDocumentParams) -> None:
         doc = self.documents.open(params.text_document)
+        # whatever the document turns out to be: one opened while its folder is still being indexed
+        # is known to be a draft only later, and its first check must still read its file's bytes
+        # (an `encoding` problem keeps fixes from writing it) and ask the judge
+        doc.disk_checked = False
+        doc.judge_wanted = True
         if self.is_draft(doc):
-            doc.disk_checked = False
-            doc.judge_wanted = True
             self.request_check(doc.path, 0)
         elif self._json_answer(doc):
-            doc.disk_checked = False
             self.request_check(doc.path, 0)  # checked as the editor holds it from now on
 
     def _json_answer(self, doc: Document) -> bool:
