@@ -96,3 +96,34 @@ def test_a_framing_error_as_the_first_message(tmp_path: Path):
                                             + frame(SHUTDOWN)])
     assert code is not None and code != 0, stderr[-2000:]
     assert "framing error" in stderr
+
+
+def _replies(stdout: bytes) -> dict:
+    """The server's responses by id, from its framed output."""
+    out, rest = {}, stdout
+    while b"\r\n\r\n" in rest:
+        head, rest = rest.split(b"\r\n\r\n", 1)
+        n = int(head.split(b"Content-Length:")[-1].split(b"\r\n")[0])
+        msg, rest = json.loads(rest[:n]), rest[n:]
+        if "id" in msg and "method" not in msg:
+            out[msg["id"]] = msg
+    return out
+
+
+def test_a_request_it_cannot_read_is_answered_with_its_error(tmp_path: Path):
+    """Params of the wrong shape (a hover without a position, params that are no object, a
+    command without its name): each request is answered with Invalid Params, as JSON-RPC wants,
+    instead of being dropped while the client waits; the server goes on answering."""
+    bad = [
+        {"jsonrpc": "2.0", "id": 777, "method": "textDocument/hover",
+         "params": {"textDocument": {"uri": "file:///x.md"}}},
+        {"jsonrpc": "2.0", "id": "s1", "method": "textDocument/hover", "params": "notanobject"},
+        {"jsonrpc": "2.0", "id": 778, "method": "workspace/executeCommand", "params": {}},
+    ]
+    code, stdout, stderr = run_server(
+        tmp_path, [frame(INITIALIZE), frame(INITIALIZED), *map(frame, bad), frame(SHUTDOWN), frame(EXIT)])
+    assert code == 0, stderr[-2000:]
+    got = _replies(stdout)
+    for msg_id in (777, "s1", 778):
+        assert got[msg_id]["error"]["code"] == -32602, got.get(msg_id)
+    assert "result" in got[2]  # shutdown, after them

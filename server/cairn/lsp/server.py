@@ -12,9 +12,10 @@ import functools
 import logging
 import os
 import sys
+from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import FeatureRequestError
+from pygls.exceptions import FeatureRequestError, JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -29,7 +30,31 @@ from .session import Session
 log = logging.getLogger(__name__)
 
 
+class _Answered:
+    """A request whose message could not be read, already answered with its error."""
+
+
+_ANSWERED = _Answered()
+
+
 class CairnProtocol(LanguageServerProtocol):
+    def structure_message(self, data: dict[str, Any]):
+        # pygls logs a request it cannot read (params of the wrong shape) and drops it, and the
+        # client waits for an answer forever: JSON-RPC answers every request, here with its error
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            msg_id = data.get("id")
+            if "method" in data and isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
+                self._send_response(msg_id, error=exc.to_response_error())
+                return _ANSWERED
+            raise
+
+    def handle_message(self, message):
+        if message is _ANSWERED:
+            return
+        super().handle_message(message)
+
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
         # UTF-8 when the client offers it (SPEC section 8), else its own preference order
