@@ -244,6 +244,9 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not at(line_of(text, "are kept in /etc/depot/keys-removed.gpg."))
     assert by_line[("number-mismatch", line_of(text, "are kept in /etc/depot/keys.gpg."))].message == \
         "claim says /etc/depot/keys.gpg; source says /etc/depot/keys-removed.gpg"
+    # "no one" is "nobody"
+    assert not at(line_of(text, "No one boards trams without a ticket."))
+    assert by_line[("contradiction", line_of(text, "Everyone boards trams without a ticket."))]
     # "or newer" bounds releases: a version
     assert not at(line_of(text, "Building the depot tool from git needs flex and bison 3.0 or newer."))
     assert by_line[("number-mismatch", line_of(text, "requires flex and version 2.7 or later of bison."))].message \

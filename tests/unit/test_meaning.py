@@ -1071,6 +1071,19 @@ def test_which_part_is_an_identifier(text, name, ident):
     assert Q.extract("no one came") == ()
 
 
+@pytest.mark.parametrize("claim,quote,conflict", [
+    ("No one approves refunds without a receipt.", "Nobody approves refunds without a receipt.", False),
+    ("Nobody approves refunds without a receipt.", "No one approves refunds without a receipt.", False),
+    ("No-one approves refunds without a receipt.", "Nobody approves refunds without a receipt.", False),
+    ("Someone approves refunds without a receipt.", "No one approves refunds without a receipt.", True),
+    ("No-one approves refunds.", "Managers approve refunds.", True),
+])
+def test_no_one_is_nobody(claim, quote, conflict):
+    from cairn.meaning.polarity import contradictions
+
+    assert bool(contradictions(claim, [quote])) is conflict
+
+
 @pytest.mark.parametrize("text,kinds", [
     ("you will need flex and bison (3.0 or newer)", [("identifier", "version", (3,))]),
     ("it needs GCC 4.9 or newer", [("identifier", "gcc", (4, 9))]),

@@ -10,7 +10,7 @@ from functools import lru_cache
 from ..support.words import english_lexicon
 
 NEGATORS = frozenset(
-    "not no never nor neither none nothing nobody nowhere cannot unable lacks lack lacking".split()
+    "not no never nor neither none nothing nobody no-one nowhere cannot unable lacks lack lacking".split()
 )
 # verbs whose complement is negated: "forbids removing" = may not remove
 NEGATING_VERBS = frozenset(

@@ -556,6 +556,14 @@ def read(text: str) -> Reading:
                 st.waiting = False
                 if words[-1].shown.lower() in ("cost", "costs"):  # "costs nothing" is free: no charge
                     _mark(words, "free", text, words[-1].start, t.end, len(clauses))
+            elif w == "no" and i + 1 < n_toks and toks[i + 1].text == "one":
+                # "no one" is one word, "nobody": it denies its clause, not a noun phrase "one" (which a
+                # later "without" then cancelled)
+                st.negations += 1
+                st.cue_at(text, t.start, toks[i + 1].end)
+                st.last_word = "nobody"
+                i += 2
+                continue
             else:
                 st.negations += 1
                 st.cue_at(text, t.start, t.end)
