@@ -247,6 +247,10 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     # "no one" is "nobody"
     assert not at(line_of(text, "No one boards trams without a ticket."))
     assert by_line[("contradiction", line_of(text, "Everyone boards trams without a ticket."))]
+    # "one" is a count where the quotes count the same thing
+    assert by_line[("number-mismatch", line_of(text, "Each tram crew has one driver."))].message == \
+        "claim says one driver; quotes say two"
+    assert not at(line_of(text, "Each tram crew has at least one driver."))
     # "or newer" bounds releases: a version
     assert not at(line_of(text, "Building the depot tool from git needs flex and bison 3.0 or newer."))
     assert by_line[("number-mismatch", line_of(text, "requires flex and version 2.7 or later of bison."))].message \

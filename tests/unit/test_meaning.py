@@ -1084,6 +1084,23 @@ def test_no_one_is_nobody(claim, quote, conflict):
     assert bool(contradictions(claim, [quote])) is conflict
 
 
+@pytest.mark.parametrize("claim,quote,message", [
+    ("The team has one manager.", "The team has two managers.", "claim says one manager; quotes say two"),
+    ("The team has one manager.", "The team has 2 managers.", "claim says one manager; quotes say 2"),
+    ("One manager leads the team.", "Two managers lead the team.", "claim says One manager; quotes say Two"),
+    # no count of that thing in the quotes, a bound, or "one" that is no count: nothing to hold it to
+    ("The team has one manager.", "The team has a manager.", None),
+    ("The team has at least one manager.", "The team has two managers.", None),
+    ("One possibility is a refund.", "Two refunds are possible.", None),
+    ("No one manages the team.", "The team has two managers.", None),
+    ("The team has one manager.", "The team has one manager and two assistants.", None),
+])
+def test_one_before_a_noun_the_quotes_count_is_a_count(claim, quote, message):
+    from cairn.meaning.backing import compare
+
+    assert [m.message for m in compare(claim, [quote])] == ([message] if message else [])
+
+
 @pytest.mark.parametrize("text,kinds", [
     ("you will need flex and bison (3.0 or newer)", [("identifier", "version", (3,))]),
     ("it needs GCC 4.9 or newer", [("identifier", "gcc", (4, 9))]),

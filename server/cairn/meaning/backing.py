@@ -184,7 +184,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
     titles, against which identifiers are checked."""
     cq = extract(claim)
     if not cq:
-        return _literals_unnamed(claim, quotes, context, titles)
+        return _one_counted(claim, quotes) + _literals_unnamed(claim, quotes, context, titles)
     named = (*context, *titles)
     offered = _offered(tuple(quotes))
     numbers = offered.numbers
@@ -285,7 +285,34 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
                 shown = list(dict.fromkeys(_ident_shown(x) for x in others))
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
-    return out + _literals_unnamed(claim, quotes, context, titles)
+    return out + _one_counted(claim, quotes) + _literals_unnamed(claim, quotes, context, titles)
+
+
+# "one" before a noun: a count, or a word of a pronoun's or an article's kind ("one possibility is",
+# "one day"); not "no one", "any one", "every one", "one of", "one another", "one or two"
+_ONE_BEFORE_NOUN = re.compile(
+    r"(?<![\w-])(?<!no )(?<!any )(?<!every )(?<!No )(?<!Any )(?<!Every )[Oo]ne\s+"
+    r"(?!(?:of|another|or|and|more|such|that|which|who|to|in|at|by|is|was)\b)([A-Za-z][a-z]+)\b")
+
+
+def _one_counted(claim: str, quotes: Sequence[str]) -> list[NumberMismatch]:
+    """`one` before a noun is held as a count only where the quotes count that thing: "one
+    manager" against "two managers" is a number-mismatch; against quotes that give no number of
+    managers it says nothing (it may be an article's "one": "one possibility is ..."). Under a
+    bound ("at least one manager") it is left to the bound."""
+    if "one " not in claim and "One " not in claim:
+        return []
+    out = []
+    for m in _ONE_BEFORE_NOUN.finditer(claim):
+        noun = _noun_after(claim, m.end() - len(m.group(1)) - 1)
+        if noun is None or _bound_at(claim, m.start(), m.end() - len(m.group(1)) - 1) is not None:
+            continue
+        offered = _offered(tuple(quotes))
+        counts = [n for n, after in offered.amounts if after == noun and n.value is not None]
+        if counts and not any(n.value == 1 for n in counts):
+            out.append(NumberMismatch(claim[m.start():m.end()], ", ".join(dict.fromkeys(n.text for n in counts)),
+                                      "number"))
+    return out
 
 
 # a command-line option as documentation writes it (`-r`, `--norc`, `-maxdepth`, `--preserve-xattr`): one or
