@@ -53,7 +53,7 @@ def unusable_setup(ws: Workspace, paths_given: bool) -> str | None:
         return None
     found = set(ws.answers())
     for pat in globs:
-        if not any(p in found and not empty_answer_file(p) for p in ws.root.glob(pat)):
+        if not any(p in found and not empty_answer_file(p) for p in ws.drafts_glob(pat)):
             return (f"drafts glob {pat!r} in cairn.toml matches no answer (a Markdown file, or a .json/.jsonl answer"
                     " file, outside the source roots)")
     return None

@@ -501,6 +501,14 @@ class Workspace:
         except ValueError:
             return text_name(path.as_posix())
 
+    def drafts_glob(self, pattern: str) -> list[Path]:
+        """The paths a `drafts` glob names below the root. `drafts/**` is every file below
+        drafts/, as in `exclude` and a policy's path (Path.glob gives only the folders for a
+        pattern ending in `**`)."""
+        if pattern == "**" or pattern.endswith("/**"):
+            pattern += "/*"
+        return list(self.root.glob(pattern))
+
     def _excluded(self, rel: str) -> bool:
         return any(fnmatch.fnmatch(rel, pat) or PurePosixPath(rel).match(pat) for pat in self.settings.config.exclude)
 
@@ -532,7 +540,7 @@ class Workspace:
         if cfg.drafts:
             found: set[Path] = set()
             for pat in cfg.drafts:
-                for p in self.root.glob(pat):
+                for p in self.drafts_glob(pat):
                     if p.suffix.lower() in ANSWER_SUFFIXES and self._draft_file(p):
                         found.add(p)
             return sorted(

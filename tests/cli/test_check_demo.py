@@ -267,3 +267,17 @@ def test_a_misspelt_required_field_is_named(demo: Path):
     assert d["code"] == "block-syntax"
     assert d["message"] == "missing required field 'quote': unknown field 'qoute' (did you mean 'quote'?)"
     assert d["line"] == 7  # the misspelt key's own line
+
+
+def test_a_drafts_glob_ending_in_two_stars_names_every_file_below(demo: Path):
+    """`drafts = ["drafts/**"]` is every draft below drafts/, as `**` is in `exclude` and a policy's
+    path (it was read as folders only: 'matches no answer', exit 2)."""
+    toml = demo / "cairn.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('drafts = ["drafts/*.md"]', 'drafts = ["drafts/**"]'),
+                    encoding="utf-8")
+    (demo / "drafts" / "deeper").mkdir()
+    (demo / "drafts" / "credits-answer.md").rename(demo / "drafts" / "deeper" / "credits-answer.md")
+    proc = run_cairn(demo, "check", "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    paths = [d["path"] for d in json.loads(proc.stdout)["drafts"]]
+    assert "drafts/deeper/credits-answer.md" in paths and "drafts/review-notes.md" in paths
