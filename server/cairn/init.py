@@ -9,6 +9,7 @@ citation block cites it. Nothing that exists is ever overwritten.
 from __future__ import annotations
 
 import hashlib
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,18 +75,26 @@ KEYS: list[tuple[str, str, str | None, str]] = [
 ]
 
 
+# tables of entries the writer names (a list of [[policy]] tables, [principals] by name): no defaults
+_EXAMPLE_TABLES = ("policy", "principals")
+
+
 def _read_by_this_version(table: str, key: str) -> bool:
     fields = Config.model_fields
     if not table:
         return key in fields
     sub = fields.get(table)
     model = getattr(sub, "annotation", None) if sub is not None else None
+    if typing.get_origin(model) is list:  # [[policy]]: a list of tables of one model
+        (model,) = typing.get_args(model)
+    elif typing.get_origin(model) is dict:  # [principals]: a table of names of the writer's own
+        return True
     return bool(model is not None and hasattr(model, "model_fields") and key in model.model_fields)
 
 
 def _default(table: str, key: str, given: str | None) -> str:
-    if given is not None and not _read_by_this_version(table, key):
-        return given
+    if given is not None and (not _read_by_this_version(table, key) or table in _EXAMPLE_TABLES):
+        return given  # (an example value: a key this version does not read, or an entry of a table of entries)
     value = getattr(getattr(Config(), table), key) if table else getattr(Config(), key)
     return _toml_value(value)
 
@@ -106,7 +115,8 @@ def _block(entries: list[tuple[str, str, str | None, str]]) -> list[str]:
 def config_text() -> str:
     """The commented cairn.toml: every key with the default this version really uses;
     keys it does not read yet are listed apart, since setting one is an error."""
-    read = [e for e in KEYS if _read_by_this_version(e[0], e[1])]
+    examples = [e for e in KEYS if e[0] in _EXAMPLE_TABLES]
+    read = [e for e in KEYS if _read_by_this_version(e[0], e[1]) and e not in examples]
     later = [e for e in KEYS if not _read_by_this_version(e[0], e[1])]
     lines = [
         "# Cairn configuration. Every key is optional; each is shown, commented out, with",
@@ -115,6 +125,13 @@ def config_text() -> str:
         "",
         *_block(read),
     ]
+    if examples:
+        lines += [
+            "",
+            "# Tables with no default, each shown with an example: a [[policy]] entry per group of",
+            "# sources (as many as you need), a [principals] entry per principal.",
+            *_block(examples),
+        ]
     if later:
         lines += [
             "",
