@@ -231,13 +231,16 @@ _ROUGH_LINK = re.compile(r"\]\([^()\s]*\)|!\[")
 _ROUGH_MARKUP = re.compile(r"[\\`*_<>\[\]]")
 
 
+_BREAK_TAG = re.compile(r"<br\s*/?>\Z", re.IGNORECASE)
+
+
 def _inline_text(tokens: list[Any], out: list[str]) -> None:
     for t in tokens or ():
         tt = t.type
         if tt == "text" or tt == "code_inline" or tt == "text_special":  # text_special: escapes, entities
             out.append(t.content)
-        elif tt == "softbreak" or tt == "hardbreak":
-            out.append(" ")
+        elif tt == "softbreak" or tt == "hardbreak" or (tt == "html_inline" and _BREAK_TAG.match(t.content)):
+            out.append(" ")  # (`<br>` breaks a line as a hard break does: the words around it stay apart)
         elif tt == "image":
             _inline_text(t.children, out)
 

@@ -814,7 +814,7 @@ def _reference_plain(source: str) -> str:
         for t in tokens or ():
             if t.type in ("text", "code_inline"):
                 out.append(t.content)
-            elif t.type in ("softbreak", "hardbreak"):
+            elif t.type in ("softbreak", "hardbreak") or (t.type == "html_inline" and t.content.lower() == "<br>"):
                 out.append(" ")
             elif t.type == "image":
                 walk(t.children)
@@ -825,7 +825,7 @@ def _reference_plain(source: str) -> str:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["a", "b ", " ", "  ", "\t", "\n", "é", "1", ".", "*", "[x](y)", "\\", "&amp;", "<b>", "`"]), max_size=20))
+@given(st.lists(st.sampled_from(["a", "b ", " ", "  ", "\t", "\n", "é", "1", ".", "*", "[x](y)", "\\", "&amp;", "<b>", "<br>", "`"]), max_size=20))
 def test_plain_text_fast_path_matches_markdown_it(parts):
     source = "".join(parts).strip("\n")
     assert plain_text(source) == _reference_plain(source)
@@ -930,3 +930,10 @@ def test_a_top_level_list_claim_takes_its_last_item_and_references_defined_later
     assert [c.text for c in doc.claims] == ["item 1999", "See the policy here."]
     assert doc.claims[0].line == 1999
     assert doc.uncited_paragraphs == 1999 + 2
+
+
+def test_a_br_tag_parts_the_words_of_a_claim():
+    """`<br>` breaks a line inside a paragraph: the claim's words on either side stay two words."""
+    doc = parse_draft("A customer has 14 days<br>to request a credit.<BR/>It is free.\n\n```cite\nchunk_id: "
+                      + CID + "\nstart: 0\nend: 5\nquote: x\n```\n")
+    assert doc.claims[0].text == "A customer has 14 days to request a credit. It is free."
