@@ -143,6 +143,9 @@ def _compose(body: str, loader: Any = None) -> _N | None:
     return root
 
 
+# PyYAML's contexts of a construct left open (a quoted scalar, a flow sequence or mapping)
+_OPENED_AT = ("while scanning a quoted scalar", "while parsing a flow", "while scanning a block scalar")
+
 # one JSON token after optional white space: a string, a punctuation mark, or a bare word
 # (number, true, false, null, NaN, Infinity)
 _JSON_TOKEN = re.compile(r'[ \t\n\r]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([][{}:,])|([^ \t\n\r{}\[\],:"]+))', re.S)
@@ -442,6 +445,10 @@ def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, 
             _shift(root, lead)
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
+            if e.context_mark is not None and e.context and e.context.startswith(_OPENED_AT):
+                # an unclosed quote or bracket is found wanting where the next line starts (or the
+                # block ends): the field's line is where it was opened
+                mark = e.context_mark
             what = e.problem or e.context or "syntax error"
             if e.context and e.problem:
                 what = f"{e.problem} ({e.context})"

@@ -407,7 +407,7 @@ def test_duplicate_field():
 @pytest.mark.parametrize(
     "body,line,fragment",
     [
-        ("chunk_id: [unclosed\n", 4, "invalid YAML"),
+        ("chunk_id: [unclosed\n", 3, "invalid YAML"),  # the field's line (SPEC: "the field's line, else the fence")
         ("a: 1\nb: 2\n  c: 3\n", 5, "invalid YAML"),
         ("a: \x01\n", 3, "invalid YAML"),
         ("a: 1\n---\nb: 2\n", 4, "expected a single YAML document"),
@@ -937,3 +937,14 @@ def test_a_br_tag_parts_the_words_of_a_claim():
     doc = parse_draft("A customer has 14 days<br>to request a credit.<BR/>It is free.\n\n```cite\nchunk_id: "
                       + CID + "\nstart: 0\nend: 5\nquote: x\n```\n")
     assert doc.claims[0].text == "A customer has 14 days to request a credit. It is free."
+
+
+@pytest.mark.parametrize("body,line", [
+    ('chunk_id: 0123456789abcdef\nstart: 0\nend: 5\nquote: "unterminated\n', 6),  # the quote's line, not the fence
+    ("chunk_id: 0123456789abcdef\nstart: [0\nend: 5\nquote: x\n", 4),  # the start's line, not the next one
+    ("chunk_id: 0123456789abcdef\n  bad: indent\nend: 5\n", 4),  # the line the problem is on
+])
+def test_a_yaml_error_is_reported_on_the_line_of_its_field(body, line):
+    doc = parse_draft("Claim.\n\n```cite\n" + body + "```\n")
+    (problem,) = [p for c in doc.claims for b in c.blocks for p in b.problems]
+    assert problem.code == "block-syntax" and problem.line == line, problem
