@@ -9,6 +9,7 @@ the current version of its source (span-shifted or source-changed).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -117,8 +118,9 @@ def apply_verdict(cr: ClaimResult, verdict: JudgeVerdict | None, threshold: floa
         passed = bool(verdict.supported)
         score = verdict.score
     lexical = judge_name in ("lexical", "fallback")
-    if passed and lexical and cr.displaced is not None and cr.displaced[0] not in cr.mismatched:
-        # (an option in place of the quote's, `-E` for `-P`, is already the identifier rule's number-mismatch)
+    if passed and lexical and cr.displaced is not None and not _reported(cr.displaced[0], cr.mismatched):
+        # (an option in place of the quote's, `-E` for `-P`, is already the identifier rule's number-mismatch,
+        # as is a unit in place of the quote's, `C` in `-40 °C` for `-40 °F`)
         mine, theirs = cr.displaced
         diags.append(Diagnostic(
             "unsupported-claim",
@@ -136,6 +138,14 @@ def apply_verdict(cr: ClaimResult, verdict: JudgeVerdict | None, threshold: floa
         diags.append(Diagnostic("unsupported-claim", msg, claim.line, claim.range))
     supported = _settle(claim, diags)
     return replace(cr, supported=supported, support_score=score, judge=judge_name, diagnostics=diags)
+
+
+def _reported(word: str, mismatched: tuple[str, ...]) -> bool:
+    """Whether the names rule's word is one the number rule reports: one of its words, or a word of one."""
+    return word in mismatched or any(word in _WORD.findall(m) for m in mismatched)
+
+
+_WORD = re.compile(r"\w+")
 
 
 def _settle(claim: Claim, diags: list[Diagnostic]) -> bool:

@@ -65,6 +65,7 @@ def test_messages_name_both_sides(claims):
     assert msg["Building the depot tool from git requires flex and version 2.7 or later of bison."] == [
         "claim says version 2.7; source says version 3.0"]
     assert msg["Each tram crew has one driver."] == ["claim says one driver; quotes say two"]
+    assert msg["The depot freezer runs at -40 °C."] == ["claim says -40 °C; quotes say -40 °F"]
     # the option is reported once, by the number rule, even when another of the claim's numbers comes first
     assert msg["The -E option, added in 2021, now uses the PCRE2 library."] == [
         "claim says 2021; quotes say 2019 (and 1 more)"]

@@ -251,6 +251,8 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert by_line[("number-mismatch", line_of(text, "Each tram crew has one driver."))].message == \
         "claim says one driver; quotes say two"
     assert not at(line_of(text, "Each tram crew has at least one driver."))
+    assert by_line[("number-mismatch", line_of(text, "The depot freezer runs at -40 °C."))].message == \
+        "claim says -40 °C; quotes say -40 °F"
     # "or newer" bounds releases: a version
     assert not at(line_of(text, "Building the depot tool from git needs flex and bison 3.0 or newer."))
     assert by_line[("number-mismatch", line_of(text, "requires flex and version 2.7 or later of bison."))].message \

@@ -1101,6 +1101,18 @@ def test_one_before_a_noun_the_quotes_count_is_a_count(claim, quote, message):
     assert [m.message for m in compare(claim, [quote])] == ([message] if message else [])
 
 
+@pytest.mark.parametrize("claim,quote,message", [
+    ("It froze at -40 °C.", "It froze at -40 °F.", "claim says -40 °C; quotes say -40 °F"),
+    ("It froze at -40 °F.", "It froze at -40 °C.", "claim says -40 °F; quotes say -40 °C"),
+    ("Water boils at 100 °C.", "Water boils at 212 °F.", None),  # another figure in another unit: converted
+    ("The trail is 2 km long.", "The trail is 2,000 metres long.", None),
+])
+def test_the_same_figure_in_another_unit_is_another_quantity(claim, quote, message):
+    from cairn.meaning.backing import compare
+
+    assert [m.message for m in compare(claim, [quote])] == ([message] if message else [])
+
+
 @pytest.mark.parametrize("text,kinds", [
     ("you will need flex and bison (3.0 or newer)", [("identifier", "version", (3,))]),
     ("it needs GCC 4.9 or newer", [("identifier", "gcc", (4, 9))]),

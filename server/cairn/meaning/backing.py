@@ -508,7 +508,9 @@ def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | Non
         if n.value == q.value and same_unit(q.unit, n.unit):
             return n
     for n in numbers:
-        if converts(q, n):
+        # the same figure in another unit is another quantity (-40 °F is not -40 °C, though they
+        # are the same temperature): the writer changed the unit, not the figure
+        if converts(q, n) and not (n.value == q.value and q.unit and n.unit):
             return n
     for n in numbers:  # "40m passengers" may be forty million, not forty metres
         for a, b in ((q, n), (n, q)):
