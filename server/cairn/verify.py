@@ -434,7 +434,7 @@ class Verifier:
             if now != quote:
                 fix.values["quote"] = now  # re-wrapped: the new exact text
             fix.safe = len(spans) == 1
-            message = (f"{chunk.source} changed since version {short(chunk.version)}; the quote is still there"
+            message = (f"{self._why_superseded(chunk)}; the quote is still there"
                        + (" (re-wrapped)" if now != quote else "") + f", now in chunk {ch.chunk_id} at [{s}, {e})")
             old_at = anchor.all_occurrences(text, quote)
             old_pos = anchor.nearest(old_at, cit.start) if old_at else 0
@@ -454,13 +454,17 @@ class Verifier:
             )
             return res, diags
 
-        gone = self.current_version(chunk.source) is None
-        d = diag(
-            "source-changed",
-            (f"{chunk.source} was deleted" if gone else f"{chunk.source} changed since version {short(chunk.version)}")
-            + "; the quote is not in its current version" + unproven,
-            cit.line_of("chunk_id"),
-        )
+        cur = self.current_version(chunk.source)
+        gone = cur is None
+        if cur is None:
+            why = f"{chunk.source} was deleted"
+        elif cur.version == chunk.version and _collapse(quote) in _collapse(self._version_text(cur.id)):
+            # the same file, cut again: the quote is there but no longer inside one chunk
+            why = (f"{self._why_superseded(chunk)}, and the quote now runs across a chunk boundary;"
+                   " cite it as two quotes, one in each chunk")
+        else:
+            why = f"{self._why_superseded(chunk)}; the quote is not in its current version"
+        d = diag("source-changed", why + unproven, cit.line_of("chunk_id"))
         elsewhere = [
             (ch, pos) for ch, pos in self.find_quote(quote) if self.ws.allowed(ch.source) and ch.source != chunk.source
         ]
@@ -492,6 +496,20 @@ class Verifier:
             elif not elsewhere:
                 d.message += f"; nothing like it is left in {chunk.source}"
         return res, diags
+
+    def _version_text(self, version_id: int) -> str:
+        try:
+            return self.store.version_text(version_id)
+        except KeyError:  # a version whose text this machine cannot vouch for
+            return ""
+
+    def _why_superseded(self, chunk: Chunk) -> str:
+        """Why a cited chunk is no longer current: its file changed, or only the way it was cut."""
+        cur = self.current_version(chunk.source)
+        if cur is not None and cur.version == chunk.version:
+            return (f"{chunk.source} has not changed since version {short(chunk.version)}, but it was cut into"
+                    " chunks again (chunk_chars or its parser changed)")
+        return f"{chunk.source} changed since version {short(chunk.version)}"
 
     def _find_rewrapped(self, quote: str, source: str) -> list[tuple[Chunk, int, int]]:
         """Where the quote is in the current version of `source` with only its white space changed."""

@@ -96,3 +96,38 @@ def test_sentence_that_now_negates_the_quote_fails_the_claim(tmp_path: Path):
     assert claim["supported"] is False
     assert "It is no longer the case that goods are accepted back" in claim["diagnostics"][1]["message"]
     assert _fix_changes_nothing(root) == 1
+
+
+def test_source_cut_again_is_not_reported_as_changed(tmp_path: Path):
+    """chunk_chars changed, the file did not: the re-anchor message says the file is unchanged and
+    only its chunks are new (it had said "changed since version ..." of a file nobody touched)."""
+    root = _workspace(tmp_path)
+    (root / "cairn.toml").write_text("chunk_chars = 80\n", encoding="utf-8")
+    claim = _claim(root)
+    d = claim["diagnostics"]
+    assert [x["code"] for x in d] == ["span-shifted"], d
+    assert "has not changed since version" in d[0]["message"] and "cut into chunks again" in d[0]["message"]
+    assert "sources/policy.md changed since" not in d[0]["message"]
+
+
+def test_quote_across_a_new_chunk_boundary_is_not_reported_as_gone(tmp_path: Path):
+    """A quote of two sentences that a smaller chunk_chars puts in two chunks: it cannot resolve
+    (a span lies in one chunk), but the message says why, not "not in its current version"."""
+    root = _workspace(tmp_path)
+    quote = "30 days of delivery. Refunds go to the original card."
+    answer = root / "drafts" / "answer.md"
+    chunks = [json.loads(x) for x in run_cairn(root, "chunks", "--json").stdout.splitlines()]
+    chunk = next(c for c in chunks if quote in c["text"])
+    start = chunk["text"].index(quote)
+    answer.write_text(
+        "Goods come back within 30 days and refunds go to the card.\n\n```cite\n"
+        f"chunk_id: {chunk['chunk_id']}\nstart: {start}\nend: {start + len(quote)}\n"
+        f"quote: \"{quote}\"\nsource: sources/policy.md\nversion: {chunk['version'][:8]}\n```\n",
+        encoding="utf-8",
+    )
+    assert _claim(root)["supported"] is True
+    (root / "cairn.toml").write_text("chunk_chars = 70\n", encoding="utf-8")
+    d = _claim(root)["diagnostics"]
+    assert [x["code"] for x in d] == ["source-changed"], d
+    assert "the quote now runs across a chunk boundary" in d[0]["message"]
+    assert "not in its current version" not in d[0]["message"]
