@@ -461,7 +461,7 @@ class Verifier:
         elif cur.version == chunk.version and _collapse(quote) in _collapse(self._version_text(cur.id)):
             # the same file, cut again: the quote is there but no longer inside one chunk
             why = (f"{self._why_superseded(chunk)}, and the quote now runs across a chunk boundary;"
-                   " cite it as two quotes, one in each chunk")
+                   " cite it as two citations, one in each chunk")
         else:
             why = f"{self._why_superseded(chunk)}; the quote is not in its current version"
         d = diag("source-changed", why + unproven, cit.line_of("chunk_id"))
