@@ -258,6 +258,16 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert by_line[("number-mismatch", line_of(text, "requires flex and version 2.7 or later of bison."))].message \
         == "claim says version 2.7; source says version 3.0"
     # a program named like a file is held by its source's title (the README of invoke-rc.d), another is not
+    # a comparison sign bounds its number; "used to" agrees with the past; a bound in other words is the quote's
+    assert not at(line_of(text, "pressure settings of 10 or higher."))
+    assert by_line[("contradiction", line_of(text, "pressure settings of 10 or lower."))].message == \
+        "claim says or lower; quote says >=10"
+    assert not at(line_of(text, "In release 3 the depot badge variable was named"))
+    assert by_line[("contradiction", line_of(text, "The depot badge variable is named DEPOT_BADGE_ID."))].message \
+        == "claim says named; quote says used to be named"
+    assert not at(line_of(text, "should hold no fewer than three consecutive digits"))
+    assert by_line[("number-mismatch", line_of(text, "should hold no fewer than four consecutive digits"))].message \
+        == "claim says four; quotes say 3"
     assert not at(line_of(text, "Even when forced, invoke-rc.d always calls"))
     assert by_line[("number-mismatch", line_of(text, "Even when forced, update-rc.d always calls"))].message == \
         "claim says update-rc.d; source says policy-rc.d"

@@ -494,6 +494,35 @@ def test_agreeing_texts_are_not_contradictions(claim, quote):
     assert contradictions(claim, [quote]) == []
 
 
+@pytest.mark.parametrize("claim,quote,message", [
+    ("It only works at levels of 10 or lower.", "It only works with very high levels (>=10).",
+     "claim says or lower; quote says >=10"),
+    ("The speed is \u2265 10 km.", "The speed is at most 10 km.", "claim says \u2265 10; quote says at most"),
+    ("Parcels under 20 kg are accepted.", "Parcels > 20 kg are accepted.", "claim says under; quote says > 20"),
+    ("The tool is named foo.", "The tool used to be named foo.", "claim says named; quote says used to be named"),
+    ("The flags are documented.", "The flags are no longer documented.",
+     "claim says documented; quote says no longer documented"),
+    # a past form in the reason after the verb is not the verb's tense
+    ("ls issues an error on a directory merely because it was removed.",
+     "ls no longer issues an error on a directory merely because it was removed.",
+     "claim says issues; quote says no longer issues"),
+])
+def test_signs_bound_their_number_and_the_present_opposes_what_ceased(claim, quote, message):
+    assert [c.message for c in contradictions(claim, [quote])] == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("It only works at levels of 10 or higher.", "It only works with very high levels (>=10)."),
+    ("It maps a => 10 b.", "It maps a to b under 10."),  # an arrow is no sign
+    ("It goes a -> 10.", "It goes a below 10."),
+    ("The tool was named foo.", "The tool used to be named foo."),
+    ("The flags were documented.", "The flags are no longer documented."),
+    ("The tool had been named foo.", "The tool is no longer named foo."),
+])
+def test_signs_and_the_past_that_agree(claim, quote):
+    assert contradictions(claim, [quote]) == []
+
+
 def test_a_prefix_counts_only_before_a_word_of_the_lexicon():
     # "under" is not "der" negated, "display" is not "play" negated (dis- before a non-adjective)
     assert contradictions("The box is under the table", ["The box is der table"]) == []
@@ -517,6 +546,7 @@ _POLAR = st.lists(st.sampled_from([
     "maximum", "stay", "are", "three", "nights", "costs", "nothing", "pays", "rose", "compared", "with",
     "lower", "than", "reopened", "reclosed", "shorter", "canal", "river", "higher", "temperature", "warmer",
     "colder", "until", "held", "steady", "unchanged", "remained", "stable", "rates", "exceed", "five",
+    ">=", "<", "\u2265", "\u2264", "(>=10)", "=>", "->", "<=>", "was", "were", "had", "because", "named",
 ]), max_size=18).map(" ".join)
 
 
@@ -531,7 +561,8 @@ def test_fast_contradictions_agree_with_the_plain_path(claim, quotes):
 
 
 _DASHES = st.lists(st.sampled_from(["a", "-", " ", "  ", "\t", "\n", "\u2003", "5", "-5", "x-y", "\u0130", "don\u2019t",
-                                    ",", ".", "\u2014", "(", "\u00e9t\u00e9", "N'T"]), max_size=30).map("".join)
+                                    ",", ".", "\u2014", "(", "\u00e9t\u00e9", "N'T", ">", "=", "<",
+                                    "\u2265"]), max_size=30).map("".join)
 
 
 @settings(max_examples=400, deadline=None)
@@ -1157,6 +1188,16 @@ def test_amounts_in_words_times_and_changes_compare(claim, quote, ok):
     ("The flight takes one and a half hours.", "The flight takes 90 minutes.", "The flight takes 90 minutes."),
     ("It is 5 km long.", "It is 5 km long.", "It is 5 km long."),  # written alike: as it is
     ("It is 6 km long.", "It is 5 km long.", "It is 6 km long."),  # not the quote's amount: as it is
+    # a bound the quote writes in other words: the bound and its number as the quote writes them
+    ("It needs no fewer than three digits.", "It must hold at least 3 digits.", "It needs at least 3 digits."),
+    ("Stairs with 4 or more steps need a rail.", "Stairs with more than 3 steps need a rail.",
+     "Stairs with more than 3 steps need a rail."),
+    ("Bags of no more than 5 kg fly free.", "Bags up to 5 kg fly free.", "Bags of up to 5 kg fly free."),
+    ("It needs no fewer than four digits.", "It must hold at least 3 digits.", "It needs no fewer than four digits."),
+    # the other way: only the number is the quote's, the bound stays for the direction rule to oppose
+    ("It needs no more than three digits.", "It must hold at least 3 digits.", "It needs no more than 3 digits."),
+    # a bound that names its number through a copula keeps its words, which the claim must find
+    ("The minimum age is 18.", "You must be at least 18.", "The minimum age is 18."),
 ])
 def test_an_amount_the_quote_states_otherwise_is_written_as_the_quote_writes_it(claim, quote, restated):
     assert B.restated(claim, [quote]) == restated

@@ -92,7 +92,7 @@ class _Offered(NamedTuple):
     said_numbers: str  # what the quotes say instead, as a message shows it
     said_dates: str
     amounts: tuple[tuple[Quantity, str | None], ...]  # numbers stated plainly, no bound, with the word after
-    bounds: tuple[tuple[Quantity, bool, bool, str | None], ...]  # numbers under a bound (_amounts)
+    bounds: tuple[Bounded, ...]  # numbers under a bound (_amounts)
 
 
 @lru_cache(maxsize=8192)
@@ -151,8 +151,17 @@ def _how_often_in_words(quote: str) -> list[Quantity]:
     return out
 
 
-def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[tuple[Quantity, str | None], ...],
-                                             tuple[tuple[Quantity, bool, bool, str | None], ...]]:
+class Bounded(NamedTuple):
+    """A quote's number under a bound (`at least 3`, `10 or more`)."""
+
+    n: Quantity
+    up: bool  # the bound is a least amount
+    inclusive: bool  # it takes its number in
+    counted: str | None  # the word of the thing counted
+    written: str  # the bound and its number as the quote writes them
+
+
+def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[tuple[Quantity, str | None], ...], tuple[Bounded, ...]]:
     """The quotes' numbers stated plainly, each with the word after it: not
     under a bound of their own (`up to 4 times`, `prior to 30 days`, `50% or
     more` say where a range ends, not an amount), not a figure in parentheses
@@ -166,7 +175,9 @@ def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[tuple[Quantity, str | None]
         for n in qs:
             found = _bound_at(text, n.start, n.end)
             if found is not None:
-                bounded.append((n, found.group("up") is not None, _takes_in(found), _counted(text, n, found)))
+                lo, hi = min(found.start(), n.start), max(found.end(), n.end)
+                bounded.append(Bounded(n, found.group("up") is not None, _takes_in(found), _counted(text, n, found),
+                                       text[lo:hi].strip()))
                 continue
             if text[n.start - 1:n.start] == "(" and any(m is not n and n.start - 3 <= m.end < n.start for m in qs):
                 continue
@@ -547,6 +558,13 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
     last = 0
     for q in cq:
         written: str | None = None
+        if q.kind == "number" and offered.bounds and (same := _same_bound(text, q, offered.bounds)) is not None:
+            # "no fewer than three" for "at least 3": the bound as the quote writes it, words and number
+            lo, hi, written = same
+            if lo >= last and written != text[lo:hi]:
+                out += [text[last:lo], written]
+                last = hi
+            continue
         if q.kind == "range":  # "the 1990s" for the year in it that the quote gives
             n = _year_in(q, numbers)
         elif q.kind == "time":  # "3 pm" for "15:00"
@@ -661,8 +679,7 @@ def _counted(text: str, n: Quantity, found: re.Match[str]) -> str | None:
     return _noun_after(text, found.end() if found.start() >= n.end else n.end)
 
 
-def _bound_within(claim: str, q: Quantity,
-                  bounds: tuple[tuple[Quantity, bool, bool, str | None], ...]) -> Quantity | None:
+def _bound_within(claim: str, q: Quantity, bounds: tuple[Bounded, ...]) -> Quantity | None:
     """The quotes' bound on a whole count that allows the same counts as the
     claim's, written from the other side of its edge: `more than three
     steps` for `four or more steps`, `fewer than 10 people` for `no more than
@@ -679,10 +696,43 @@ def _bound_within(claim: str, q: Quantity,
     if mine is None:
         return None
     noun = _counted(claim, q, found)
-    for n, their_up, their_inclusive, word in bounds:
+    for n, their_up, their_inclusive, word, _ in bounds:
         if their_up == up and n.unit is None and word == noun and _whole_edge(n, up, their_inclusive) == mine:
             return n
     return None
+
+
+def _same_bound(claim: str, q: Quantity, bounds: tuple[Bounded, ...]) -> tuple[int, int, str] | None:
+    """Where the claim's bound on its number is, and the quotes' bound that
+    allows the same amounts, as they write it: `at least 3` for `no fewer
+    than three`, `more than 3` for `4 or more` (whole counts of the same
+    word), `up to 5 kg` for `no more than 5 kg`. None when the claim bounds
+    nothing there or no quote bounds it alike. Only a bound written as a
+    phrase next to its number: `the maximum stay is 3 nights` names what it
+    bounds in the words between, which are the claim's to be found."""
+    if q.value is None:
+        return None
+    found = _bound_at(claim, q.start, q.end)
+    if found is None or _STATED_BOUND.search(found.group(0)):
+        return None
+    up, inclusive = found.group("up") is not None, _takes_in(found)
+    edge = _whole_edge(q, up, inclusive)
+    noun = _counted(claim, q, found) if edge is not None else None
+    for b in bounds:
+        if b.up != up or _STATED_BOUND.search(b.written):
+            continue
+        if edge is not None:
+            if b.n.unit is None and b.counted == noun and _whole_edge(b.n, up, b.inclusive) == edge:
+                break
+        elif b.n.unit == q.unit and b.n.value == q.value and b.inclusive == inclusive:
+            break
+    else:
+        return None
+    return min(found.start(), q.start), max(found.end(), q.end), b.written
+
+
+# a bound that names its number through a copula: "the maximum stay is"
+_STATED_BOUND = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
 
 
 def _whole_edge(q: Quantity, up: bool, inclusive: bool) -> Decimal | None:

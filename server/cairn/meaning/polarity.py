@@ -24,7 +24,9 @@ Direction and bound words (`above` / `below`, `more than` / `less than`,
 `at least` / `at most`, `before` / `prior to` / `after`, `within`,
 `increase` / `decrease`, `minimum` / `maximum`) are read with what they
 bound (the number or word next to them): the claim contradicts the quotes
-when it bounds the same thing the other way. A negation and an opposite
+when it bounds the same thing the other way. A comparison sign right before
+a number (`>=10`, `≤ 4`) bounds it as the words do. What ceased held before:
+a clause in the past (`was named X`) agrees with `used to be named X`. A negation and an opposite
 direction in the same pair of clauses cancel (`no refunds after 30 days`
 agrees with `refunds within 30 days`).
 """
@@ -112,6 +114,8 @@ class Clause(NamedTuple):
     modifiers: frozenset[str] = frozenset()
     # the amount right before its first condition: "1" in "1 if no lines were selected", one case of a list
     case: str = ""
+    # its verb is in the past ("was", "were", "had"): what it says held then, as "used to" says too
+    past: bool = False
 
 
 class Reading(NamedTuple):
@@ -136,12 +140,19 @@ _TOKEN = re.compile(
     r"|(?P<word>[^\W\d_]+(?:['\u2019][^\W\d_]+)?(?:-[^\W\d_]+)*)"
     r"|(?P<brk>[;:.!?()\[\]\u2014]|\s-\s)"
     r"|(?P<comma>,)"
+    # a comparison sign ("(>=10)", "≤ 4 GiB"); not an arrow ("=>", "->") nor a run of them
+    r"|(?P<sym>(?<![=<>\-])(?:[<>]=?|[\u2264\u2265])(?![<>=]))"
 )
+# what a comparison sign says of the number after it, as a bound word would
+_SIGNS = {">": 1, ">=": 1, "\u2265": 1, "<": -1, "<=": -1, "\u2264": -1}
+_SIGN_CHARS = frozenset("<>\u2264\u2265")
+# the past forms of "be" and "have": a clause that holds them speaks of what held then
+_PAST = frozenset({"was", "were", "had"})
 _new = tuple.__new__
 
 
 class _Tok(NamedTuple):
-    kind: str  # "num", "word", "brk", "comma"
+    kind: str  # "num", "word", "brk", "comma", "sym"
     text: str  # lower case
     start: int
     end: int
@@ -204,6 +215,8 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
         if j < 0 or j >= len(toks) or toks[j].kind in ("brk", "comma"):
             return None
         t = toks[j]
+        if t.kind == "sym":
+            continue
         if t.kind == "num":
             return "n:" + t.text.lstrip("-\u2212").replace(",", "")
         if t.text in NUMBER_WORDS:
@@ -332,7 +345,7 @@ def read(text: str) -> Reading:
                                   frozenset(st.heads) if said else frozenset(),
                                   frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
                                   frozenset((st.negative & st.plain) | st.timed), st.follows,
-                                  frozenset(st.modifiers) if said else frozenset(), st.case))
+                                  frozenset(st.modifiers) if said else frozenset(), st.case, st.past))
         st.reset(end)
 
     def content(t: _Tok, w: str, prev: str, i: int) -> None:
@@ -382,6 +395,15 @@ def read(text: str) -> Reading:
             prev = st.last_word
             st.last_word = w
             content(t, w, prev, i)
+            i += 1
+            continue
+        if t.kind == "sym":
+            # "only works with very high levels (>=10)": a sign right before a number bounds it, as
+            # "at least 10" does; a sign before anything else says nothing read here
+            if i + 1 < n_toks and toks[i + 1].kind == "num":
+                dirs.append(Direction("order", _SIGNS[w], "n:" + toks[i + 1].text.lstrip("-\u2212").replace(",", ""),
+                                      text[t.start:toks[i + 1].end], t.start))
+                st.first = False
             i += 1
             continue
         if w == "non" and i + 1 < n_toks and toks[i + 1].kind == "word" and "-" not in toks[i + 1].text:
@@ -614,6 +636,8 @@ def read(text: str) -> Reading:
             # own, though not what the clause speaks of ("must not" is a prohibition, read as a negation)
             _mark(words, w, text, t.start, t.end, len(clauses))
         if w in STOPWORDS:
+            if w in _PAST and st.lead is None:
+                st.past = True  # (the clause's own verb: not one of a condition or reason after it)
             # an infinitive run ends at the first function word; but "to be" and "to have" go on to
             # their participle ("claimed to be fixed" names the fix, it does not state it)
             st.infinitive = w in ("be", "have") and prev == "to"
@@ -642,7 +666,7 @@ class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
                  "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase", "modifiers", "timed",
-                 "lead", "carried", "case", "whether")
+                 "lead", "carried", "case", "whether", "past")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -677,6 +701,7 @@ class _State:
         self.carried: set[str] | None = None  # a case's (_case_follows): the first case's lead, which it speaks of
         self.case = ""  # the amount right before the first subordinator
         self.whether = False  # "whether" was met: an "or not" after it denies nothing
+        self.past = False  # a past form of "be" or "have" was met
 
     def lifts(self, toks: list[_Tok], i: int) -> bool:
         """Whether the negation at token i is the one a ceasing phrase right before it governs
@@ -783,6 +808,17 @@ def _conflict(a: str, b: str) -> bool:
     return a != b and POSITIVE in (a, b) and TIMED not in (a, b)
 
 
+def _opposed(cl: Clause, ql: Clause, concept: str) -> bool:
+    """Whether a claim clause and a quote clause say opposite things of a
+    concept. What has ceased held before: `was named X` in the past agrees
+    with `used to be named X` and with `is no longer named X` (each side may
+    be the one in the past)."""
+    a, b = _stance(cl, concept), _stance(ql, concept)
+    if not _conflict(a, b):
+        return False
+    return not (CEASED in (a, b) and (cl if a == POSITIVE else ql).past)
+
+
 def _said_after(cl: Clause, r: Reading, ql: Clause) -> tuple[Clause, str] | None:
     """What the clause right after `ql` says of the word the claim's clause
     negates, when `ql` speaks of the same thing but not of that word, and the
@@ -800,7 +836,7 @@ def _said_after(cl: Clause, r: Reading, ql: Clause) -> tuple[Clause, str] | None
         if nxt.question:
             continue
         for h in sorted(cl.heads - ql.concepts):
-            if cl.concepts & nxt.concepts == {h} and _conflict(_stance(cl, h), _stance(nxt, h)):
+            if cl.concepts & nxt.concepts == {h} and _opposed(cl, nxt, h):
                 return nxt, h
     return None
 
@@ -915,7 +951,7 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 if not governed:
                     ungoverned.append((shared, ql))
                     continue
-                conflict = next((g for g in sorted(governed) if _conflict(_stance(cl, g), _stance(ql, g))), "")
+                conflict = next((g for g in sorted(governed) if _opposed(cl, ql, g)), "")
                 entry = (r, ql, conflict)
                 if len(shared) > best_n:
                     best, best_n = [entry], len(shared)
@@ -1078,6 +1114,8 @@ def _may_differ_plain(claim: str, quotes: Iterable[str]) -> bool:
             for p in PREFIXES:
                 if p + w in b:
                     return True
+    if not _SIGN_CHARS.isdisjoint(claim) or any(not _SIGN_CHARS.isdisjoint(q) for q in quotes):
+        return True  # a comparison sign: a bound
     return "n't" in claim or any("n't" in q or "n\u2019t" in q for q in quotes) or "n\u2019t" in claim
 
 
@@ -1095,7 +1133,7 @@ def _chunk_words(chunk: str) -> _Words:
     cue crosses), kept in _CHUNK_WORDS."""
     words = frozenset(_WORDS.findall(chunk.lower()))
     cue = bool(words & _CUE_WORDS) or any("n't" in w or w.startswith(("non-", "no-")) or w.endswith("-free") for w in words)
-    cue = cue or "n't" in chunk or "n\u2019t" in chunk
+    cue = cue or "n't" in chunk or "n\u2019t" in chunk or not _SIGN_CHARS.isdisjoint(chunk)
     return _keep(_CHUNK_WORDS, chunk, _Words(words, cue, frozenset(rest for w in words for rest in _unprefixed(w))))
 
 
@@ -1236,6 +1274,8 @@ def _claim_may_contradict(claim: str, views: list[_QuoteView]) -> bool:
         if negative or not denied.isdisjoint(concepts):
             return True
     if any(v.directions for v in views):
+        if not _SIGN_CHARS.isdisjoint(lowered):
+            return True  # a comparison sign: a bound
         words = [w for _, _, chunk_words in signs for w in chunk_words]
         for i, w in enumerate(words):
             if w in _DIRECTION_ONE or (i + 1 < len(words) and (w, words[i + 1]) in _DIRECTION_TWO):
@@ -1252,9 +1292,9 @@ def _claim_may_contradict_plain(claim: str, views: list[_QuoteView]) -> bool:
     denied = frozenset().union(*(v.negative for v in views))
     if any(n or not denied.isdisjoint(cs) for n, cs in map(_word_signs, words)):
         return True
-    return any(v.directions for v in views) and any(
+    return any(v.directions for v in views) and (not _SIGN_CHARS.isdisjoint(lowered) or any(
         w in _DIRECTION_ONE or (i + 1 < len(words) and (w, words[i + 1]) in _DIRECTION_TWO)
-        for i, w in enumerate(words))
+        for i, w in enumerate(words)))
 
 
 def _shown(r: Reading, cl: Clause, concept: str) -> str:
