@@ -268,6 +268,15 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not at(line_of(text, "should hold no fewer than three consecutive digits"))
     assert by_line[("number-mismatch", line_of(text, "should hold no fewer than four consecutive digits"))].message \
         == "claim says four; quotes say 3"
+    # milliseconds are time; a negated bound is backed by its own amount only; a bare release; a year as '06
+    assert not at(line_of(text, "cannot be held open for longer than 0.2 seconds."))
+    assert by_line[("number-mismatch", line_of(text, "cannot be held open for longer than 200 microseconds."))] \
+        .message == "claim says 200 microseconds; quotes say 200 millisecond"
+    assert not at(line_of(text, "Depot gates older than 3.19 did not log"))
+    assert ("number-mismatch", line_of(text, "Depot gates older than 3.18 did not log")) in by_line
+    assert not at(line_of(text, "opened its doors in November 2006."))
+    assert by_line[("number-mismatch", line_of(text, "opened its doors in November 2007."))].message == \
+        "claim says November 2007; quotes say November 2006"
     assert not at(line_of(text, "Even when forced, invoke-rc.d always calls"))
     assert by_line[("number-mismatch", line_of(text, "Even when forced, update-rc.d always calls"))].message == \
         "claim says update-rc.d; source says policy-rc.d"

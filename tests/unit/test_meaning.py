@@ -936,7 +936,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 4 December left them (105 false alarms, 111 misses in 1303 pairs;
+    most where the rules of 4 December left them (102 false alarms, 110 misses in 1303 pairs;
     rounds 28 on give each quote in its paragraph; rounds 32 and 33, paraphrased claims, hold 35 of those
     false alarms)."""
     import json
@@ -953,7 +953,7 @@ def test_the_probe_pairs_hold_their_figures():
              if meaning_eval.verdict(r["claim"], meaning_eval.probe_evidence(r), config) != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 105 and len(misses) <= 111, wrong
+    assert len(false_alarms) <= 102 and len(misses) <= 110, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -964,6 +964,28 @@ def test_the_probe_pairs_hold_their_figures():
     ("fell to -5 °F", "fell to -5 °C", False),
 ])
 def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("It is kept for 0.2 seconds.", "It is kept for 200 ms.", True),
+    ("It is kept for 0.2 seconds.", "there is a 200 millisecond ceiling on it", True),
+    ("It waits 5 \u00b5s.", "It waits 5000 nanoseconds.", True),
+    ("It waits 5 ms.", "It waits 5 \u00b5s.", False),
+    # a bound under a negation: which way it turns is not read, so only the same amount backs it
+    ("It cannot be kept for longer than 200 microseconds.", "there is a 200 millisecond ceiling on it", False),
+    ("It cannot be kept for longer than 0.2 seconds.", "there is a 200 millisecond ceiling on it", True),
+    ("It is kept for longer than 200 microseconds.", "It is kept for 200 milliseconds.", True),
+    # a bare release number and the release a quote names
+    ("Kernels older than 3.19 did not.", "Before Linux 3.19, it did not.", True),
+    ("Kernels older than 3.1 did not.", "Before Linux 3.10, it did not.", False),
+    ("It weighs 3.19 kg.", "Before Linux 3.19, it did not.", False),
+    # a year by its last two digits
+    ("It was moved in November 2006.", "It was moved (November'06).", True),
+    ("It was moved in November 1906.", "It was moved (November'06).", False),
+    ("It was moved in May 1999.", "It was moved in May \u201999.", True),
+])
+def test_fractions_of_a_second_negated_bounds_bare_releases_and_short_years(claim, quote, ok):
     assert (B.compare(claim, [quote]) == []) is ok
 
 

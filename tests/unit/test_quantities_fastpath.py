@@ -75,7 +75,8 @@ _NUMBERS = st.one_of(
     st.integers(0, 9999).map(lambda n: f"{n:,}"),
     st.decimals(0, 1000, places=2).map(str),
     st.integers(1, 31).map(lambda n: f"{n}th"),
-    st.sampled_from(["2024", "1999", "10-12", "3rd", "21st", "5m", "5k", "40km", "12°C", "50%", "$40"]),
+    st.sampled_from(["2024", "1999", "10-12", "3rd", "21st", "5m", "5k", "40km", "12°C", "50%", "$40", "'06",
+                     "\u201906", "200ms", "5 \u00b5s", "10 nsec"]),
 )
 _TOKENS = st.one_of(st.sampled_from(_WORDS), _NUMBERS, st.text(string.ascii_letters + "0123456789.,-/$% ", max_size=6))
 _TEXTS = st.lists(st.tuples(_TOKENS, st.sampled_from([" ", " ", " ", "", "  ", "\n", ", "])), max_size=14).map(

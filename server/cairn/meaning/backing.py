@@ -208,7 +208,8 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
         if q.kind == "number":
             if _backing(claim, q, numbers) is None and _bound_backing(claim, q, offered.amounts) is None \
                     and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None \
-                    and _bound_within(claim, q, offered.bounds) is None and _years_within(claim, q, ranges) is None:
+                    and _bound_within(claim, q, offered.bounds) is None and _years_within(claim, q, ranges) is None \
+                    and not _named_version(q, offered.quantities):
                 if in_words(q) and not any(n.unit == "%" for n in numbers) \
                         and _BY.search(claim, max(0, q.start - 24), q.start) is None:
                     continue  # "half of the members": the quotes give no share to hold it to
@@ -624,6 +625,32 @@ _BOUND_AFTER = re.compile(
 _A_LIMIT = re.compile(r"up\s+to|maximum|minimum|limit|cap", re.IGNORECASE)
 
 
+def _named_version(q: Quantity, quantities: tuple[Quantity, ...]) -> bool:
+    """Whether a claim's bare number with a dot (`kernels older than 3.19`)
+    is the release a quote names (`Before Linux 3.19`): the same parts, read
+    as a release's (`3.10` is not `3.1`). A number with a unit is an amount."""
+    if q.unit is not None or "." not in q.text or "," in q.text:
+        return False
+    parts = tuple(int(p) for p in q.text.split(".") if p.isdigit())
+    return len(parts) == q.text.count(".") + 1 and any(
+        x.kind == "identifier" and x.ident == parts for x in quantities)
+
+
+# a negation of the clause before a bound: "cannot keep it for longer than 200 µs" is at most 200 µs, where
+# "users who do not log in for more than 90 days" is a long absence: which way it turns the bound is not read
+_NEGATION_BEFORE = re.compile(r"(?<![\w-])(?:not|never|cannot|no)(?![\w-])|n't(?![\w-])", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;:!?]\s|,\s+(?:and|but|or|which|while|whereas)\s", re.IGNORECASE)
+
+
+def _denied_before(text: str, at: int) -> bool:
+    """Whether the clause holding text[at] denies something before `at` (a
+    negation other than the bound's own `no more than`): then an amount on
+    either side of the bound may be what the claim says, and only the same
+    amount backs it."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, at)), default=0)
+    return _NEGATION_BEFORE.search(text, start, at) is not None
+
+
 def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str | None], ...]) -> Quantity | None:
     """The quotes' amount that meets the claim's bound on its number (`over
     8,000 m`, `fewer than 10 members`, `50 or more`): an amount of the same
@@ -633,7 +660,7 @@ def _bound_backing(claim: str, q: Quantity, amounts: tuple[tuple[Quantity, str |
     if q.value is None or not amounts:
         return None
     found = _bound_at(claim, q.start, q.end)
-    if found is None:
+    if found is None or _denied_before(claim, min(found.start(), q.start)):
         return None
     up = found.group("up") is not None
     year = _calendar_year(q)

@@ -121,6 +121,16 @@ def _ident(number: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def _year(full: str | None, short: str | None) -> int:
+    """A year written whole (`2006`) or by its last two digits after an
+    apostrophe (`November '06`), read as POSIX reads a two-digit year: 69 to
+    99 in the 1900s, 00 to 68 in the 2000s."""
+    if full is not None:
+        return int(full)
+    yy = int(short or 0)
+    return yy + (1900 if yy >= 69 else 2000)
+
+
 def _date(year: int | None, month: int | None, day: int | None) -> tuple[int | None, int | None, int | None] | None:
     """(year, month, day) when the parts make a real date (a day without a
     year may be 29 February); None otherwise."""
@@ -567,7 +577,7 @@ def _quantities(text: str, matches: Iterable[re.Match[str] | _PlainNumber]) -> t
             elif g == "mdy":
                 date = _date(int(m.group("my")) if m.group("my") else None, _month(m.group("mm")), int(m.group("md")))
             else:
-                date = _date(int(m.group("my2y")), _month(m.group("mm2")), None)
+                date = _date(_year(m.group("my2y"), m.group("my2yy")), _month(m.group("mm2")), None)
                 part = _PERIOD_PART.search(text, max(0, s - 12), s) if date else None
                 if date and part is not None and date[0] and date[1]:
                     out.append(_month_part(text, part, e, date))

@@ -41,7 +41,8 @@ def same_unit(a: str | None, b: str | None) -> bool:
 
 # units of one dimension with exact factors to a common base: "2.5 minutes" is "150 seconds"
 BASE: dict[str, tuple[str, Decimal]] = {
-    "second": ("time", Decimal(1)), "minute": ("time", Decimal(60)), "hour": ("time", Decimal(3600)),
+    "nanosecond": ("time", Decimal("1e-9")), "microsecond": ("time", Decimal("1e-6")),
+    "millisecond": ("time", Decimal("0.001")), "second": ("time", Decimal(1)), "minute": ("time", Decimal(60)), "hour": ("time", Decimal(3600)),
     "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
     "mm": ("length", Decimal("0.001")), "cm": ("length", Decimal("0.01")), "m": ("length", Decimal(1)),
     "km": ("length", Decimal(1000)), "inch": ("length", Decimal("0.0254")), "ft": ("length", Decimal("0.3048")),
