@@ -277,6 +277,16 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not at(line_of(text, "opened its doors in November 2006."))
     assert by_line[("number-mismatch", line_of(text, "opened its doors in November 2007."))].message == \
         "claim says November 2007; quotes say November 2006"
+    # a bound in a condition is not stated; a release from which on or up to which; older releases are earlier
+    assert not at(line_of(text, "Depot badge labels can be at most 16 characters long."))
+    assert by_line[("contradiction", line_of(text, "Depot badge labels must be at least 16 characters long."))] \
+        .message == "claim says at least; quote says at most"
+    assert not at(line_of(text, "Up to release 1.42, the depot gate kept its own log."))
+    assert by_line[("contradiction", line_of(text, "Beginning with release 1.42, the depot gate keeps"))].message \
+        == "claim says Beginning with; quote says and earlier"
+    assert not at(line_of(text, "Depot gates predating 4.6 use one stream."))
+    assert by_line[("contradiction", line_of(text, "Depot gates newer than 4.6 use one stream."))].message == \
+        "claim says newer than; quote says older than"
     assert not at(line_of(text, "Even when forced, invoke-rc.d always calls"))
     assert by_line[("number-mismatch", line_of(text, "Even when forced, update-rc.d always calls"))].message == \
         "claim says update-rc.d; source says policy-rc.d"

@@ -523,6 +523,40 @@ def test_signs_and_the_past_that_agree(claim, quote):
     assert contradictions(claim, [quote]) == []
 
 
+@pytest.mark.parametrize("claim,quote,message", [
+    ("Labels must be at least 16 characters long.",
+     "Labels can be at most 16 characters long; if a label is longer than 16 characters, it is cut.",
+     "claim says at least; quote says at most"),
+    ("Since version 1.42 it keeps a log.", "In version 1.42 and earlier it kept a log.",
+     "claim says Since version; quote says and earlier"),
+    ("Starting with Linux 5.0 it works.", "Before Linux 5.0 it works.", "claim says Starting with; quote says Before Linux"),
+    ("Kernels newer than 4.6 use one stream.", "Kernels older than 4.6 use one stream.",
+     "claim says newer than; quote says older than"),
+    ("Releases 2019 or newer are dropped.", "Releases 2019 or older are dropped.",
+     "claim says or newer; quote says or older"),
+    ("People aged 65 or younger pay less.", "People aged 65 or older pay less.",
+     "claim says or younger; quote says or older"),
+    ("People older than 65 pay less.", "People under 65 pay less.", "claim says older than; quote says under"),
+])
+def test_conditions_releases_and_older(claim, quote, message):
+    assert [c.message for c in contradictions(claim, [quote])] == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    # a bound under a condition on both sides: the same supposition
+    ("At least five authors, or all if there are fewer than five.",
+     "at least five of the authors (all of them, if it has fewer than five)"),
+    ("Kernels predating 4.6 use one stream.", "Kernels older than 4.6 use one stream."),
+    # a whole number after a name: a release or an age, not read
+    ("Use psmisc 19 or older.", "Use psmisc 19 or below."),
+    ("Up to version 1.42 it kept a log.", "In version 1.42 and earlier it kept a log."),
+    ("Since it is free, use it.", "It is free before 5 pm."),  # "since" of a reason bounds nothing
+    ("As of this writing, it has three classes.", "It has three classes after the update."),
+])
+def test_conditions_releases_and_older_that_agree(claim, quote):
+    assert contradictions(claim, [quote]) == []
+
+
 def test_a_prefix_counts_only_before_a_word_of_the_lexicon():
     # "under" is not "der" negated, "display" is not "play" negated (dis- before a non-adjective)
     assert contradictions("The box is under the table", ["The box is der table"]) == []
@@ -547,6 +581,7 @@ _POLAR = st.lists(st.sampled_from([
     "lower", "than", "reopened", "reclosed", "shorter", "canal", "river", "higher", "temperature", "warmer",
     "colder", "until", "held", "steady", "unchanged", "remained", "stable", "rates", "exceed", "five",
     ">=", "<", "\u2265", "\u2264", "(>=10)", "=>", "->", "<=>", "was", "were", "had", "because", "named",
+    "if", "since", "older", "newer", "beginning", "version", "1.42", "2019", "earlier", "when", "unless",
 ]), max_size=18).map(" ".join)
 
 

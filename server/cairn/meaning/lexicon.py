@@ -168,7 +168,20 @@ for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "large
     for _w in _down.split():
         DIRECTIONS.setdefault(_w, (_axis, -1, None))
 # "over" and "under" bound only a number ("over 18", not "over the network")
-NUMBER_ONLY = frozenset({"over", "under", "until"})
+# a point from which on, or up to which, something holds: "beginning with version 1.42", "since Linux 5.0",
+# "in mke2fs 1.42 and earlier" (read only before or after a number: "since it is", "as of this writing")
+for _p in ("since", "beginning with", "starting with", "starting from", "as of", "and later", "and newer",
+           "or newer", "or older", "and older"):
+    DIRECTIONS[_p] = ("order", 1, "before" if _p.startswith(("and ", "or ")) else "after")
+for _p in ("and earlier", "and before", "or younger", "and younger"):
+    DIRECTIONS[_p] = ("order", -1, "before")
+DIRECTIONS["newer than"] = ("order", 1, "after")
+# "older" says earlier of a release or a year ("kernels older than 4.6", "or older") and more of an age
+# ("people older than 65"): polarity.read turns it by what it bounds
+OLDER = frozenset({"older than", "or older", "and older"})
+NUMBER_ONLY = frozenset({"over", "under", "until", "since", "beginning with", "starting with", "starting from",
+                         "as of", "and later", "and newer", "or newer", "and earlier", "and before", "or older",
+                         "and older", "or younger", "and younger", "newer than"})
 MAX_PHRASE = max(len(p.split()) for p in DIRECTIONS)
 
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(

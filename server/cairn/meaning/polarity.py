@@ -25,8 +25,12 @@ Direction and bound words (`above` / `below`, `more than` / `less than`,
 `increase` / `decrease`, `minimum` / `maximum`) are read with what they
 bound (the number or word next to them): the claim contradicts the quotes
 when it bounds the same thing the other way. A comparison sign right before
-a number (`>=10`, `≤ 4`) bounds it as the words do. What ceased held before:
-a clause in the past (`was named X`) agrees with `used to be named X`. A negation and an opposite
+a number (`>=10`, `≤ 4`) bounds it as the words do, and so do the points
+from which on or up to which a release holds (`since`, `beginning with`,
+`1.42 and earlier`; `older` of a release or a year is earlier, of an age
+more). A bound in a condition (`if it is longer than 16 characters`) is
+compared only with bounds in conditions. What ceased held before: a clause
+in the past (`was named X`) agrees with `used to be named X`. A negation and an opposite
 direction in the same pair of clauses cancel (`no refunds after 30 days`
 agrees with `refunds within 30 days`).
 """
@@ -55,6 +59,7 @@ from .lexicon import (
     NEGATORS,
     NUMBER_ONLY,
     NUMBER_WORDS,
+    OLDER,
     PERMISSIVE,
     PERSONAL,
     PREFIXES,
@@ -93,6 +98,7 @@ class Direction(NamedTuple):
     anchor: str | None  # what is bounded ("n:30", "w:deliveri"), None for change words
     shown: str
     start: int = 0
+    conditional: bool = False  # in a condition ("if it is longer than 16 characters, ..."): not asserted
 
 
 class Clause(NamedTuple):
@@ -148,6 +154,17 @@ _SIGNS = {">": 1, ">=": 1, "\u2265": 1, "<": -1, "<=": -1, "\u2264": -1}
 _SIGN_CHARS = frozenset("<>\u2264\u2265")
 # the past forms of "be" and "have": a clause that holds them speaks of what held then
 _PAST = frozenset({"was", "were", "had"})
+# the words that name a release before its number ("version 1.42"): a bound on them bounds the number
+_RELEASE_WORDS = frozenset({"version", "release", "versions", "releases", "linux", "kernel", "kernels"})
+# the subordinators of a condition: what a bound says under them is not asserted
+_CONDITIONS = frozenset({"if", "unless", "when", "whenever"})
+
+
+def _a_point_in_time(anchor: str) -> bool:
+    """Whether a bounded number is a release or a year (`4.6`, `1.2.3`, `2019`), of which `older` says
+    earlier, rather than an amount or an age (`65`)."""
+    n = anchor[2:] if anchor.startswith("n:") else ""
+    return "." in n or (len(n) == 4 and n.isdigit() and 1000 <= int(n) <= 2999)
 _new = tuple.__new__
 
 
@@ -224,6 +241,9 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
         if _content(t.text):
             if step < 0 and j > 0 and toks[j - 1].kind == "num":
                 return "n:" + toks[j - 1].text.lstrip("-\u2212").replace(",", "")  # "4 GiB and larger": the number
+            if step > 0 and j + 1 < len(toks) and toks[j + 1].kind == "num" and "." in toks[j + 1].text \
+                    and t.text in _RELEASE_WORDS:
+                return "n:" + toks[j + 1].text  # "since version 1.42", "before Linux 3.19": the release
             return "w:" + stem(t.text)
     return None
 
@@ -402,7 +422,7 @@ def read(text: str) -> Reading:
             # "at least 10" does; a sign before anything else says nothing read here
             if i + 1 < n_toks and toks[i + 1].kind == "num":
                 dirs.append(Direction("order", _SIGNS[w], "n:" + toks[i + 1].text.lstrip("-\u2212").replace(",", ""),
-                                      text[t.start:toks[i + 1].end], t.start))
+                                      text[t.start:toks[i + 1].end], t.start, st.conditional))
                 st.first = False
             i += 1
             continue
@@ -469,6 +489,8 @@ def read(text: str) -> Reading:
                 st.subordinate = True
             if t.text == "whether":
                 st.whether = True
+            if t.text in _CONDITIONS:
+                st.conditional = True
             if st.lead is None:
                 st.lead = set(st.concepts)  # what the clause speaks of before its condition
                 for k in range(i - 1, max(-1, i - 4), -1):  # "1 if", "9 euros if": the amount of the case
@@ -512,7 +534,13 @@ def read(text: str) -> Reading:
                 axis, anchor, compared = "order", _anchor(toks, i + n + 1, 1), True
             else:
                 compared = False
-            usable = not (phrase in NUMBER_ONLY and not (anchor or "").startswith("n:")) and not (
+            unread = False
+            if phrase in OLDER and anchor is not None:
+                if _a_point_in_time(anchor):
+                    sign = -sign  # "kernels older than 4.6", "2019 or older": earlier, not more
+                elif phrase != "older than" and not (i >= 2 and toks[i - 2].text in ("aged", "age", "ages")):
+                    unread = True  # "psmisc 19 or older" (a release) or "children 12 or older" (an age)?
+            usable = not unread and not (phrase in NUMBER_ONLY and not (anchor or "").startswith("n:")) and not (
                 axis == "order" and anchor is None)
             start = t.start
             if usable and axis == "order" and st.waiting and st.negations == 1 and not st.heads and i > 0 \
@@ -526,7 +554,7 @@ def read(text: str) -> Reading:
                 if n == 1 and side == "after" and last + 1 < n_toks and toks[last + 1].kind == "word" \
                         and _content(toks[last + 1].text):
                     last += 1  # "more likely": the comparative is shown with its word
-                dirs.append(Direction(axis, sign, anchor, text[start:toks[last].end], start))
+                dirs.append(Direction(axis, sign, anchor, text[start:toks[last].end], start, st.conditional))
                 st.first = False
                 st.word_negation = None
                 i += n
@@ -666,7 +694,7 @@ class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
                  "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase", "modifiers", "timed",
-                 "lead", "carried", "case", "whether", "past")
+                 "lead", "carried", "case", "whether", "past", "conditional")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -702,6 +730,7 @@ class _State:
         self.case = ""  # the amount right before the first subordinator
         self.whether = False  # "whether" was met: an "or not" after it denies nothing
         self.past = False  # a past form of "be" or "have" was met
+        self.conditional = False  # a condition was opened ("if", "unless", "when")
 
     def lifts(self, toks: list[_Tok], i: int) -> bool:
         """Whether the negation at token i is the one a ceasing phrase right before it governs
@@ -1002,6 +1031,12 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     texts = {id(r): q for (r, _), q in zip(readings, quotes)}
     for d in c.directions:
         same = [(r, q) for r, q in qdirs if q.axis == d.axis and q.anchor == d.anchor]
+        alike = [(r, q) for r, q in same if q.conditional == d.conditional]
+        if alike:
+            # "can be at most 16 characters; if it is longer than 16 characters, it is cut": what a
+            # condition supposes is no statement a claim's statement can agree with, and the other way
+            # round ("at least five, or all if there are fewer than five")
+            same = alike
         if not same and d.axis == "order" and "than" in claim:
             # the same comparison with its sides the other way round ("the river is shorter than the canal"
             # against "the canal is shorter than the river"): each names what the other compares with
