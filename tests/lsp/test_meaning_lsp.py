@@ -287,6 +287,16 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not at(line_of(text, "Depot gates predating 4.6 use one stream."))
     assert by_line[("contradiction", line_of(text, "Depot gates newer than 4.6 use one stream."))].message == \
         "claim says newer than; quote says older than"
+    # a list's unit; binary multiples; counts in compounds and pairs (the quotes' evidence)
+    assert not at(line_of(text, "Depot timers can tick every 4 milliseconds."))
+    assert by_line[("number-mismatch", line_of(text, "Depot timers can tick every 5 milliseconds."))].message == \
+        "claim says 5 milliseconds; quotes say 0.01, 0.004, 0.001 seconds"
+    assert not at(line_of(text, "The depot badge buffer holds 8 KiB."))
+    assert ("number-mismatch", line_of(text, "The depot badge buffer holds 8 MiB.")) in by_line
+    assert not at(line_of(text, "Depot parcel codes start with a 2-digit number."))
+    assert not at(line_of(text, "Each depot locker comes with two keys."))
+    assert by_line[("number-mismatch", line_of(text, "Each depot locker comes with three keys."))].message == \
+        "claim says three; quotes say a pair of"
     assert not at(line_of(text, "Even when forced, invoke-rc.d always calls"))
     assert by_line[("number-mismatch", line_of(text, "Even when forced, update-rc.d always calls"))].message == \
         "claim says update-rc.d; source says policy-rc.d"

@@ -971,7 +971,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 4 December left them (112 false alarms, 129 misses in 1383 pairs;
+    most where the rules of 4 December left them (109 false alarms, 129 misses in 1383 pairs;
     rounds 28 on give each quote in its paragraph; rounds 32 and 33, paraphrased claims, hold 35 of those
     false alarms)."""
     import json
@@ -988,7 +988,7 @@ def test_the_probe_pairs_hold_their_figures():
              if meaning_eval.verdict(r["claim"], meaning_eval.probe_evidence(r), config) != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 112 and len(misses) <= 129, wrong
+    assert len(false_alarms) <= 109 and len(misses) <= 129, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1021,6 +1021,28 @@ def test_a_slash_date_before_a_full_stop_and_degrees_without_a_scale(claim, quot
     ("It was moved in May 1999.", "It was moved in May \u201999.", True),
 ])
 def test_fractions_of_a_second_negated_bounds_bare_releases_and_short_years(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    ("a jiffy of 4 milliseconds", "a jiffy of, respectively, 0.01, 0.004, or 0.001 seconds", True),
+    ("a jiffy of 5 milliseconds", "a jiffy of, respectively, 0.01, 0.004, or 0.001 seconds", False),
+    ("it takes 3 days", "it takes 3 or 4 days", True),
+    ("it takes 3 hours", "it takes 3 or 4 days", False),
+    ("5 days later", "in 2019 and 5 days later", True),
+    ("2019 days later", "in 2019 and 5 days later", False),  # a year is no member of the list
+    ("defaults to 8 KiB", "The default value is 8192 bytes.", True),
+    ("defaults to 8 KB", "The default value is 8000 bytes.", True),  # decimal multiples: a rounding
+    ("defaults to 9 KiB", "The default value is 8192 bytes.", False),
+    ("defaults to 8192 kilobytes", "The default value is 8192 bytes.", False),
+    ("It takes 2 GB", "It takes 2048 MB", True),
+    ("names begin with a 2-digit number", "prefix all filenames with a two-digit number", True),
+    ("names begin with a 3-digit number", "prefix all filenames with a two-digit number", False),
+    ("It is two virtual devices.", "It is a pair of virtual devices.", True),
+    ("It is three virtual devices.", "It is a pair of virtual devices.", False),
+    ("The probe flew for seven years.", "After a seven-month journey, the probe arrived.", False),
+])
+def test_listed_units_data_sizes_and_counts_in_compounds(claim, quote, ok):
     assert (B.compare(claim, [quote]) == []) is ok
 
 

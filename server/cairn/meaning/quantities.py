@@ -303,7 +303,35 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         found = tuple(map(partial(_newer_release, text), found))
     if len(found) > 1:
         found = _compounds(text, found)
+    if len(found) > 1 and (" or " in text or " and " in text or ", " in text):
+        found = _listed_units(text, found)
     return found
+
+
+# what parts the numbers of a list: a comma, "or", "and" ("0.01, 0.004, or 0.001 seconds")
+_LIST_GAP = re.compile(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+", re.IGNORECASE)
+
+
+def _listed_units(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
+    """A list of amounts that names its unit once, after its last number
+    (`0.01, 0.004, or 0.001 seconds`, `3 or 4 days`, `10, 20 and 30 %`):
+    each bare number of the list in that unit. Not a year before it (`in
+    2019 and 5 days later`), nor a unit written before its number (`$10`)."""
+    out = list(found)
+    for i in range(len(out) - 1, 0, -1):
+        last = out[i]
+        if last.kind != "number" or last.unit is None or not last.text[:1].isdigit():
+            continue
+        j = i
+        while j > 0:
+            prev = out[j - 1]
+            if prev.kind != "number" or prev.unit is not None or prev.value is None or not prev.text[:1].isdigit() \
+                    or _LIST_GAP.fullmatch(text, prev.end, out[j].start) is None \
+                    or (prev.value == prev.value.to_integral() and 1000 <= prev.value <= 2999 and "." not in prev.text):
+                break
+            j -= 1
+            out[j] = prev._replace(unit=last.unit)
+    return tuple(out)
 
 
 # "or newer" after a number: a bound on releases ("bison (3.0 or newer)"); newer is said of releases,

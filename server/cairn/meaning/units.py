@@ -58,6 +58,10 @@ BASE: dict[str, tuple[str, Decimal]] = {
     "GW": ("power", Decimal(10**9)),
     "Wh": ("energy", Decimal(1)), "kWh": ("energy", Decimal(10**3)), "MWh": ("energy", Decimal(10**6)),
     "GWh": ("energy", Decimal(10**9)),
+    # sizes of data: the binary multiples (a kibibyte is 1,024 bytes); "KB" is read as "KiB" is, and a
+    # figure in decimal multiples is a rounding of it (converts reads data as rounded)
+    "byte": ("data", Decimal(1)), "KB": ("data", Decimal(1024)), "MB": ("data", Decimal(1024**2)),
+    "GB": ("data", Decimal(1024**3)), "TB": ("data", Decimal(1024**4)),
     "percentage point": ("rate points", Decimal(1)), "basis point": ("rate points", Decimal("0.01")),
     # months and years: no number of days (a month has 28 to 31, a year 365 or 366) but twelve
     # months to the year, always ("24 months" is "2 years"; "4 weeks" is not "a month")
@@ -103,7 +107,8 @@ def converts(claim: Quantity, quoted: Quantity) -> bool:
     amount = amount_in(b, a.unit)
     if amount is None:
         return False
-    if _SYSTEM.get(a.unit.partition("/")[0], "metric") == _SYSTEM.get(b.unit.partition("/")[0], "metric"):
+    if _SYSTEM.get(a.unit.partition("/")[0], "metric") == _SYSTEM.get(b.unit.partition("/")[0], "metric") \
+            and BASE.get(a.unit, ("",))[0] != "data":
         return amount == a.value
     return rounds_to(amount, a.value)
 
