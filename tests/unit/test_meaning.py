@@ -1047,6 +1047,21 @@ def test_listed_units_data_sizes_and_counts_in_compounds(claim, quote, ok):
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
+    ("Trimming every seven days is enough.", "A sufficient trimming frequency is once a week.", True),
+    ("Trimming each week is enough.", "A sufficient trimming frequency is once a week.", True),
+    ("Trimming every six days is enough.", "A sufficient trimming frequency is once a week.", False),
+    ("Trimming every 12 hours is enough.", "Trim twice a day.", True),
+    ("Trimming seven days after is enough.", "A sufficient trimming frequency is once a week.", False),
+    ("It matters on systems with two or more RTCs.", "It is only relevant if your system has more than one RTC.", True),
+    ("It matters on systems with three or more RTCs.", "It is only relevant if your system has more than one RTC.",
+     False),
+    ("It holds two files.", "It is one of the files.", False),  # "one of" counts nothing
+])
+def test_every_span_and_more_than_one(claim, quote, ok):
+    assert (B.compare(claim, [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
     ("a trail 8 km long", "a trail 5 miles long", True),  # 8.05 km, written to the kilometre
     ("a trail 8.1 km long", "a trail 5 miles long", False),  # 8.05 is not 8.1 to the tenth
     ("a trail 5 km long", "a trail 5 miles long", False),
@@ -1758,3 +1773,11 @@ def test_the_literal_patterns_fast_forms_find_what_the_plain_ones_do(text):
     assert B._OPTION.findall(text) == plain.findall(text)
     if B._FILE.search(text):
         assert B._may_name_file(text)
+
+
+def test_rounding_up_against_rounding_down():
+    assert [c.message for c in contradictions("The value is rounded down to a multiple of the block size.",
+                                               ["This value is rounded up to a multiple of the block size."])] == \
+        ["claim says rounded down; quote says rounded up"]
+    # its own axis: a rise or fall elsewhere is no rounding
+    assert contradictions("The value is rounded up.", ["Prices fell and the value is rounded up."]) == []

@@ -185,6 +185,9 @@ class Bounded(NamedTuple):
     written: str  # the bound and its number as the quote writes them
 
 
+_ONE = re.compile(r"(?<![\w-])one(?![\w-])", re.IGNORECASE)
+
+
 def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[tuple[Quantity, str | None], ...], tuple[Bounded, ...]]:
     """The quotes' numbers stated plainly, each with the word after it: not
     under a bound of their own (`up to 4 times`, `prior to 30 days`, `50% or
@@ -196,6 +199,12 @@ def _amounts(quotes: tuple[str, ...]) -> tuple[tuple[tuple[Quantity, str | None]
     for quote in quotes:
         text = unicodedata.normalize("NFKC", quote)
         qs = [q for q in extract(quote) if q.kind == "number" and q.value is not None]
+        if "one" in text:
+            # "more than one RTC": under a bound, "one" counts (a claim's "two or more RTCs" is that)
+            qs = sorted(qs + [Quantity("number", m.group(0), m.start(), m.end(), value=Decimal(1))
+                              for m in _ONE.finditer(text) if not any(q.start <= m.start() < q.end for q in qs)
+                              and _bound_at(text, m.start(), m.end()) is not None],
+                        key=lambda q: q.start)
         for n in qs:
             found = _bound_at(text, n.start, n.end)
             if found is not None:
@@ -233,7 +242,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
             if _backing(claim, q, numbers) is None and _bound_backing(claim, q, offered.amounts) is None \
                     and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None \
                     and _bound_within(claim, q, offered.bounds) is None and _years_within(claim, q, ranges) is None \
-                    and not _named_version(q, offered.quantities):
+                    and not _named_version(q, offered.quantities) and not _every(claim, q, offered.quantities):
                 if in_words(q) and not any(n.unit == "%" for n in numbers) \
                         and _BY.search(claim, max(0, q.start - 24), q.start) is None:
                     continue  # "half of the members": the quotes give no share to hold it to
@@ -647,6 +656,22 @@ _BOUND_AFTER = re.compile(
 
 
 _A_LIMIT = re.compile(r"up\s+to|maximum|minimum|limit|cap", re.IGNORECASE)
+
+
+_EVERY_BEFORE = re.compile(r"(?<![\w-])(?:every|each)\s+$", re.IGNORECASE)
+
+
+def _every(claim: str, q: Quantity, quantities: tuple[Quantity, ...]) -> bool:
+    """Whether `every seven days` in the claim is a quote's `once a week`:
+    once in each span of that length, the same frequency."""
+    if q.unit is None or q.value is None or not q.value or _EVERY_BEFORE.search(claim, max(0, q.start - 8), q.start) is None:
+        return False
+    for f in quantities:
+        if f.unit is not None and f.unit.startswith("times/") and f.value is not None:
+            span = amount_in(q, f.unit.partition("/")[2])
+            if span is not None and f.value * span == 1:
+                return True
+    return False
 
 
 def _named_version(q: Quantity, quantities: tuple[Quantity, ...]) -> bool:

@@ -176,6 +176,10 @@ for _p in ("since", "beginning with", "starting with", "starting from", "as of",
 for _p in ("and earlier", "and before", "or younger", "and younger"):
     DIRECTIONS[_p] = ("order", -1, "before")
 DIRECTIONS["newer than"] = ("order", 1, "after")
+# the way a figure is rounded: its own axis, so that "rounded down" meets only "rounded up"
+for _v in ("round", "rounds", "rounded", "rounding"):
+    DIRECTIONS[_v + " up"] = ("rounding", 1, None)
+    DIRECTIONS[_v + " down"] = ("rounding", -1, None)
 # "older" says earlier of a release or a year ("kernels older than 4.6", "or older") and more of an age
 # ("people older than 65"): polarity.read turns it by what it bounds
 OLDER = frozenset({"older than", "or older", "and older"})
