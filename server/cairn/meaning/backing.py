@@ -39,14 +39,10 @@ from .quantities import (
     _share,
     extract,
 )
-from .scan import _MONTH_NAMES, _REFERENCE_WORDS, _SENT_START, _UNITS, _WORD_BEFORE, _trie
+from .scan import _MONTH_NAMES, _REFERENCE_WORDS, _SENT_START, _SMALL, _UNITS, _WORD_BEFORE, _trie
 from .units import amount_in, converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
 
 __all__ = ["compare", "names_literals", "prepare", "restated", "restated_score", "without_identifiers"]
-
-
-_SMALL_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-                "sixteen seventeen eighteen nineteen twenty").split()
 
 
 def _numbers_of(qs: Iterable[Quantity]) -> list[Quantity]:
@@ -136,7 +132,7 @@ def _scale_words(quote: str) -> list[Quantity]:
 # "a two-digit number", "a pair of devices": a count in a compound or a pair. Evidence only: a claim's
 # "two-way channel" or "a pair of them" states no count that needs backing ("two-way" is no number of
 # ways), but a quote's "two-digit" backs a claim's "2-digit", and its "a pair of devices" a claim's "two"
-_COMPOUND_COUNT = re.compile(r"(?<![\w-])(?:(?P<word>" + "|".join(_SMALL_WORDS) + r")-(?P<tail>[^\W\d_]+)"
+_COMPOUND_COUNT = re.compile(r"(?<![\w-])(?:(?P<word>" + "|".join(_SMALL) + r")-(?P<tail>[^\W\d_]+)"
                              r"|(?:an?|one)\s+(?P<pair>pair)\s+of)(?![\w-])", re.IGNORECASE)
 
 
@@ -147,7 +143,7 @@ def _counts_in_compounds(quote: str) -> list[Quantity]:
     for m in _COMPOUND_COUNT.finditer(unicodedata.normalize("NFKC", quote)):
         if m.group("tail") and m.group("tail").lower() in _UNITS:
             continue  # "a seven-month journey": an amount in its unit, which the scanner reads
-        value = 2 if m.group("pair") else _SMALL_WORDS.index(m.group("word").lower())
+        value = 2 if m.group("pair") else _SMALL.index(m.group("word").lower())
         out.append(Quantity("number", m.group(0), m.start(), m.end(), value=Decimal(value)))
     return out
 
