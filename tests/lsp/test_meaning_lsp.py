@@ -305,6 +305,10 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert ("number-mismatch", line_of(text, "only matters where the depot has three or more shifts.")) in by_line
     assert by_line[("contradiction", line_of(text, "Each depot fare is internally rounded down"))].message == \
         "claim says rounded down; quote says rounded up"
+    # a condition after its statement is its own clause
+    assert not at(line_of(text, "the depot kiosk falls back to the paper timetable."))
+    assert by_line[("contradiction", line_of(text, "the depot kiosk cannot fall back to the paper timetable."))] \
+        .message == "claim says cannot fall back; quote says back"
     assert not at(line_of(text, "Even when forced, invoke-rc.d always calls"))
     assert by_line[("number-mismatch", line_of(text, "Even when forced, update-rc.d always calls"))].message == \
         "claim says update-rc.d; source says policy-rc.d"

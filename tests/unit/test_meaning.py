@@ -971,7 +971,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 4 December left them (116 false alarms, 146 misses in 1463 pairs;
+    most where the rules of 4 December left them (116 false alarms, 145 misses in 1463 pairs;
     rounds 28 on give each quote in its paragraph; rounds 32 and 33, paraphrased claims, hold 35 of those
     false alarms)."""
     import json
@@ -988,7 +988,7 @@ def test_the_probe_pairs_hold_their_figures():
              if meaning_eval.verdict(r["claim"], meaning_eval.probe_evidence(r), config) != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 116 and len(misses) <= 146, wrong
+    assert len(false_alarms) <= 116 and len(misses) <= 145, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
@@ -1781,3 +1781,28 @@ def test_rounding_up_against_rounding_down():
         ["claim says rounded down; quote says rounded up"]
     # its own axis: a rise or fall elsewhere is no rounding
     assert contradictions("The value is rounded up.", ["Prices fell and the value is rounded up."]) == []
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("When no desktop is available, the programs cannot fall back to the curses interface.",
+     "The programs automatically fall back to the curses interface if no desktop is available.",
+     "claim says cannot fall back; quote says back"),
+    ("The programs do not fall back to the curses interface.",
+     "The programs fall back to the curses interface unless no terminal is open.",
+     "claim says not fall back; quote says back"),
+])
+def test_a_condition_after_its_statement_is_a_clause_of_its_own(claim, quote, message):
+    assert [c.message for c in contradictions(claim, [quote])] == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("When no desktop is available, the programs fall back to the curses interface.",
+     "The programs automatically fall back to the curses interface if no desktop is available."),
+    # the condition states nothing the claim's statement could contradict
+    ("useradd does not make a home directory, even when CREATE_HOME is enabled.",
+     "useradd will not create a home directory, regardless of CREATE_HOME."),
+    # a case of a list keeps its condition: "1 if no lines were selected"
+    ("The status is 1 if no lines were selected.", "The status is 0 if a line is selected, 1 if no lines were selected."),
+])
+def test_a_condition_after_its_statement_that_agrees(claim, quote):
+    assert contradictions(claim, [quote]) == []

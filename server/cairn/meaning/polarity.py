@@ -122,6 +122,8 @@ class Clause(NamedTuple):
     case: str = ""
     # its verb is in the past ("was", "were", "had"): what it says held then, as "used to" says too
     past: bool = False
+    # a condition after the statement it conditions ("... if no desktop is available"): it states nothing
+    supposed: bool = False
 
 
 class Reading(NamedTuple):
@@ -158,6 +160,16 @@ _PAST = frozenset({"was", "were", "had"})
 _RELEASE_WORDS = frozenset({"version", "release", "versions", "releases", "linux", "kernel", "kernels"})
 # the subordinators of a condition: what a bound says under them is not asserted
 _CONDITIONS = frozenset({"if", "unless", "when", "whenever"})
+
+
+def _amount_before(toks: list[_Tok], i: int) -> bool:
+    """Whether an amount stands right before token i, past content words only ("1 if", "9 euros if")."""
+    for k in range(i - 1, max(-1, i - 4), -1):
+        if toks[k].kind == "num" or toks[k].text in NUMBER_WORDS:
+            return True
+        if toks[k].kind != "word" or not _content(toks[k].text):
+            return False
+    return False
 
 
 def _a_point_in_time(anchor: str) -> bool:
@@ -365,7 +377,8 @@ def read(text: str) -> Reading:
                                   frozenset(st.heads) if said else frozenset(),
                                   frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
                                   frozenset((st.negative & st.plain) | st.timed), st.follows,
-                                  frozenset(st.modifiers) if said else frozenset(), st.case, st.past))
+                                  frozenset(st.modifiers) if said else frozenset(), st.case, st.past,
+                                  st.supposed))
         st.reset(end)
 
     def content(t: _Tok, w: str, prev: str, i: int) -> None:
@@ -484,6 +497,12 @@ def read(text: str) -> Reading:
             # "are not admitted until the interval": the negation says when, not whether (not before it, and
             # then they are): what it governs is said both ways, and opposes neither
             st.timed.update(st.heads)
+        if t.text in _CONDITIONS and not st.first and st.concepts and not st.waiting and not _amount_before(toks, i):
+            # "they fall back to the curses interface if no desktop is available": a condition after its
+            # statement is a clause of its own, and a negation in it denies nothing of the statement (not a
+            # case of a list, "1 if no lines were selected", whose amount the condition goes with)
+            close(t.start)
+            st.subordinate = st.supposed = True
         if t.text in SUBORDINATORS:
             if st.first:
                 st.subordinate = True
@@ -694,7 +713,7 @@ class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",
                  "word_negation", "heads", "negative", "plain", "waiting", "last_word", "last_head_follow", "show_head",
                  "unasserted", "infinitive", "in_phrase", "ceased_end", "lifted", "noun_phrase", "modifiers", "timed",
-                 "lead", "carried", "case", "whether", "past", "conditional")
+                 "lead", "carried", "case", "whether", "past", "conditional", "supposed")
 
     def __init__(self) -> None:
         self.last_word = ""
@@ -731,6 +750,7 @@ class _State:
         self.whether = False  # "whether" was met: an "or not" after it denies nothing
         self.past = False  # a past form of "be" or "have" was met
         self.conditional = False  # a condition was opened ("if", "unless", "when")
+        self.supposed = False  # the clause is a condition after its statement
 
     def lifts(self, toks: list[_Tok], i: int) -> bool:
         """Whether the negation at token i is the one a ceasing phrase right before it governs
@@ -939,7 +959,7 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     # 1. statements: a claim clause against the quote clauses that share most of
     # its words, one of them a word a negation governs
     for cl in c.clauses:
-        if cl.question:
+        if cl.question or cl.supposed:
             continue
         best: list[tuple[Reading, Clause, str]] = []
         best_n = 1
@@ -948,7 +968,7 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
         ungoverned: list[tuple[frozenset[str], Clause]] = []  # the clauses that share words, none governed
         for r, cls in readings:
             for ql in cls:
-                if ql.question or (cl.case and ql.case and ql.case != cl.case):
+                if ql.question or ql.supposed or (cl.case and ql.case and ql.case != cl.case):
                     continue  # (another case of a list: "0 if ..." does not speak of "1 when ...")
                 shared = cl.concepts & ql.concepts
                 # the two clauses speak of the same thing: at least two words, half of the claim's
