@@ -971,7 +971,7 @@ def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflic
 
 def test_the_probe_pairs_hold_their_figures():
     """The invented probe pairs (tests/data/meaning/probes.jsonl): the default's wrong verdicts stay at
-    most where the rules of 4 December left them (116 false alarms, 145 misses in 1463 pairs;
+    most where the rules of 4 December left them (125 false alarms, 160 misses in 1543 pairs;
     rounds 28 on give each quote in its paragraph; rounds 32 and 33, paraphrased claims, hold 35 of those
     false alarms)."""
     import json
@@ -982,13 +982,13 @@ def test_the_probe_pairs_hold_their_figures():
 
     rows = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "data" / "meaning" / "probes.jsonl")
             .read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) == 1463 and {r["label"] for r in rows} == {"supported", "unsupported"}
+    assert len(rows) == 1543 and {r["label"] for r in rows} == {"supported", "unsupported"}
     config = meaning_eval.CONFIGS["calibrated + all meaning rules"]
     wrong = [(r["id"], r["label"]) for r in rows
              if meaning_eval.verdict(r["claim"], meaning_eval.probe_evidence(r), config) != (r["label"] == "supported")]
     false_alarms = [w for w in wrong if w[1] == "supported"]
     misses = [w for w in wrong if w[1] == "unsupported"]
-    assert len(false_alarms) <= 116 and len(misses) <= 145, wrong
+    assert len(false_alarms) <= 125 and len(misses) <= 160, wrong
 
 
 @pytest.mark.parametrize("claim,quote,ok", [
