@@ -34,6 +34,7 @@ from .quantities import (
     DateParts,
     NumberMismatch,
     Quantity,
+    _calendar_year,
     _date_text,
     _month,
     _share,
@@ -486,11 +487,6 @@ def _span_of(q: Quantity, ranges: list[Quantity]) -> Quantity | None:
     return None
 
 
-def _calendar_year(n: Quantity) -> bool:
-    """Whether a bound's number reads as a calendar year: whole, 1000 to 2999, no unit (`before 1950`)."""
-    return n.unit is None and n.value is not None and 1000 <= n.value < 3000 and n.value == n.value.to_integral()
-
-
 def _a_year(n: Quantity) -> bool:
     """Whether a number may be a year: whole, 1000 to 2100, no unit, written without a comma."""
     return n.unit is None and n.value is not None and 1000 <= n.value <= 2100 and n.value == n.value.to_integral() \
@@ -768,10 +764,14 @@ def _bound_within(claim: str, q: Quantity, bounds: tuple[Bounded, ...]) -> Quant
     if mine is None:
         return None
     noun = _counted(claim, q, found)
-    for n, their_up, their_inclusive, word, _ in bounds:
-        if their_up == up and n.unit is None and word == noun and _whole_edge(n, up, their_inclusive) == mine:
-            return n
-    return None
+    return next((b.n for b in bounds if _same_edge(b, up, mine, noun)), None)
+
+
+def _same_edge(b: Bounded, up: bool, edge: Decimal, noun: str | None) -> bool:
+    """Whether a quote's bound on a whole count allows the counts a claim's
+    bound does (the least or most count `edge`, `up` or down) of the same
+    thing (`noun`): `more than 3 steps` and `4 or more steps`."""
+    return b.up == up and b.n.unit is None and b.counted == noun and _whole_edge(b.n, up, b.inclusive) == edge
 
 
 def _same_bound(claim: str, q: Quantity, bounds: tuple[Bounded, ...]) -> tuple[int, int, str] | None:
@@ -794,7 +794,7 @@ def _same_bound(claim: str, q: Quantity, bounds: tuple[Bounded, ...]) -> tuple[i
         if b.up != up or _STATED_BOUND.search(b.written):
             continue
         if edge is not None:
-            if b.n.unit is None and b.counted == noun and _whole_edge(b.n, up, b.inclusive) == edge:
+            if _same_edge(b, up, edge, noun):
                 break
         elif b.n.unit == q.unit and b.n.value == q.value and b.inclusive == inclusive:
             break

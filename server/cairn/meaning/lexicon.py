@@ -170,12 +170,13 @@ for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "large
 # "over" and "under" bound only a number ("over 18", not "over the network")
 # a point from which on, or up to which, something holds: "beginning with version 1.42", "since Linux 5.0",
 # "in mke2fs 1.42 and earlier" (read only before or after a number: "since it is", "as of this writing")
-for _p in ("since", "beginning with", "starting with", "starting from", "as of", "and later", "and newer",
-           "or newer", "or older", "and older"):
+_POINTS_UP = ("since", "beginning with", "starting with", "starting from", "as of", "and later", "and newer",
+              "or newer", "or older", "and older", "newer than")
+_POINTS_DOWN = ("and earlier", "and before", "or younger", "and younger")
+for _p in _POINTS_UP:
     DIRECTIONS[_p] = ("order", 1, "before" if _p.startswith(("and ", "or ")) else "after")
-for _p in ("and earlier", "and before", "or younger", "and younger"):
+for _p in _POINTS_DOWN:
     DIRECTIONS[_p] = ("order", -1, "before")
-DIRECTIONS["newer than"] = ("order", 1, "after")
 # the way a figure is rounded: its own axis, so that "rounded down" meets only "rounded up"
 for _v in ("round", "rounds", "rounded", "rounding"):
     DIRECTIONS[_v + " up"] = ("rounding", 1, None)
@@ -183,9 +184,7 @@ for _v in ("round", "rounds", "rounded", "rounding"):
 # "older" says earlier of a release or a year ("kernels older than 4.6", "or older") and more of an age
 # ("people older than 65"): polarity.read turns it by what it bounds
 OLDER = frozenset({"older than", "or older", "and older"})
-NUMBER_ONLY = frozenset({"over", "under", "until", "since", "beginning with", "starting with", "starting from",
-                         "as of", "and later", "and newer", "or newer", "and earlier", "and before", "or older",
-                         "and older", "or younger", "and younger", "newer than"})
+NUMBER_ONLY = frozenset({"over", "under", "until", *_POINTS_UP, *_POINTS_DOWN})
 MAX_PHRASE = max(len(p.split()) for p in DIRECTIONS)
 
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(

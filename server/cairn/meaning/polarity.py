@@ -162,14 +162,21 @@ _RELEASE_WORDS = frozenset({"version", "release", "versions", "releases", "linux
 _CONDITIONS = frozenset({"if", "unless", "when", "whenever"})
 
 
-def _amount_before(toks: list[_Tok], i: int) -> bool:
-    """Whether an amount stands right before token i, past content words only ("1 if", "9 euros if")."""
+def _amount_before(toks: list[_Tok], i: int) -> str:
+    """The amount that stands right before token i, past content words only ("1 if", "9 euros if"), as
+    digits; "" when there is none."""
     for k in range(i - 1, max(-1, i - 4), -1):
-        if toks[k].kind == "num" or toks[k].text in NUMBER_WORDS:
-            return True
-        if toks[k].kind != "word" or not _content(toks[k].text):
-            return False
-    return False
+        before = toks[k].text
+        if toks[k].kind == "num" or before in NUMBER_WORDS:
+            return NUMBER_WORDS.get(before, before.replace(",", ""))
+        if toks[k].kind != "word" or not _content(before):
+            return ""
+    return ""
+
+
+def _number_anchor(text: str) -> str:
+    """A number token as a bound's anchor: without its sign or thousands commas."""
+    return "n:" + text.lstrip("-\u2212").replace(",", "")
 
 
 def _a_point_in_time(anchor: str) -> bool:
@@ -247,12 +254,12 @@ def _anchor(toks: list[_Tok], i: int, step: int) -> str | None:
         if t.kind == "sym":
             continue
         if t.kind == "num":
-            return "n:" + t.text.lstrip("-\u2212").replace(",", "")
+            return _number_anchor(t.text)
         if t.text in NUMBER_WORDS:
             return "n:" + NUMBER_WORDS[t.text]
         if _content(t.text):
             if step < 0 and j > 0 and toks[j - 1].kind == "num":
-                return "n:" + toks[j - 1].text.lstrip("-\u2212").replace(",", "")  # "4 GiB and larger": the number
+                return _number_anchor(toks[j - 1].text)  # "4 GiB and larger": the number
             if step > 0 and j + 1 < len(toks) and toks[j + 1].kind == "num" and "." in toks[j + 1].text \
                     and t.text in _RELEASE_WORDS:
                 return "n:" + toks[j + 1].text  # "since version 1.42", "before Linux 3.19": the release
@@ -270,7 +277,7 @@ def _stated_amount(toks: list[_Tok], j: int) -> str | None:
         if t.text in ("is", "are", "was", "were"):
             t = toks[k + 1]
             if t.kind == "num":
-                return "n:" + t.text.lstrip("-\u2212").replace(",", "")
+                return _number_anchor(t.text)
             return "n:" + NUMBER_WORDS[t.text] if t.text in NUMBER_WORDS else None
         if t.kind != "word" or t.text in NEGATORS:
             return None
@@ -434,7 +441,7 @@ def read(text: str) -> Reading:
             # "only works with very high levels (>=10)": a sign right before a number bounds it, as
             # "at least 10" does; a sign before anything else says nothing read here
             if i + 1 < n_toks and toks[i + 1].kind == "num":
-                dirs.append(Direction("order", _SIGNS[w], "n:" + toks[i + 1].text.lstrip("-\u2212").replace(",", ""),
+                dirs.append(Direction("order", _SIGNS[w], _number_anchor(toks[i + 1].text),
                                       text[t.start:toks[i + 1].end], t.start, st.conditional))
                 st.first = False
             i += 1
@@ -512,13 +519,7 @@ def read(text: str) -> Reading:
                 st.conditional = True
             if st.lead is None:
                 st.lead = set(st.concepts)  # what the clause speaks of before its condition
-                for k in range(i - 1, max(-1, i - 4), -1):  # "1 if", "9 euros if": the amount of the case
-                    before = toks[k].text
-                    if toks[k].kind == "num" or before in NUMBER_WORDS:
-                        st.case = NUMBER_WORDS.get(before, before.replace(",", ""))
-                        break
-                    if toks[k].kind != "word" or not _content(before):
-                        break
+                st.case = _amount_before(toks, i)  # "1 if", "9 euros if": the amount of the case
         # "declined to approve": a negating verb before its infinitive, not a direction
         denies = w in NEGATING_VERBS or (w in NEGATING_BEFORE_TO and i + 1 < n_toks and toks[i + 1].text == "to")
         if w in _DECLINE and _has_object(toks, i + 1):

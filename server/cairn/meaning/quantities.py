@@ -121,6 +121,11 @@ def _ident(number: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def _calendar_year(n: Quantity) -> bool:
+    """Whether a number reads as a calendar year: whole, 1000 to 2999, no unit (`before 1950`)."""
+    return n.unit is None and n.value is not None and 1000 <= n.value < 3000 and n.value == n.value.to_integral()
+
+
 def _year(full: str | None, short: str | None) -> int:
     """A year written whole (`2006`) or by its last two digits after an
     apostrophe (`November '06`), read as POSIX reads a two-digit year: 69 to
@@ -327,7 +332,7 @@ def _listed_units(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...
             prev = out[j - 1]
             if prev.kind != "number" or prev.unit is not None or prev.value is None or not prev.text[:1].isdigit() \
                     or _LIST_GAP.fullmatch(text, prev.end, out[j].start) is None \
-                    or (prev.value == prev.value.to_integral() and 1000 <= prev.value <= 2999 and "." not in prev.text):
+                    or (_calendar_year(prev) and "." not in prev.text):
                 break
             j -= 1
             out[j] = prev._replace(unit=last.unit)
