@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the support check's rules compiled with mypyc (server/cairn/native.py); remade when a source they
+# are built from changes; lenient: without a C compiler the rules run as pure Python, same verdicts
+NATIVE := $(VENV)/.native
+NATIVE_SRC := $(wildcard server/cairn/meaning/*.py server/cairn/support/*.py) server/cairn/native.py server/cairn/native_build.py
 
-.PHONY: demo test test-python test-vscode lint venv bench clean package dist
+.PHONY: demo test test-python test-vscode lint venv native bench clean package dist
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,9 +16,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,postgres]'
 	touch $(STAMP)
 
-venv: $(STAMP)
+$(NATIVE): $(STAMP) $(NATIVE_SRC)
+	$(BIN)/python -m cairn.native_build build --lenient
+	touch $(NATIVE)
 
-demo: $(STAMP)
+venv: $(STAMP) $(NATIVE)
+
+native: $(NATIVE)
+
+demo: $(STAMP) $(NATIVE)
 	@echo "== cairn check on a fresh copy of fixtures/demo (the fixture itself never changes) =="
 	@$(BIN)/python fixtures/make_demo.py $(VENV)/demo >/dev/null
 	@cd $(VENV)/demo && ../bin/cairn check; status=$$?; \
@@ -28,11 +38,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test-python: $(STAMP) lint
+test-python: $(STAMP) $(NATIVE) lint
 	$(BIN)/python -m pytest -q
 
 # The VS Code extension: unit tests, lint and the real-VS-Code end-to-end test.
-test-vscode: $(STAMP)
+test-vscode: $(STAMP) $(NATIVE)
 	@if [ -x client-vscode/scripts/test.sh ]; then CAIRN_PYTHON=$(CURDIR)/$(BIN)/python client-vscode/scripts/test.sh; else echo "client-vscode: no tests yet"; fi
 
 package:
@@ -44,7 +54,7 @@ dist:
 	$(PYTHON) -m pip wheel --quiet --no-deps --wheel-dir dist .
 
 # Benchmarks print figures; nothing here is a pass/fail test.
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/lsp_bench.py
 	$(BIN)/python bench/support_modes.py

@@ -35,8 +35,20 @@ if TYPE_CHECKING:
     from .verify import JudgeVerdict, Verifier
     from .workspace import Workspace
 
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`cairn --version`: the version, and whether the support check's rules run compiled
+    (cairn/native.py) or as pure Python, and why."""
+    if not value or ctx.resilient_parsing:
+        return
+    from . import meaning, native  # noqa: F401 - meaning loaded, so the status names the build that serves it
+
+    click.echo(f"cairn, version {__version__}\nsupport check rules: {native.status()}")
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="cairn")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Show the version and how the support check's rules run, and exit.")
 def main() -> None:
     """Cairn checks span-level citations in Markdown drafts."""
     tune_gc()

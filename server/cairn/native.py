@@ -1,0 +1,190 @@
+"""The support check's rules compiled to C, when a compiled build is there and current.
+
+The meaning rules (cairn.meaning) and the names rule (cairn.support.names)
+are ordinary typed Python. `python -m cairn.native_build build` compiles them with
+mypyc (shipped with mypy) into a folder of the interpreter's environment,
+``<sys.prefix>/cairn-native``; `make` does it when it sets up the venv. A new
+claim is then checked in about 0.6 to 0.8 of the time (bench/support_speed.py),
+with the same verdicts (tests/unit/test_native.py compares them).
+
+The source files stay where they are and are what the tests and the tools
+read; the compiled modules are only ever loaded in their place when the
+build's manifest holds the hash of every source file they were built from,
+and those hashes are the files' own now. A source edited since the build
+(or a build for another interpreter) is not loaded: the engine runs as pure
+Python, the same answers, slower, until the build is made again. Nothing
+else changes which code runs: `CAIRN_NATIVE=0` turns the compiled build off;
+no setting of a workspace can turn it on or point it elsewhere.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE = Path(__file__).resolve().parent  # the cairn package's own folder
+MANIFEST = "manifest.json"
+FORMAT = 1
+
+# the modules compiled: every module of the meaning rules and the names rule (typed throughout;
+# support.text and support.scoring keep loosely typed tuples and stay Python)
+COMPILED_DIRS = ("meaning",)
+COMPILED_FILES = ("support/names.py",)
+
+
+def build_dir() -> Path:
+    """Where this interpreter's compiled build lives (its own environment's folder)."""
+    return Path(sys.prefix) / "cairn-native"
+
+
+def compiled_sources(package: Path = PACKAGE) -> list[Path]:
+    """The source files compiled, relative to the package folder."""
+    out = [p.relative_to(package) for d in COMPILED_DIRS for p in sorted((package / d).glob("*.py"))]
+    return out + [Path(f) for f in COMPILED_FILES]
+
+
+def _module_name(rel: Path) -> str:
+    parts = ["cairn", *rel.with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(package: Path, rel: Path) -> set[Path]:
+    """The package's source files that `rel` imports (relative imports and `cairn.`)."""
+    tree = ast.parse((package / rel).read_text(encoding="utf-8"))
+    here = rel.parent.parts
+    found: set[Path] = set()
+    for node in ast.walk(tree):
+        names: list[tuple[str, ...]] = []
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[:len(here) - node.level + 1] if node.level > 1 else here
+                mod = tuple(node.module.split(".")) if node.module else ()
+                names = [(*base, *mod), *((*base, *mod, a.name) for a in node.names)]
+            elif node.module and node.module.split(".")[0] == "cairn":
+                mod = tuple(node.module.split(".")[1:])
+                names = [mod, *((*mod, a.name) for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [tuple(a.name.split(".")[1:]) for a in node.names if a.name.split(".")[0] == "cairn"]
+        for parts in names:
+            for candidate in (Path(*parts).with_suffix(".py") if parts else None, Path(*parts, "__init__.py")):
+                if candidate is not None and (package / candidate).is_file():
+                    found.add(candidate)
+    return found
+
+
+def depended_on(package: Path = PACKAGE) -> list[Path]:
+    """The compiled sources and every source of the package they import, directly or not:
+    the files whose hashes a build records (a change in any of them can change what the
+    compiled code assumes)."""
+    todo = list(compiled_sources(package))
+    seen: set[Path] = set()
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        todo.extend(_imports(package, rel) - seen)
+    return sorted(seen)
+
+
+def _hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def current(dest: Path | None = None, package: Path = PACKAGE) -> tuple[dict | None, str]:
+    """The build's manifest when it may be loaded, else None; and why (a short phrase)."""
+    dest = dest or build_dir()
+    try:
+        manifest = json.loads((dest / MANIFEST).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None, "not built"
+    except (OSError, ValueError) as e:
+        return None, f"unreadable build manifest ({e.__class__.__name__})"
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        return None, "a build of another format"
+    if manifest.get("cache_tag") != sys.implementation.cache_tag \
+            or manifest.get("suffix") != importlib.machinery.EXTENSION_SUFFIXES[0]:
+        return None, "built for another Python"
+    sources = manifest.get("sources")
+    if not isinstance(sources, dict) or not isinstance(manifest.get("modules"), dict):
+        return None, "a build of another format"
+    wanted = {str(rel) for rel in compiled_sources(package)}
+    if not wanted <= set(sources):
+        return None, "built from other modules"
+    for rel, digest in sources.items():
+        try:
+            if _hash(package / rel) != digest:
+                return None, f"stale: {rel} changed since the build"
+        except OSError:
+            return None, f"stale: {rel} is gone"
+    for f in (*manifest["modules"].values(), str(manifest.get("group")) + str(manifest.get("suffix"))):
+        if not (dest / f).is_file():
+            return None, f"incomplete build: {f} missing"
+    return manifest, "compiled"
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the compiled modules of a current build, in place of their sources."""
+
+    def __init__(self, dest: Path, manifest: dict) -> None:
+        self.files = {name: dest / f for name, f in manifest["modules"].items()}
+        self.files[manifest["group"]] = dest / (manifest["group"] + manifest["suffix"])
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        file = self.files.get(fullname)
+        if file is None:
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(fullname, str(file))
+        package = file.name.startswith("__init__.")
+        # a compiled package keeps its source folder as its path: its modules are found there
+        # (by this finder when compiled), its data files too
+        where = [str(PACKAGE.joinpath(*fullname.split(".")[1:]))] if package else None
+        return importlib.util.spec_from_file_location(fullname, file, loader=loader,
+                                                      submodule_search_locations=where)
+
+
+_STATUS = "pure Python (not set up)"
+
+
+def install() -> str:
+    """Put a current compiled build in front of the sources (once, before any of them is
+    imported); returns and keeps how the rules run, for `cairn --version`."""
+    global _STATUS
+    if any(isinstance(f, _Finder) for f in sys.meta_path):
+        return _STATUS
+    if os.environ.get("CAIRN_NATIVE", "").strip() == "0":
+        _STATUS = "pure Python (CAIRN_NATIVE=0)"
+        return _STATUS
+    if any(_module_name(rel) in sys.modules for rel in compiled_sources()):
+        _STATUS = "pure Python (loaded before the compiled build was looked for)"
+        return _STATUS
+    try:
+        manifest, why = current()
+    except OSError as e:  # a folder that cannot be read: the sources serve
+        manifest, why = None, f"unreadable build ({e.__class__.__name__})"
+    if manifest is None:
+        _STATUS = f"pure Python ({why})"
+        return _STATUS
+    sys.meta_path.insert(0, _Finder(build_dir(), manifest))
+    _STATUS = "compiled"
+    return _STATUS
+
+
+def status() -> str:
+    """How the support check's rules run in this process: "compiled" or "pure Python (why)"."""
+    if _STATUS == "compiled":
+        mod = sys.modules.get("cairn.meaning")
+        if mod is not None and not str(getattr(mod, "__file__", "")).endswith(
+                tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            return "pure Python (the compiled build did not load)"
+    return _STATUS

@@ -1,0 +1,109 @@
+"""`python -m cairn.native_build build|status`: the compiled build of the support check's rules.
+
+Compiles the modules cairn.native names with mypyc (shipped with mypy) into
+this interpreter's environment (``<sys.prefix>/cairn-native``), with a
+manifest of the hashes of every source they were built from; cairn.native
+loads the build only while those hashes hold. `make` runs this when it sets
+up the venv (lenient: without a C compiler the rules run as pure Python).
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .native import FORMAT, MANIFEST, PACKAGE, _hash, _module_name, build_dir, compiled_sources, current, depended_on
+
+
+class BuildError(RuntimeError):
+    """The compiled build could not be made (no C compiler, mypyc refused the code, ...)."""
+
+
+def build(dest: Path | None = None, *, package: Path = PACKAGE, quiet: bool = False) -> Path:
+    """Compile the rules into `dest` (build_dir() by default), replacing what is there
+    only once the new build is whole. Raises BuildError with the compiler's last words."""
+    dest = dest or build_dir()
+    sources = compiled_sources(package)
+    hashes = {str(rel): _hash(package / rel) for rel in depended_on(package)}
+    with tempfile.TemporaryDirectory(prefix="cairn-native-") as tmp:
+        work = Path(tmp)
+        shutil.copytree(package, work / "cairn", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+        (work / "mypy.ini").write_text(
+            "[mypy]\npython_version = {}.{}\nignore_missing_imports = True\n"
+            "disable_error_code = annotation-unchecked\n".format(*sys.version_info[:2]), encoding="utf-8")
+        cmd = [sys.executable, "-m", "mypyc", "--config-file", "mypy.ini", *(str(Path("cairn") / s) for s in sources)]
+        if not quiet:
+            print(f"cairn: compiling {len(sources)} modules of the support check with mypyc "
+                  "(about a minute) ...", file=sys.stderr, flush=True)
+        try:
+            done = subprocess.run(cmd, cwd=work, capture_output=True, text=True, check=False)
+        except OSError as e:
+            raise BuildError(f"could not run mypyc: {e}") from e
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+            raise BuildError(f"mypyc failed (exit {done.returncode}):\n{tail}")
+        suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+        groups = [p for p in work.glob(f"*__mypyc{suffix}")]
+        modules = {_module_name(rel): rel.with_suffix("").as_posix() + suffix for rel in sources}
+        missing = [f for f in modules.values() if not (work / "cairn" / f).is_file()]
+        if len(groups) != 1 or missing:
+            raise BuildError(f"mypyc left no complete build (shared library: {len(groups)}, missing: {missing})")
+        new = dest.with_name(dest.name + ".new")
+        shutil.rmtree(new, ignore_errors=True)
+        for f in modules.values():
+            (new / "cairn" / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(work / "cairn" / f, new / "cairn" / f)
+        shutil.copy2(groups[0], new / groups[0].name)
+    manifest = {
+        "format": FORMAT,
+        "cache_tag": sys.implementation.cache_tag,
+        "suffix": suffix,
+        "group": groups[0].name[:-len(suffix)],
+        "modules": {name: "cairn/" + f for name, f in modules.items()},
+        "sources": hashes,
+    }
+    (new / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    old = dest.with_name(dest.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if dest.exists():
+        dest.rename(old)
+    new.rename(dest)
+    shutil.rmtree(old, ignore_errors=True)
+    return dest
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m cairn.native_build build [--lenient]` and `python -m cairn.native_build status`."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["status"]:
+        manifest, why = current()
+        print(f"cairn: support check rules: {'compiled' if manifest else 'pure Python (' + why + ')'}"
+              f" [{build_dir()}]")
+        return 0
+    if args[:1] != ["build"] or any(a not in ("--lenient", "--quiet") for a in args[1:]):
+        print("usage: python -m cairn.native_build build [--lenient] [--quiet] | status", file=sys.stderr)
+        return 2
+    manifest, why = current()
+    if manifest is not None:
+        print(f"cairn: the compiled build is current [{build_dir()}]", file=sys.stderr)
+        return 0
+    try:
+        where = build(quiet="--quiet" in args)
+    except BuildError as e:
+        print(f"cairn: {e}", file=sys.stderr)
+        if "--lenient" in args:
+            print("cairn: the support check runs as pure Python: the same verdicts, slower "
+                  "(bench/support_speed.py)", file=sys.stderr)
+            return 0
+        return 1
+    print(f"cairn: compiled build written to {where}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

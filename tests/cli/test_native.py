@@ -1,0 +1,174 @@
+"""The support check's rules compiled (cairn/native.py): the compiled build gives the same
+verdicts as the sources, is loaded only while it is the build of the sources beside it,
+and `cairn --version` says which runs. `make` builds it into the venv; CI must run on it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cairn import native
+
+from cairn_testing import run_cairn
+
+REPO = Path(__file__).resolve().parents[2]
+BUILT, WHY = native.current()
+
+
+def _python(code: str, *, env: dict | None = None, path: Path | None = None) -> list[str]:
+    """Lines printed by `code` in a fresh interpreter of the venv (with `path` first on sys.path)."""
+    full = {k: v for k, v in os.environ.items() if k != "CAIRN_NATIVE"} | (env or {})
+    if path is not None:
+        full["PYTHONPATH"] = str(path)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+WHERE = "import cairn.meaning.polarity as p, cairn.support.names as n, cairn.native as c; " \
+        "print(p.__file__); print(n.__file__); print(c.status())"
+
+
+def test_ci_runs_on_the_compiled_build():
+    """The suite's speed figures and its verdicts are those of the build `make` sets up."""
+    if os.environ.get("CI") == "true":
+        assert BUILT is not None, f"make set up no compiled build of the rules: {WHY}"
+
+
+def test_version_says_how_the_rules_run(tmp_path: Path):
+    proc = run_cairn(tmp_path, "--version")
+    assert proc.returncode == 0, proc.stderr
+    first, second = proc.stdout.splitlines()
+    assert first == "cairn, version 0.1.0"
+    assert second == ("support check rules: compiled" if BUILT else f"support check rules: pure Python ({WHY})")
+    off = run_cairn(tmp_path, "--version", env={"CAIRN_NATIVE": "0"})
+    assert off.stdout.splitlines()[1] == "support check rules: pure Python (CAIRN_NATIVE=0)"
+
+
+def test_the_compiled_modules_load_in_place_of_the_sources():
+    polarity, names, status = _python(WHERE)
+    if BUILT is None:
+        assert status == f"pure Python ({WHY})"
+        assert polarity.endswith("polarity.py") and names.endswith("names.py")
+        return
+    assert status == "compiled"
+    build = str(native.build_dir())
+    assert polarity.startswith(build) and polarity.endswith(".so"), polarity
+    assert names.startswith(build) and names.endswith(".so"), names
+    polarity, names, status = _python(WHERE, env={"CAIRN_NATIVE": "0"})
+    assert status == "pure Python (CAIRN_NATIVE=0)"
+    assert polarity == str(REPO / "server/cairn/meaning/polarity.py")
+
+
+@pytest.mark.skipif(BUILT is None and os.environ.get("CI") != "true",
+                    reason="no compiled build here (make builds one; CI must have it)")
+def test_an_edited_source_is_run_as_python_not_from_a_stale_build(tmp_path: Path):
+    """A copy of the sources, first as built, then with one module edited: the build is
+    the first one's and not the second's, whatever module was edited (even one that is not
+    compiled but that compiled code imports)."""
+    server = tmp_path / "server"
+    shutil.copytree(REPO / "server" / "cairn", server / "cairn", ignore=shutil.ignore_patterns("__pycache__"))
+    polarity, _, status = _python(WHERE, path=server)
+    assert status == "compiled" and polarity.endswith(".so")
+
+    units = server / "cairn" / "meaning" / "units.py"
+    units.write_text(units.read_text(encoding="utf-8") + "\n# edited after the build\n", encoding="utf-8")
+    polarity, names, status = _python(WHERE, path=server)
+    assert status == "pure Python (stale: meaning/units.py changed since the build)"
+    assert polarity == str(server / "cairn/meaning/polarity.py") and names == str(server / "cairn/support/names.py")
+
+    shutil.copy2(REPO / "server/cairn/meaning/units.py", units)
+    words = server / "cairn" / "support" / "words.py"  # not compiled; the compiled modules import it
+    words.write_text(words.read_text(encoding="utf-8") + "\n# edited after the build\n", encoding="utf-8")
+    *_, status = _python(WHERE, path=server)
+    assert status == "pure Python (stale: support/words.py changed since the build)"
+
+
+def _fake_build(package: Path, dest: Path) -> dict:
+    """A build folder for `package` as native_build writes one, its modules empty files."""
+    suffix = native.importlib.machinery.EXTENSION_SUFFIXES[0]
+    modules = {native._module_name(rel): "cairn/" + rel.with_suffix("").as_posix() + suffix
+               for rel in native.compiled_sources(package)}
+    for f in [*modules.values(), "g__mypyc" + suffix]:
+        (dest / f).parent.mkdir(parents=True, exist_ok=True)
+        (dest / f).write_bytes(b"")
+    manifest = {"format": native.FORMAT, "cache_tag": sys.implementation.cache_tag, "suffix": suffix,
+                "group": "g__mypyc", "modules": modules,
+                "sources": {str(rel): native._hash(package / rel) for rel in native.depended_on(package)}}
+    (dest / native.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    return manifest
+
+
+def test_a_build_is_current_only_when_whole_and_made_from_these_sources(tmp_path: Path):
+    package = tmp_path / "cairn"
+    shutil.copytree(REPO / "server" / "cairn", package, ignore=shutil.ignore_patterns("__pycache__"))
+    dest = tmp_path / "build"
+    manifest = _fake_build(package, dest)
+    assert native.current(dest, package) == (manifest, "compiled")
+    assert {"meaning/polarity.py", "support/names.py", "support/words.py"} <= set(manifest["sources"])
+
+    (dest / manifest["modules"]["cairn.meaning.scan"]).unlink()
+    assert native.current(dest, package)[1].startswith("incomplete build: cairn/meaning/scan.")
+    _fake_build(package, dest)
+
+    (package / "meaning" / "backing.py").write_text("# another rule\n", encoding="utf-8")
+    assert native.current(dest, package) == (None, "stale: meaning/backing.py changed since the build")
+    _fake_build(package, dest)
+
+    for change, why in ((lambda m: m | {"cache_tag": "cpython-399"}, "built for another Python"),
+                        (lambda m: m | {"format": 0}, "a build of another format"),
+                        (lambda m: m | {"sources": {}}, "built from other modules")):
+        (dest / native.MANIFEST).write_text(json.dumps(change(manifest)), encoding="utf-8")
+        assert native.current(dest, package) == (None, why)
+    (dest / native.MANIFEST).write_text("{not json", encoding="utf-8")
+    assert native.current(dest, package) == (None, "unreadable build manifest (JSONDecodeError)")
+    shutil.rmtree(dest)
+    assert native.current(dest, package) == (None, "not built")
+
+
+@pytest.mark.skipif(BUILT is None and os.environ.get("CI") != "true",
+                    reason="no compiled build here (make builds one; CI must have it)")
+def test_compiled_and_pure_python_give_the_same_verdicts():
+    """Every pair of the meaning set, of the probe rounds and of WiCE dev (when ../shared is
+    there), 1,900 and more: the score, what it misses, every rule's findings and messages, the
+    verdict; compiled and as pure Python."""
+    def verdicts(env: dict) -> dict:
+        full = {k: v for k, v in os.environ.items() if k != "CAIRN_NATIVE"} | env
+        done = subprocess.run([sys.executable, str(REPO / "tests" / "native_verdicts.py")], capture_output=True,
+                              text=True, env=full, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    compiled, plain = verdicts({}), verdicts({"CAIRN_NATIVE": "0"})
+    assert compiled["status"] == "compiled" and plain["status"] == "pure Python (CAIRN_NATIVE=0)"
+    assert len(compiled["verdicts"]) >= 1900
+    differ = [i for i, (a, b) in enumerate(zip(compiled["verdicts"], plain["verdicts"], strict=True)) if a != b]
+    assert not differ, [(compiled["verdicts"][i], plain["verdicts"][i]) for i in differ[:3]]
+    assert sum(v[-1] for v in plain["verdicts"]) not in (0, len(plain["verdicts"]))  # verdicts of both kinds
+
+
+def test_the_demo_reads_the_same_compiled_and_as_python(tmp_path: Path):
+    """`cairn check --format json` on the demo workspace and on the meaning workspace, through
+    the real CLI, both ways: the same report."""
+    sys.path.insert(0, str(REPO / "fixtures" / "meaning"))
+    import make_demo
+    import make_meaning
+
+    for name, make in (("demo", make_demo.build), ("meaning", make_meaning.build)):
+        reports = []
+        for env in ({}, {"CAIRN_NATIVE": "0"}):
+            ws = make(tmp_path / f"{name}-{len(reports)}")
+            proc = run_cairn(ws, "check", "--format", "json", env=env)
+            assert proc.returncode in (0, 1), proc.stderr
+            report = json.loads(proc.stdout)
+            codes = {d["code"] for draft in report["drafts"] for c in draft["claims"] for d in c["diagnostics"]}
+            reports.append(json.dumps(report, sort_keys=True).replace(str(ws), "<ws>"))
+        assert reports[0] == reports[1]
+        if name == "meaning":  # the rules ran, and found what the workspace holds
+            assert {"number-mismatch", "contradiction", "context-negates"} <= codes, codes
