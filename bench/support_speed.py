@@ -43,6 +43,10 @@ the figures are the median over the passes of each pass's median and 75th
 percentile, and the median over claims of each claim's best time across the
 passes, which a passing load on a shared machine does not move.
 
+The rules run as `cairn` runs them here: compiled when the venv holds a
+current build of them (cairn/native.py; `make` builds it), else as pure
+Python; the first line says which, and `CAIRN_NATIVE=0` times pure Python.
+
 The process collects garbage as `cairn check` and `cairn serve` do
 (`cairn.cli.tune_gc`): the figures are the engine's as it runs.
 
@@ -64,7 +68,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from cairn import meaning, support
+from cairn import meaning, native, support
 from cairn.cli import tune_gc
 
 WORDS = (
@@ -221,6 +225,7 @@ def main() -> None:
         json.dump(real_pass(args.seed), sys.stdout)
         return
     rng = random.Random(args.seed)
+    print(f"support check rules: {native.status()} (cairn/native.py; CAIRN_NATIVE=0 for pure Python)")
     print(f"{args.pairs} fresh claim/quote pairs per run, {args.runs} runs; µs per check_support, median (best)")
     print(f"{'mode':<30} {'uncached':>17} {'cached':>16} {'uncached/s':>12}")
     rows = (*((m, pairs) for m in support.MODES), ("+ meaning", pairs), ("+ meaning, backed", backed_pairs),

@@ -137,13 +137,25 @@ class _Finder(importlib.abc.MetaPathFinder):
 
     def __init__(self, dest: Path, manifest: dict) -> None:
         self.files = {name: dest / f for name, f in manifest["modules"].items()}
-        self.files[manifest["group"]] = dest / (manifest["group"] + manifest["suffix"])
+        self.group = manifest["group"]
+        self.files[self.group] = dest / (self.group + manifest["suffix"])
+        self.tried = False  # whether the build's shared library was loaded (or failed to) yet
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         file = self.files.get(fullname)
         if file is None:
             return None
+        if not self.tried:
+            # the first compiled module asked for: its shared library is loaded first, and a
+            # library that does not load (damaged, another system's) leaves every module to
+            # its source, as if there were no build
+            self.tried = True
+            try:
+                importlib.import_module(self.group)
+            except ImportError as e:
+                _off(self, f"the compiled build did not load: {str(e).splitlines()[0][:160]}")
+                return None
         loader = importlib.machinery.ExtensionFileLoader(fullname, str(file))
         package = file.name.startswith("__init__.")
         # a compiled package keeps its source folder as its path: its modules are found there
@@ -154,6 +166,14 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 _STATUS = "pure Python (not set up)"
+
+
+def _off(finder: _Finder, why: str) -> None:
+    """Take a build that failed out of the import system: the sources serve from now on."""
+    global _STATUS
+    if finder in sys.meta_path:
+        sys.meta_path.remove(finder)
+    _STATUS = f"pure Python ({why})"
 
 
 def install() -> str:

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,32 @@ def test_the_demo_reads_the_same_compiled_and_as_python(tmp_path: Path):
         assert reports[0] == reports[1]
         if name == "meaning":  # the rules ran, and found what the workspace holds
             assert {"number-mismatch", "contradiction", "context-negates"} <= codes, codes
+
+
+def test_a_build_that_does_not_load_leaves_the_rules_to_their_sources(tmp_path: Path):
+    """A build whose manifest is right but whose libraries do not load (damaged, copied from
+    another system): an interpreter of its own, with that build in its environment, checks a
+    draft with the sources and says why; nothing crashes."""
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True, timeout=120)
+    site = Path(subprocess.run([env / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    # this checkout's sources and the test environment's packages (a .pth runs no .pth of its own)
+    (site / "deps.pth").write_text(f"{REPO / 'server'}\n{sysconfig.get_paths()['purelib']}\n")
+    _fake_build(REPO / "server" / "cairn", env / "cairn-native")
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("CAIRN_", "PYTHON"))}
+    done = subprocess.run([env / "bin" / "python", "-c", WHERE], capture_output=True, text=True, env=full, timeout=120)
+    assert done.returncode == 0, done.stderr
+    polarity, names, status = done.stdout.splitlines()
+    assert status.startswith("pure Python (the compiled build did not load: "), status
+    assert polarity == str(REPO / "server/cairn/meaning/polarity.py") and names == str(REPO / "server/cairn/support/names.py")
+
+    sys.path.insert(0, str(REPO / "fixtures" / "meaning"))
+    import make_meaning
+
+    ws = make_meaning.build(tmp_path / "ws")
+    check = subprocess.run([env / "bin" / "python", "-m", "cairn", "check", "--format", "json"], cwd=ws,
+                           capture_output=True, text=True, env=full, timeout=300)
+    assert check.returncode == 1, check.stderr
+    codes = {d["code"] for draft in json.loads(check.stdout)["drafts"] for c in draft["claims"] for d in c["diagnostics"]}
+    assert {"number-mismatch", "contradiction", "context-negates"} <= codes
