@@ -38,7 +38,7 @@ FORMAT = 1
 # the modules compiled: every module of the meaning rules and the names rule (typed throughout;
 # support.text and support.scoring keep loosely typed tuples and stay Python)
 COMPILED_DIRS = ("meaning",)
-COMPILED_FILES = ("support/names.py",)
+COMPILED_FILES = ("support/names.py", "support/words.py", "support/stemming.py", "support/tokenise.py", "support/numbers.py")
 
 
 def build_dir() -> Path:
@@ -117,8 +117,8 @@ def current(dest: Path | None = None, package: Path = PACKAGE) -> tuple[dict | N
     sources = manifest.get("sources")
     if not isinstance(sources, dict) or not isinstance(manifest.get("modules"), dict):
         return None, "a build of another format"
-    wanted = {str(rel) for rel in compiled_sources(package)}
-    if not wanted <= set(sources):
+    wanted = compiled_sources(package)
+    if set(manifest["modules"]) != {_module_name(rel) for rel in wanted} or not {str(r) for r in wanted} <= set(sources):
         return None, "built from other modules"
     for rel, digest in sources.items():
         try:

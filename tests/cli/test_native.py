@@ -124,7 +124,12 @@ def test_a_build_is_current_only_when_whole_and_made_from_these_sources(tmp_path
 
     for change, why in ((lambda m: m | {"cache_tag": "cpython-399"}, "built for another Python"),
                         (lambda m: m | {"format": 0}, "a build of another format"),
-                        (lambda m: m | {"sources": {}}, "built from other modules")):
+                        (lambda m: m | {"sources": {}}, "built from other modules"),
+                        # a module compiled now that the build does not hold, or the other way round
+                        (lambda m: m | {"modules": {k: v for k, v in m["modules"].items() if k != "cairn.meaning.units"}},
+                         "built from other modules"),
+                        (lambda m: m | {"modules": m["modules"] | {"cairn.engine": "cairn/engine.so"}},
+                         "built from other modules")):
         (dest / native.MANIFEST).write_text(json.dumps(change(manifest)), encoding="utf-8")
         assert native.current(dest, package) == (None, why)
     (dest / native.MANIFEST).write_text("{not json", encoding="utf-8")
