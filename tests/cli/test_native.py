@@ -207,3 +207,40 @@ def test_a_build_that_does_not_load_leaves_the_rules_to_their_sources(tmp_path: 
     assert check.returncode == 1, check.stderr
     codes = {d["code"] for draft in json.loads(check.stdout)["drafts"] for c in draft["claims"] for d in c["diagnostics"]}
     assert {"number-mismatch", "contradiction", "context-negates"} <= codes
+
+
+GARBAGE = """
+import gc, json, sys
+sys.path.insert(0, sys.argv[1])
+import meaning_eval
+from cairn import meaning, native, support
+pairs = meaning_eval.load_pairs("all")
+def check_all(ending):
+    for p in pairs:
+        evidence = meaning_eval.pair_evidence(p)
+        claim = p["claim"].rstrip(".") + ending
+        support.check_support(claim, [e.quote for e in evidence], mode="calibrated")
+        meaning.check(claim, evidence, polarity=True)
+check_all(".")  # what is made once (a class built on first use) is made here
+gc.collect()
+gc.set_debug(gc.DEBUG_SAVEALL)
+check_all(", as said.")  # new claims, as a writer's next edit makes them
+gc.collect()
+kinds = sorted({type(o).__module__ + "." + type(o).__qualname__ for o in gc.garbage})
+print(json.dumps({"status": native.status(), "garbage": len(gc.garbage), "kinds": kinds[:10]}))
+"""
+
+
+@pytest.mark.parametrize("env", [{}, {"CAIRN_NATIVE": "0"}], ids=["as run", "pure Python"])
+def test_checking_claims_leaves_nothing_for_the_cycle_collector(env: dict):
+    """Every object a check makes is freed when the last reference to it goes: compiled, a
+    closure and its environment hold each other (and everything they hold), so each claim read
+    left hundreds of objects that only the cycle collector frees, which made a long check pay
+    for collections (the polarity reader's steps were closures until 4 December)."""
+    full = {k: v for k, v in os.environ.items() if k != "CAIRN_NATIVE"} | env
+    done = subprocess.run([sys.executable, "-c", GARBAGE, str(REPO / "bench")], capture_output=True, text=True,
+                          env=full, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["status"] == ("pure Python (CAIRN_NATIVE=0)" if env else "compiled" if BUILT else f"pure Python ({WHY})")
+    assert out["garbage"] == 0, out["kinds"]

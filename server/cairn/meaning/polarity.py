@@ -363,6 +363,65 @@ def _words_at(toks: list[_Tok], i: int, words: tuple[str, ...]) -> bool:
     return True
 
 
+# read()'s steps, module functions rather than closures over its state: compiled (cairn/native.py), a
+# closure and its environment hold each other, and every token read would wait for the cycle collector
+
+
+def _close(st: _State, clauses: list[Clause], end: int, question: bool = False) -> None:
+    """The clause read so far ends at `end`: kept, with its polarity, when it says something."""
+    if st.concepts or st.negations or st.ceased:
+        if st.lifted and not st.negations:
+            pol = POSITIVE  # "no longer prohibited", "stopped refusing": the denial ceased, so it holds now
+        else:
+            pol = CEASED if st.ceased and not st.negations else NEGATED if st.negations else POSITIVE
+        said = pol != POSITIVE or st.lifted  # a clause whose cue and heads decide what it says
+        clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if said else "",
+                              frozenset(st.heads) if said else frozenset(),
+                              frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
+                              frozenset((st.negative & st.plain) | st.timed), st.follows,
+                              frozenset(st.modifiers) if said else frozenset(), st.case, st.past,
+                              st.supposed))
+    st.reset(end)
+
+
+def _content_word(st: _State, words: list[Marked], clauses: list[Clause], toks: list[_Tok], text: str,
+                  t: _Tok, w: str, prev: str, i: int) -> None:
+    """A content word: its concept, and whether a negation governs it."""
+    st.first = False
+    # "allowed to cross", "able to vote": what may be done is stated as possible, so "may not cross"
+    # says the opposite of it, where "want to cross" or "in a bid to cross" only name it
+    permitted = prev == "to" and i >= 2 and toks[i - 2].text in PERMISSIVE and not st.waiting
+    concept = _word(st, words, w, t, text, len(clauses), shown_from=toks[i - 2].start if permitted else None)
+    if permitted:
+        st.infinitive = False
+    elif ((prev == "to" and not (i >= 2 and toks[i - 2].text in TO_PREPOSITIONAL))
+            or (st.infinitive and prev == toks[i - 1].text)) and not st.waiting:
+        st.unasserted.add(concept)  # "in a bid to help identify": named, not stated
+        st.infinitive = True
+    else:
+        st.infinitive = False
+    if st.waiting:
+        # "no known vulnerabilities", "no admission fee": the determiner "no" denies its noun
+        # phrase, the words that run on from it up to the first function word; what it denies is
+        # the phrase's head, its last word ("fee"), not the words that modify it ("admission")
+        phrase = st.noun_phrase and i + 1 < len(toks) and toks[i + 1].kind == "word" and _content(toks[i + 1].text)
+        if phrase:
+            st.modifiers.add(concept)
+        else:
+            st.heads.add(concept)
+        st.cue_end(text, t.end, more=w in TRANSPARENT or st.in_phrase or phrase)
+        # the negation reaches on through "attempt to X" and "X or Y", and past a phrase
+        # between it and its verb ("do not by this License give"): it governs both; and from the
+        # subject "no X" on to what "be" says of it ("no fishing is allowed": fishing is not allowed)
+        predicate = st.noun_phrase and not phrase and i + 1 < len(toks) and toks[i + 1].text in BE
+        st.waiting = w in TRANSPARENT or st.in_phrase or phrase or predicate
+        st.noun_phrase = phrase
+        st.in_phrase = False
+    elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
+        st.heads.add(concept)
+    st.last_head_follow = concept in st.heads
+
+
 @lru_cache(maxsize=16384)
 def read(text: str) -> Reading:
     """The clauses of `text` with their polarity, its content words and its direction words."""
@@ -372,57 +431,6 @@ def read(text: str) -> Reading:
     words: list[Marked] = []
     dirs: list[Direction] = []
     st = _State()
-
-    def close(end: int, question: bool = False) -> None:
-        if st.concepts or st.negations or st.ceased:
-            if st.lifted and not st.negations:
-                pol = POSITIVE  # "no longer prohibited", "stopped refusing": the denial ceased, so it holds now
-            else:
-                pol = CEASED if st.ceased and not st.negations else NEGATED if st.negations else POSITIVE
-            said = pol != POSITIVE or st.lifted  # a clause whose cue and heads decide what it says
-            clauses.append(Clause(st.start, end, pol, frozenset(st.concepts), st.cue if said else "",
-                                  frozenset(st.heads) if said else frozenset(),
-                                  frozenset(st.negative - st.plain), frozenset(st.unasserted), question,
-                                  frozenset((st.negative & st.plain) | st.timed), st.follows,
-                                  frozenset(st.modifiers) if said else frozenset(), st.case, st.past,
-                                  st.supposed))
-        st.reset(end)
-
-    def content(t: _Tok, w: str, prev: str, i: int) -> None:
-        """A content word: its concept, and whether a negation governs it."""
-        st.first = False
-        # "allowed to cross", "able to vote": what may be done is stated as possible, so "may not cross"
-        # says the opposite of it, where "want to cross" or "in a bid to cross" only name it
-        permitted = prev == "to" and i >= 2 and toks[i - 2].text in PERMISSIVE and not st.waiting
-        concept = _word(st, words, w, t, text, len(clauses), shown_from=toks[i - 2].start if permitted else None)
-        if permitted:
-            st.infinitive = False
-        elif ((prev == "to" and not (i >= 2 and toks[i - 2].text in TO_PREPOSITIONAL))
-                or (st.infinitive and prev == toks[i - 1].text)) and not st.waiting:
-            st.unasserted.add(concept)  # "in a bid to help identify": named, not stated
-            st.infinitive = True
-        else:
-            st.infinitive = False
-        if st.waiting:
-            # "no known vulnerabilities", "no admission fee": the determiner "no" denies its noun
-            # phrase, the words that run on from it up to the first function word; what it denies is
-            # the phrase's head, its last word ("fee"), not the words that modify it ("admission")
-            phrase = st.noun_phrase and i + 1 < n_toks and toks[i + 1].kind == "word" and _content(toks[i + 1].text)
-            if phrase:
-                st.modifiers.add(concept)
-            else:
-                st.heads.add(concept)
-            st.cue_end(text, t.end, more=w in TRANSPARENT or st.in_phrase or phrase)
-            # the negation reaches on through "attempt to X" and "X or Y", and past a phrase
-            # between it and its verb ("do not by this License give"): it governs both; and from the
-            # subject "no X" on to what "be" says of it ("no fishing is allowed": fishing is not allowed)
-            predicate = st.noun_phrase and not phrase and i + 1 < n_toks and toks[i + 1].text in BE
-            st.waiting = w in TRANSPARENT or st.in_phrase or phrase or predicate
-            st.noun_phrase = phrase
-            st.in_phrase = False
-        elif st.heads and prev in ("or", "and", "to") and st.last_head_follow:
-            st.heads.add(concept)
-        st.last_head_follow = concept in st.heads
 
     i = 0
     n_toks = len(toks)
@@ -434,7 +442,7 @@ def read(text: str) -> Reading:
             # ceasing phrase, one may: "no longer disabled")
             prev = st.last_word
             st.last_word = w
-            content(t, w, prev, i)
+            _content_word(st, words, clauses, toks, text, t, w, prev, i)
             i += 1
             continue
         if t.kind == "sym":
@@ -452,7 +460,7 @@ def read(text: str) -> Reading:
             merged = _Tok("word", "non-" + nt.text, t.start, nt.end)
             prev = st.last_word
             st.last_word = merged.text
-            content(merged, merged.text, prev, i + 1)
+            _content_word(st, words, clauses, toks, text, merged, merged.text, prev, i + 1)
             i += 2
             continue
         if w == "yet" and (st.last_word in NEGATORS or st.last_word.endswith("n't")):
@@ -463,14 +471,14 @@ def read(text: str) -> Reading:
             # amount with its condition is a case of its own, and a negation in one does not reach the
             # others; each case still speaks of what the first one's words before its condition name
             lead = st.carried if st.carried is not None else (st.lead or set())
-            close(t.start)
+            _close(st, clauses, t.start)
             st.subordinate = True
             st.carried = lead
             st.concepts.update(lead)
             i += 1
             continue
         if t.kind == "brk" or t.text in CLAUSE_BREAKERS or (t.kind == "comma" and st.subordinate):
-            close(t.start, question=t.text == "?")
+            _close(st, clauses, t.start, question=t.text == "?")
             st.follows = t.text in CLAUSE_BREAKERS and i + 1 < n_toks and toks[i + 1].text in PERSONAL
             i += 1
             continue
@@ -482,22 +490,22 @@ def read(text: str) -> Reading:
             if st.heads:
                 st.waiting = False  # "not required, that you contact": the comma ends what the negation reaches
             if i + 2 < len(toks) and toks[i + 1].text in COORDINATORS and toks[i + 2].text in SUBJECTS:
-                close(t.start)  # ", and it never would have happened": a new statement with its own subject
+                _close(st, clauses, t.start)  # ", and it never would have happened": a new statement with its own subject
             i += 1
             continue
         if w in COORDINATORS and i + 1 < n_toks and toks[i + 1].text in PERSONAL and not st.first:
-            close(t.start)  # "he hasn't done it and he is taking care of ...": negation stays in its statement
+            _close(st, clauses, t.start)  # "he hasn't done it and he is taking care of ...": negation stays in its statement
             i += 1
             continue
         if w in ("and", "but") and i + 1 < n_toks and toks[i + 1].text in _COPULAS and not st.first and st.concepts:
             # "opens Tuesday to Sunday and is closed on Mondays": a second predicate of the same subject, a
             # statement of its own that goes on about what the one before spoke of
-            close(t.start)
+            _close(st, clauses, t.start)
             st.follows = True
             i += 1
             continue
         if t.text == "other" and i + 1 < len(toks) and toks[i + 1].text == "than":
-            close(t.start)  # "no one other than the steward may": the exception is its own statement
+            _close(st, clauses, t.start)  # "no one other than the steward may": the exception is its own statement
             i += 2
             continue
         if w in ("until", "till") and st.negations and st.heads and not st.waiting:
@@ -508,7 +516,7 @@ def read(text: str) -> Reading:
             # "they fall back to the curses interface if no desktop is available": a condition after its
             # statement is a clause of its own, and a negation in it denies nothing of the statement (not a
             # case of a list, "1 if no lines were selected", whose amount the condition goes with)
-            close(t.start)
+            _close(st, clauses, t.start)
             st.subordinate = st.supposed = True
         if t.text in SUBORDINATORS:
             if st.first:
@@ -526,7 +534,7 @@ def read(text: str) -> Reading:
             # "declined the proposal": decline with an object refuses it (as "rejected the proposal"); without
             # one ("sales declined", "declined the following year") it is a fall, read below as a direction
             st.last_word = w
-            content(t, "rejected", w, i)
+            _content_word(st, words, clauses, toks, text, t, "rejected", w, i)
             i += 1
             continue
         if w in STEADY and any(toks[j].text in HOLDING for j in range(max(0, i - 4), i)) and not (
@@ -704,9 +712,9 @@ def read(text: str) -> Reading:
                 st.in_phrase = True  # "not by this License give": a phrase right after the negation
             i += 1
             continue
-        content(t, w, prev, i)
+        _content_word(st, words, clauses, toks, text, t, w, prev, i)
         i += 1
-    close(len(text))
+    _close(st, clauses, len(text))
     return Reading(tuple(clauses), tuple(words), tuple(dirs))
 
 
