@@ -115,8 +115,12 @@ def current(dest: Path | None = None, package: Path = PACKAGE) -> tuple[dict | N
             or manifest.get("suffix") != importlib.machinery.EXTENSION_SUFFIXES[0]:
         return None, "built for another Python"
     sources = manifest.get("sources")
-    if not isinstance(sources, dict) or not isinstance(manifest.get("modules"), dict):
+    if not isinstance(sources, dict) or not isinstance(manifest.get("modules"), dict) \
+            or not isinstance(manifest.get("group"), str):
         return None, "a build of another format"
+    # every path the manifest names stays in its folder: the sources' in the package, the libraries' in the build
+    if not all(isinstance(f, str) and _inside(f) for f in (*sources, *manifest["modules"].values(), manifest["group"])):
+        return None, "a manifest naming files outside the build"
     wanted = compiled_sources(package)
     if set(manifest["modules"]) != {_module_name(rel) for rel in wanted} or not {str(r) for r in wanted} <= set(sources):
         return None, "built from other modules"
@@ -130,6 +134,12 @@ def current(dest: Path | None = None, package: Path = PACKAGE) -> tuple[dict | N
         if not (dest / f).is_file():
             return None, f"incomplete build: {f} missing"
     return manifest, "compiled"
+
+
+def _inside(rel: str) -> bool:
+    """Whether a path a manifest names is relative and stays in its folder."""
+    p = Path(rel)
+    return bool(rel) and not p.is_absolute() and ".." not in p.parts and "\\" not in rel
 
 
 class _Finder(importlib.abc.MetaPathFinder):

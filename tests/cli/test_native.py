@@ -129,7 +129,15 @@ def test_a_build_is_current_only_when_whole_and_made_from_these_sources(tmp_path
                         (lambda m: m | {"modules": {k: v for k, v in m["modules"].items() if k != "cairn.meaning.units"}},
                          "built from other modules"),
                         (lambda m: m | {"modules": m["modules"] | {"cairn.engine": "cairn/engine.so"}},
-                         "built from other modules")):
+                         "built from other modules"),
+                        # a manifest cannot make Cairn read or load a file outside the package or the build
+                        (lambda m: m | {"sources": m["sources"] | {"../../../etc/passwd": "0"}},
+                         "a manifest naming files outside the build"),
+                        (lambda m: m | {"sources": m["sources"] | {"/etc/passwd": "0"}},
+                         "a manifest naming files outside the build"),
+                        (lambda m: m | {"modules": m["modules"] | {"cairn.meaning.scan": "../../evil.so"}},
+                         "a manifest naming files outside the build"),
+                        (lambda m: m | {"group": "../g__mypyc"}, "a manifest naming files outside the build")):
         (dest / native.MANIFEST).write_text(json.dumps(change(manifest)), encoding="utf-8")
         assert native.current(dest, package) == (None, why)
     (dest / native.MANIFEST).write_text("{not json", encoding="utf-8")
