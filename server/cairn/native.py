@@ -19,7 +19,6 @@ no setting of a workspace can turn it on or point it elsewhere.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -35,8 +34,8 @@ PACKAGE = Path(__file__).resolve().parent  # the cairn package's own folder
 MANIFEST = "manifest.json"
 FORMAT = 1
 
-# the modules compiled: every module of the meaning rules and the names rule (typed throughout;
-# support.text and support.scoring keep loosely typed tuples and stay Python)
+# the modules compiled: every module of the meaning rules, and the support modules they lean on most
+# (typed throughout; support.text and support.scoring keep loosely typed tuples and stay Python)
 COMPILED_DIRS = ("meaning",)
 COMPILED_FILES = ("support/names.py", "support/words.py", "support/stemming.py", "support/tokenise.py", "support/numbers.py")
 
@@ -57,51 +56,14 @@ def _module_name(rel: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(package: Path, rel: Path) -> set[Path]:
-    """The package's source files that `rel` imports (relative imports and `cairn.`)."""
-    tree = ast.parse((package / rel).read_text(encoding="utf-8"))
-    here = rel.parent.parts
-    found: set[Path] = set()
-    for node in ast.walk(tree):
-        names: list[tuple[str, ...]] = []
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = here[:len(here) - node.level + 1] if node.level > 1 else here
-                mod = tuple(node.module.split(".")) if node.module else ()
-                names = [(*base, *mod), *((*base, *mod, a.name) for a in node.names)]
-            elif node.module and node.module.split(".")[0] == "cairn":
-                mod = tuple(node.module.split(".")[1:])
-                names = [mod, *((*mod, a.name) for a in node.names)]
-        elif isinstance(node, ast.Import):
-            names = [tuple(a.name.split(".")[1:]) for a in node.names if a.name.split(".")[0] == "cairn"]
-        for parts in names:
-            for candidate in (Path(*parts).with_suffix(".py") if parts else None, Path(*parts, "__init__.py")):
-                if candidate is not None and (package / candidate).is_file():
-                    found.add(candidate)
-    return found
-
-
-def depended_on(package: Path = PACKAGE) -> list[Path]:
-    """The compiled sources and every source of the package they import, directly or not:
-    the files whose hashes a build records (a change in any of them can change what the
-    compiled code assumes)."""
-    todo = list(compiled_sources(package))
-    seen: set[Path] = set()
-    while todo:
-        rel = todo.pop()
-        if rel in seen:
-            continue
-        seen.add(rel)
-        todo.extend(_imports(package, rel) - seen)
-    return sorted(seen)
-
-
 def _hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def current(dest: Path | None = None, package: Path = PACKAGE) -> tuple[dict | None, str]:
-    """The build's manifest when it may be loaded, else None; and why (a short phrase)."""
+    """The build's manifest when it may be loaded, else None; and why (a short phrase). The
+    manifest's `sources` are the files native_build.depended_on found: a change in any of them
+    makes the build stale."""
     dest = dest or build_dir()
     try:
         manifest = json.loads((dest / MANIFEST).read_text(encoding="utf-8"))

@@ -9,6 +9,7 @@ up the venv (lenient: without a C compiler the rules run as pure Python).
 
 from __future__ import annotations
 
+import ast
 import importlib.machinery
 import json
 import shutil
@@ -17,7 +18,46 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .native import FORMAT, MANIFEST, PACKAGE, _hash, _module_name, build_dir, compiled_sources, current, depended_on
+from .native import FORMAT, MANIFEST, PACKAGE, _hash, _module_name, build_dir, compiled_sources, current
+
+
+def _imports(package: Path, rel: Path) -> set[Path]:
+    """The package's source files that `rel` imports (relative imports and `cairn.`)."""
+    tree = ast.parse((package / rel).read_text(encoding="utf-8"))
+    here = rel.parent.parts
+    found: set[Path] = set()
+    for node in ast.walk(tree):
+        names: list[tuple[str, ...]] = []
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[:len(here) - node.level + 1] if node.level > 1 else here
+                mod = tuple(node.module.split(".")) if node.module else ()
+                names = [(*base, *mod), *((*base, *mod, a.name) for a in node.names)]
+            elif node.module and node.module.split(".")[0] == "cairn":
+                mod = tuple(node.module.split(".")[1:])
+                names = [mod, *((*mod, a.name) for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [tuple(a.name.split(".")[1:]) for a in node.names if a.name.split(".")[0] == "cairn"]
+        for parts in names:
+            for candidate in (Path(*parts).with_suffix(".py") if parts else None, Path(*parts, "__init__.py")):
+                if candidate is not None and (package / candidate).is_file():
+                    found.add(candidate)
+    return found
+
+
+def depended_on(package: Path = PACKAGE) -> list[Path]:
+    """The compiled sources and every source of the package they import, directly or not:
+    the files whose hashes a build records (a change in any of them can change what the
+    compiled code assumes)."""
+    todo = list(compiled_sources(package))
+    seen: set[Path] = set()
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        todo.extend(_imports(package, rel) - seen)
+    return sorted(seen)
 
 
 class BuildError(RuntimeError):

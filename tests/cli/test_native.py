@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cairn import native
+from cairn import native, native_build
 
 from cairn_testing import run_cairn
 
@@ -101,7 +101,7 @@ def _fake_build(package: Path, dest: Path) -> dict:
         (dest / f).write_bytes(b"")
     manifest = {"format": native.FORMAT, "cache_tag": sys.implementation.cache_tag, "suffix": suffix,
                 "group": "g__mypyc", "modules": modules,
-                "sources": {str(rel): native._hash(package / rel) for rel in native.depended_on(package)}}
+                "sources": {str(rel): native._hash(package / rel) for rel in native_build.depended_on(package)}}
     (dest / native.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     return manifest
 
