@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .verify import JudgeVerdict, Verifier
     from .workspace import Workspace
 
+
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """`cairn --version`: the version, and whether the support check's rules run compiled
     (cairn/native.py) or as pure Python, and why."""
