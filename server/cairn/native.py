@@ -1,11 +1,12 @@
 """The support check's rules compiled to C, when a compiled build is there and current.
 
-The meaning rules (cairn.meaning) and the names rule (cairn.support.names)
-are ordinary typed Python. `python -m cairn.native_build build` compiles them with
-mypyc (shipped with mypy) into a folder of the interpreter's environment,
-``<sys.prefix>/cairn-native``; `make` does it when it sets up the venv. A new
-claim is then checked in about 0.6 to 0.8 of the time (bench/support_speed.py),
-with the same verdicts (tests/unit/test_native.py compares them).
+The meaning rules (cairn.meaning) and the support modules they lean on most
+(COMPILED_FILES) are ordinary typed Python. `python -m cairn.native_build build`
+compiles them with mypyc (shipped with mypy) into a folder of the interpreter's
+environment, ``<sys.prefix>/cairn-native``; `make` does it when it sets up the
+venv. A new claim is then checked in about 0.6 to 0.75 of the time
+(bench/support_speed.py), with the same verdicts (tests/cli/test_native.py
+compares them).
 
 The source files stay where they are and are what the tests and the tools
 read; the compiled modules are only ever loaded in their place when the
@@ -56,6 +57,11 @@ def _module_name(rel: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def library(rel: Path) -> str:
+    """Where a build holds the compiled module of the source `rel`, relative to the build's folder."""
+    return "cairn/" + rel.with_suffix("").as_posix() + importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
 def _hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -92,7 +98,7 @@ def current(dest: Path | None = None, package: Path = PACKAGE) -> tuple[dict | N
                 return None, f"stale: {rel} changed since the build"
         except OSError:
             return None, f"stale: {rel} is gone"
-    for f in (*manifest["modules"].values(), str(manifest.get("group")) + str(manifest.get("suffix"))):
+    for f in (*manifest["modules"].values(), manifest["group"] + manifest["suffix"]):
         if not (dest / f).is_file():
             return None, f"incomplete build: {f} missing"
     return manifest, "compiled"

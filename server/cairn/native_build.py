@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .native import FORMAT, MANIFEST, PACKAGE, _hash, _module_name, build_dir, compiled_sources, current
+from .native import FORMAT, MANIFEST, PACKAGE, _hash, _module_name, build_dir, compiled_sources, current, library
 
 
 def _imports(package: Path, rel: Path) -> set[Path]:
@@ -69,10 +69,11 @@ def build(dest: Path | None = None, *, package: Path = PACKAGE, quiet: bool = Fa
     only once the new build is whole. Raises BuildError with the compiler's last words."""
     dest = dest or build_dir()
     sources = compiled_sources(package)
-    hashes = {str(rel): _hash(package / rel) for rel in depended_on(package)}
     with tempfile.TemporaryDirectory(prefix="cairn-native-") as tmp:
         work = Path(tmp)
         shutil.copytree(package, work / "cairn", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+        # the hashes of the very files compiled (the copy), not of the package, which may change meanwhile
+        hashes = {str(rel): _hash(work / "cairn" / rel) for rel in depended_on(work / "cairn")}
         (work / "mypy.ini").write_text(
             "[mypy]\npython_version = {}.{}\nignore_missing_imports = True\n"
             "disable_error_code = annotation-unchecked\n".format(*sys.version_info[:2]), encoding="utf-8")
@@ -89,22 +90,22 @@ def build(dest: Path | None = None, *, package: Path = PACKAGE, quiet: bool = Fa
             raise BuildError(f"mypyc failed (exit {done.returncode}):\n{tail}")
         suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
         groups = [p for p in work.glob(f"*__mypyc{suffix}")]
-        modules = {_module_name(rel): rel.with_suffix("").as_posix() + suffix for rel in sources}
-        missing = [f for f in modules.values() if not (work / "cairn" / f).is_file()]
+        modules = {_module_name(rel): library(rel) for rel in sources}
+        missing = [f for f in modules.values() if not (work / f).is_file()]
         if len(groups) != 1 or missing:
             raise BuildError(f"mypyc left no complete build (shared library: {len(groups)}, missing: {missing})")
         new = dest.with_name(dest.name + ".new")
         shutil.rmtree(new, ignore_errors=True)
         for f in modules.values():
-            (new / "cairn" / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(work / "cairn" / f, new / "cairn" / f)
+            (new / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(work / f, new / f)
         shutil.copy2(groups[0], new / groups[0].name)
     manifest = {
         "format": FORMAT,
         "cache_tag": sys.implementation.cache_tag,
         "suffix": suffix,
         "group": groups[0].name[:-len(suffix)],
-        "modules": {name: "cairn/" + f for name, f in modules.items()},
+        "modules": modules,
         "sources": hashes,
     }
     (new / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")

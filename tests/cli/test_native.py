@@ -22,9 +22,14 @@ REPO = Path(__file__).resolve().parents[2]
 BUILT, WHY = native.current()
 
 
+def _env(extra: dict | None = None) -> dict:
+    """This environment without a CAIRN_NATIVE of the developer's, with `extra`."""
+    return {k: v for k, v in os.environ.items() if k != "CAIRN_NATIVE"} | (extra or {})
+
+
 def _python(code: str, *, env: dict | None = None, path: Path | None = None) -> list[str]:
     """Lines printed by `code` in a fresh interpreter of the venv (with `path` first on sys.path)."""
-    full = {k: v for k, v in os.environ.items() if k != "CAIRN_NATIVE"} | (env or {})
+    full = _env(env)
     if path is not None:
         full["PYTHONPATH"] = str(path)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=120)
@@ -94,8 +99,7 @@ def test_an_edited_source_is_run_as_python_not_from_a_stale_build(tmp_path: Path
 def _fake_build(package: Path, dest: Path) -> dict:
     """A build folder for `package` as native_build writes one, its modules empty files."""
     suffix = native.importlib.machinery.EXTENSION_SUFFIXES[0]
-    modules = {native._module_name(rel): "cairn/" + rel.with_suffix("").as_posix() + suffix
-               for rel in native.compiled_sources(package)}
+    modules = {native._module_name(rel): native.library(rel) for rel in native.compiled_sources(package)}
     for f in [*modules.values(), "g__mypyc" + suffix]:
         (dest / f).parent.mkdir(parents=True, exist_ok=True)
         (dest / f).write_bytes(b"")
@@ -153,7 +157,7 @@ def test_compiled_and_pure_python_give_the_same_verdicts():
     there), 1,900 and more: the score, what it misses, every rule's findings and messages, the
     verdict; compiled and as pure Python."""
     def verdicts(env: dict) -> dict:
-        full = {k: v for k, v in os.environ.items() if k != "CAIRN_NATIVE"} | env
+        full = _env(env)
         done = subprocess.run([sys.executable, str(REPO / "tests" / "native_verdicts.py")], capture_output=True,
                               text=True, env=full, timeout=600)
         assert done.returncode == 0, done.stderr
@@ -245,7 +249,7 @@ def test_checking_claims_leaves_nothing_for_the_cycle_collector(env: dict):
     closure and its environment hold each other (and everything they hold), so each claim read
     left hundreds of objects that only the cycle collector frees, which made a long check pay
     for collections (the polarity reader's steps were closures until 4 December)."""
-    full = {k: v for k, v in os.environ.items() if k != "CAIRN_NATIVE"} | env
+    full = _env(env)
     done = subprocess.run([sys.executable, "-c", GARBAGE, str(REPO / "bench")], capture_output=True, text=True,
                           env=full, timeout=300)
     assert done.returncode == 0, done.stderr
