@@ -96,6 +96,7 @@ class Store(Search, Opening, Keep, IndexStore):
         self._edited: set[int] = set()  # versions whose rows were changed outside Cairn (proofs.TRIGGERS)
         self._told_edited: set[int] = set()
         self._unnoted_edits: set[int] = set()
+        self._forged_current: set[int] = set()
         self._told_cache = False
         self._vid_hint: int | None = None  # the id prepare_version gives the next version
         self._prepared_count = 0
@@ -199,9 +200,12 @@ class Store(Search, Opening, Keep, IndexStore):
         # the date row follows the version written now (a stale row of a reused id never survives)
         c.execute("DELETE FROM version_dates WHERE version_id = ?", (vid,))
         if v.date:
-            c.execute("INSERT INTO version_dates (version_id, date) VALUES (?, ?)", (vid, v.date))
+            c.execute("INSERT INTO version_dates (version_id, date, mac) VALUES (?, ?, ?)",
+                      (vid, v.date, self._date_mac(vid, v.date)))
         if v.make_current:
-            c.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (v.source, vid))
+            c.execute("INSERT OR REPLACE INTO current (source, version_id, mac) VALUES (?, ?, ?)",
+                      (v.source, vid, self._current_mac(v.source, vid)))
+            self._forged_current.discard(vid)
             c.execute("DELETE FROM source_errors WHERE source = ?", (v.source,))
         return vid
 
@@ -241,7 +245,9 @@ class Store(Search, Opening, Keep, IndexStore):
     @guarded("write")
     def set_current(self, source: str, version_id: int) -> None:
         with self._lock:
-            self._conn.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (source, version_id))
+            self._conn.execute("INSERT OR REPLACE INTO current (source, version_id, mac) VALUES (?, ?, ?)",
+                               (source, version_id, self._current_mac(source, version_id)))
+            self._forged_current.discard(version_id)
             self._conn.execute("DELETE FROM source_errors WHERE source = ?", (source,))
 
     @guarded("write")
@@ -292,28 +298,33 @@ class Store(Search, Opening, Keep, IndexStore):
         """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""
         with self._lock:
             row = self._conn.execute(
-                "SELECT d.date FROM versions v JOIN version_dates d ON d.version_id = v.id"
+                f"SELECT d.date, v.id, {self._mac_cols[1]} FROM versions v JOIN version_dates d ON d.version_id = v.id"
                 " WHERE v.source = ? AND v.version = ? ORDER BY v.id DESC LIMIT 1", (source, version)).fetchone()
-        return row[0] if row else None
+        if row is None or not provenance.same(row[2], self._date_mac(row[1], row[0])):
+            return None  # a date Cairn did not record here (it would decide `mixed-dates`)
+        return row[0]
 
     @guarded("read")
     def current_versions(self) -> dict[str, VersionInfo]:
         with self._lock:
             self._note_edits(self._conn)
             rows = self._conn.execute(
-                f"SELECT {_VERSION_COLS} FROM current c JOIN versions v ON v.id = c.version_id"
+                f"SELECT {_VERSION_COLS}, {self._mac_cols[0]} FROM current c JOIN versions v ON v.id = c.version_id"
             ).fetchall()
-            return {r[1]: self._info(r) for r in rows if self._proven_version_row(r)}
+            return {r[1]: self._info(r) for r in rows
+                    if self._current_proven(r[1], r[0], r[8]) and self._proven_version_row(r)}
 
     @guarded("read")
     def current_version(self, source: str) -> VersionInfo | None:
         with self._lock:
             self._note_edits(self._conn)
             r = self._conn.execute(
-                f"SELECT {_VERSION_COLS} FROM current c JOIN versions v ON v.id = c.version_id WHERE c.source = ?",
-                (source,),
+                f"SELECT {_VERSION_COLS}, {self._mac_cols[0]} FROM current c JOIN versions v ON v.id = c.version_id"
+                " WHERE c.source = ?", (source,),
             ).fetchone()
-            return self._info(r) if r and self._proven_version_row(r) else None
+            if r is None or not self._current_proven(r[1], r[0], r[8]):
+                return None
+            return self._info(r) if self._proven_version_row(r) else None
 
     @guarded("read")
     def version_text(self, version_id: int) -> str:
@@ -337,12 +348,14 @@ class Store(Search, Opening, Keep, IndexStore):
 
     def _current_rows(self, rows: Iterable[Sequence[Any]]) -> list[Chunk]:
         self._note_edits(self._conn)
-        return [self._chunk(r) for r in rows if self._proven(r)]
+        forged = self._forged_current  # `current` rows without their MAC (all others are dropped at open)
+        return [self._chunk(r) for r in rows if r[_R_VID] not in forged and self._proven(r)]
 
     @guarded("read")
     def current_version_ids(self) -> set[int]:
         with self._lock:
-            return {r[0] for r in self._conn.execute("SELECT version_id FROM current")}
+            rows = self._conn.execute(f"SELECT c.source, c.version_id, {self._mac_cols[0]} FROM current c")
+            return {r[1] for r in rows if self._current_proven(r[0], r[1], r[2])}
 
     @guarded("read")
     def lookup_many(self, chunk_ids: Iterable[str], current: set[int] | None = None) -> dict[str, list[Chunk]]:

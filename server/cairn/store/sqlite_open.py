@@ -25,12 +25,14 @@ from .sqlite_faults import (
     is_damage,
     unavailable_reason,
 )
+from .sqlite_guard import foreign_objects, harden
 
 log = logging.getLogger("cairn.store")
 
 # 2: versions.text last; 3: MACs (provenance) on versions, chunks and the cache;
-# 4: versions.text of a new version holds only the text outside its chunks (sqlite_text)
-SCHEMA_VERSION = "4"
+# 4: versions.text of a new version holds only the text outside its chunks (sqlite_text);
+# 5: MACs on `current` and `version_dates`
+SCHEMA_VERSION = "5"
 
 _VERSIONS_DDL = """
 CREATE TABLE IF NOT EXISTS versions (
@@ -51,7 +53,8 @@ _SCHEMA = _VERSIONS_DDL + """;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS current (
   source TEXT PRIMARY KEY,
-  version_id INTEGER NOT NULL REFERENCES versions(id)
+  version_id INTEGER NOT NULL REFERENCES versions(id),
+  mac BLOB  -- provenance of which version is current (Proofs._current_mac)
 );
 CREATE TABLE IF NOT EXISTS chunks (
   version_id INTEGER NOT NULL,
@@ -70,7 +73,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
 CREATE TABLE IF NOT EXISTS source_errors (source TEXT PRIMARY KEY, version TEXT, message TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS source_warnings (source TEXT NOT NULL, version TEXT NOT NULL, message TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS git_seen (blob TEXT PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS version_dates (version_id INTEGER PRIMARY KEY, date TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS version_dates (version_id INTEGER PRIMARY KEY, date TEXT NOT NULL, mac BLOB);
 CREATE TABLE IF NOT EXISTS kv_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL, mac BLOB);
 CREATE TABLE IF NOT EXISTS purged (source TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (source, version));
 """
@@ -125,6 +128,7 @@ class Opening(Proofs):
             # file as it is (nothing else can write it either)
             uri += "&mode=ro&immutable=1"
         conn = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False, isolation_level=None)
+        harden(conn)
         conn.execute("PRAGMA busy_timeout = 30000")
         if not read_only:
             try:
@@ -163,13 +167,20 @@ class Opening(Proofs):
         return conn
 
     def _check(self, conn: sqlite3.Connection, *, read_only: bool = False) -> None:
+        # before anything is written: a trigger of the file's own would fire on Cairn's writes
+        foreign = foreign_objects(conn)
+        if foreign:
+            more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+            raise _Damage(f"the index holds schema objects Cairn did not make ({', '.join(foreign[:5])}{more})")
         conn.executescript(_SCHEMA)
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        elif row[0] == "3" and read_only:
-            pass  # read as it is (schema 4 reads schema 3's rows); nothing is written to a read-only index
-        elif row[0] in ("1", "2", "3"):
+        elif row[0] in ("3", "4") and read_only:
+            # read as it is (schema 4 reads schema 3's rows); nothing is written to a read-only index.
+            # Its `current` rows carry no MAC: none is trusted (_sweep_current)
+            pass
+        elif row[0] in ("1", "2", "3", "4"):
             self._migrate(conn, row[0])
         elif row[0] != SCHEMA_VERSION:
             raise _Damage(f"index schema {row[0]} is not {SCHEMA_VERSION}")
@@ -179,6 +190,7 @@ class Opening(Proofs):
         if not read_only:
             tune_search(conn)
         self._check_owner(conn)
+        self._sweep_current(conn, read_only=read_only)
         if not read_only:
             self._guard_edits(conn)
         self._note_edits(conn)
@@ -191,7 +203,9 @@ class Opening(Proofs):
         Nothing migrated has a MAC: it is of unverified provenance, like a foreign index.
         3 -> 4: nothing to rewrite (a version's text is read in either form, see
         sqlite_text); the number keeps a Cairn that knows only schema 3 from misreading
-        the new rows."""
+        the new rows. 4 -> 5: MAC columns on `current` and `version_dates` (which
+        version of a source is current decides verdicts); the rows before have none,
+        so the current versions are worked out again from the files."""
         log.info("migrating the index from schema %s to %s", schema, SCHEMA_VERSION)
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -209,6 +223,9 @@ class Opening(Proofs):
                 for table in ("chunks", "kv_cache"):
                     if "mac" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
                         conn.execute(f"ALTER TABLE {table} ADD COLUMN mac BLOB")
+            for table in ("current", "version_dates"):
+                if "mac" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
+                    conn.execute(f"ALTER TABLE {table} ADD COLUMN mac BLOB")
             conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
             conn.execute("COMMIT")
         except BaseException:
