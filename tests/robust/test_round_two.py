@@ -10,6 +10,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 from contextlib import closing
 from pathlib import Path
 
@@ -121,3 +122,109 @@ def test_a_recursive_foreign_trigger_hangs_no_index_write(tmp_path: Path):
     code, report, err = check(root, env=env, timeout=60)
     assert code == 0, report
     assert list((root / ".cairn").glob("index.db.damaged-*")), err
+
+
+# --------------------------------------------------------------------------
+# Findings 4 and 5: git runs with no stdin, no caller GIT_*, and on this repository only
+
+
+def test_git_never_reads_cairns_standard_input(tmp_path: Path):
+    """Finding 4: a workspace's `.git/config` naming /dev/stdin (an include, the excludes
+    file) makes git read nothing of Cairn's own input (the editor's JSON-RPC stream): a
+    `cairn check` whose stdin stays open ends promptly."""
+    root = history_workspace(tmp_path / "ws")
+    (root / "drafts" / "d.md").write_text(cite("Refunds are accepted within 30 days.", SOURCE, OLD), encoding="utf-8")
+    with (root / ".git" / "config").open("a", encoding="utf-8") as f:
+        f.write("[include]\n\tpath = /dev/stdin\n[core]\n\texcludesFile = /dev/stdin\n")
+    env = {**os.environ, **machine(tmp_path, "one")}
+    env = {k: v for k, v in env.items() if not k.startswith("CAIRN_")}
+    proc = subprocess.Popen([sys.executable, "-m", "cairn", "check", "--format", "json"], cwd=root,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        out, err = _wait_open_stdin(proc, 25)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode in (0, 1), err
+    report = json.loads(out)
+    (claim,) = claims(report)
+    assert claim["diagnostics"], "the superseded version was found in history (git ran)"
+
+
+def _wait_open_stdin(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes]:
+    """Wait for the process with its stdin left open (a client that is still connected)."""
+    import threading
+
+    outs: dict[str, bytes] = {}
+    readers = [threading.Thread(target=lambda k=k, s=s: outs.__setitem__(k, s.read()), daemon=True)
+               for k, s in (("out", proc.stdout), ("err", proc.stderr))]
+    for t in readers:
+        t.start()
+    proc.wait(timeout=timeout)
+    for t in readers:
+        t.join(5)
+    return outs.get("out", b""), outs.get("err", b"")
+
+
+SECRET = "The merger closes on the ninth of March at a price of 41 dollars."
+
+
+def other_repository(root: Path) -> Path:
+    """Another repository, beside the workspace, whose committed sources hold a secret."""
+    workspace(root)
+    git(root, "init", "-q")
+    (root / "sources" / "secret.md").write_text(f"# Secret\n\n{SECRET}\n", encoding="utf-8")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "secret")
+    return root
+
+
+def probe(root: Path) -> None:
+    (root / "drafts" / "probe.md").write_text(cite("The merger closes in March.", "sources/secret.md", SECRET),
+                                              encoding="utf-8")
+
+
+def assert_not_indexed(root: Path, report: dict) -> None:
+    (claim,) = claims(report)
+    assert not claim["supported"]
+    with closing(sqlite3.connect(root / ".cairn" / "index.db")) as conn:
+        texts = [r[0] for r in conn.execute("SELECT text FROM chunks")]
+    assert not any("merger" in t for t in texts)
+
+
+def test_a_commondir_naming_another_repository_is_not_read(tmp_path: Path):
+    """Finding 5: a real `.git` folder whose `commondir` names another repository passes no
+    own-repository check: that repository's text is never indexed."""
+    other = other_repository(tmp_path / "other")
+    root = history_workspace(tmp_path / "ws")
+    probe(root)
+    (root / ".git" / "commondir").write_text(str(other / ".git") + "\n", encoding="utf-8")
+    _, report, _ = check(root, env=machine(tmp_path, "one"))
+    assert_not_indexed(root, report)
+
+
+def test_alternates_naming_another_repository_are_not_read(tmp_path: Path):
+    """Finding 5: `objects/info/alternates` naming another repository's objects: history
+    is not used, and the other repository's text is never indexed."""
+    other = other_repository(tmp_path / "other")
+    root = history_workspace(tmp_path / "ws")
+    probe(root)
+    (root / ".git" / "objects" / "info").mkdir(exist_ok=True)
+    (root / ".git" / "objects" / "info" / "alternates").write_text(str(other / ".git" / "objects") + "\n")
+    # the other repository's commit, reachable from a branch of this one
+    git(root, "update-ref", "refs/heads/elsewhere", git(other, "rev-parse", "HEAD").strip())
+    git(root, "reset", "-q", "--soft", "elsewhere")
+    _, report, _ = check(root, env=machine(tmp_path, "one"))
+    assert_not_indexed(root, report)
+
+
+def test_the_callers_git_dir_is_not_passed_to_git(tmp_path: Path):
+    """Findings 4 and 5: a `GIT_DIR` (or any GIT_*) in Cairn's environment never points git
+    at another repository."""
+    other = other_repository(tmp_path / "other")
+    root = history_workspace(tmp_path / "ws")
+    probe(root)
+    env = {**machine(tmp_path, "one"), "GIT_DIR": str(other / ".git"), "GIT_WORK_TREE": str(root)}
+    _, report, _ = check(root, env=env)
+    assert_not_indexed(root, report)
