@@ -228,3 +228,29 @@ def test_the_callers_git_dir_is_not_passed_to_git(tmp_path: Path):
     env = {**machine(tmp_path, "one"), "GIT_DIR": str(other / ".git"), "GIT_WORK_TREE": str(root)}
     _, report, _ = check(root, env=env)
     assert_not_indexed(root, report)
+
+
+# --------------------------------------------------------------------------
+# Finding 9: a workspace's store URL carries where to connect, nothing more
+
+
+def test_a_workspace_store_url_may_not_name_files_for_libpq(tmp_path: Path):
+    """Finding 9: `[store] url` in a workspace's cairn.toml with `sslkeylogfile` (or any
+    parameter but host, port, dbname, user and sslmode) is refused with a configuration
+    error naming it, before anything connects; from the user (CAIRN_STORE_URL) it is passed on."""
+    keylog = tmp_path / "keylog"
+    for url in (f"postgresql://127.0.0.1:1/cairn?sslmode=disable&sslkeylogfile={keylog}",
+                f"postgresql://127.0.0.1:1/cairn?passfile={tmp_path / 'pass'}",
+                "postgresql://me:secret@127.0.0.1:1/cairn"):
+        root = workspace(tmp_path / f"ws{abs(hash(url))}", toml=f"[store]\nurl = {json.dumps(url)}\n")
+        (root / "sources" / "a.md").write_text("Text.\n", encoding="utf-8")
+        proc = run_cairn(root, "check", env=machine(tmp_path, "one"))
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        name = "sslkeylogfile" if "sslkey" in url else "passfile" if "passfile" in url else "password"
+        assert f"'{name}'" in proc.stderr, proc.stderr
+    assert not keylog.exists()
+    # the same URL from the user is the user's choice: no refusal by parameter (the port is closed)
+    proc = run_cairn(root, "check", env={**machine(tmp_path, "one"),
+                                         "CAIRN_STORE_URL": f"postgresql://127.0.0.1:1/cairn?sslmode=disable"
+                                                            f"&sslkeylogfile={keylog}"})
+    assert proc.returncode == 2 and "connection parameter" not in proc.stderr, proc.stderr
