@@ -696,6 +696,14 @@ class Verifier:
             opposed = found.contradictions[0]
             more = f" (and {len(found.contradictions) - 1} more)" if len(found.contradictions) > 1 else ""
             out.append(Diagnostic("contradiction", opposed.message + more, claim.line, claim.range))
+        if found.relations:
+            first_r = found.relations[0]
+            more = f" (and {len(found.relations) - 1} more)" if len(found.relations) > 1 else ""
+            out.append(Diagnostic("relation-mismatch", first_r.message + more, claim.line, claim.range))
+        for i, lim in found.limits[:1]:
+            cit = cits[i]
+            line = cit.line_of("quote") or _fence(cit)
+            out.append(Diagnostic("context-limits", lim.message, line.start.line, claim.range or line, citation=cit))
         for i, neg in found.context:
             cit = cits[i]
             line = cit.line_of("quote") or _fence(cit)

@@ -30,6 +30,7 @@ title or a role stands for a name (`Obama` and `the President`).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence, Set
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -176,7 +177,20 @@ def _unit(word: str) -> bool:
 
 
 def _differ(a: str, b: str) -> bool:
-    return a.replace("-", "").lower() != b.replace("-", "").lower()
+    """Whether two words are different words: not when they differ only in case, hyphens, Unicode form
+    (MICRO SIGN and GREEK MU are one letter to NFKC) or as a month and its abbreviation (`Oct`, `Sept`)."""
+    x, y = _same_form(a), _same_form(b)
+    return x != y and _MONTHS.get(x, x) != _MONTHS.get(y, y)
+
+
+def _same_form(w: str) -> str:
+    return unicodedata.normalize("NFKC", w).replace("-", "").casefold().rstrip(".")
+
+
+# a month's abbreviations, each to its full name (lower case)
+_MONTHS = {abbr: full for full in ("january february march april may june july august september october "
+                                   "november december").split()
+           for abbr in {full[:3], full[:4]}} | {"sept": "september"}
 
 
 def _in_place(mine: _Word, theirs: _Word, *, edge: bool) -> bool:
