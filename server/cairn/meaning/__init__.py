@@ -83,9 +83,10 @@ class Findings:
 ADOPTED = frozenset({"relation", "limits-modality", "limits-universal", "negation-scope", "retraction"})
 
 
-def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Findings:
+def check(claim: str, evidence: list[Evidence], *, polarity: bool = True, adopted: frozenset[str] = ADOPTED) -> Findings:
     """Every meaning rule over a claim and its resolved evidence, taken together;
-    `polarity=False` leaves out the polarity and direction rule."""
+    `polarity=False` leaves out the polarity and direction rule; `adopted`: the
+    structural rules that may fail it (the benches measure each alone)."""
     quotes = [e.quote for e in evidence]
     found = Findings()
     if not quotes:
@@ -105,8 +106,6 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
             if any(c.kind in _POLAR for c in found.contradictions) and _sentence_agrees(claim, evidence):
                 # the quote is a fragment of a negated sentence, and the claim states that negation
                 found.contradictions = [c for c in found.contradictions if c.kind not in _POLAR]
-    # a claim that is its quote word for word is read only for a retraction after it
-    structural(claim, evidence, found, polarity=polarity and not verbatim)
     for i, e in enumerate(evidence):
         neg = check_context(claim, e.text, e.start, e.end)
         if neg is None and (inner := _inside(words, e)) is not None:
@@ -115,6 +114,9 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
             neg = check_context(claim, e.text, *inner)
         if neg is not None:
             found.context.append((i, neg))
+    # a claim that is its quote word for word is read only for a retraction after it
+    if adopted:
+        structural(claim, evidence, found, polarity=polarity and not verbatim, adopted=adopted)
     return found
 
 
@@ -126,10 +128,13 @@ def structural(claim: str, evidence: list[Evidence], found: Findings, *, polarit
         found.relations += got.relations
     found.limits += [(i, x) for i, x in got.limits
                      if ("limits-modality" if x.kind == "modality" else "limits-universal") in adopted]
-    if "negation-scope" in adopted and not any(c.kind == "negation" for c in found.contradictions):
+    # a negation the quote's sentence holds outside the quote is the context rule's (context-negates)
+    if "negation-scope" in adopted and not found.context and not any(c.kind == "negation" for c in found.contradictions):
         found.contradictions += [Contradiction(n.claim, n.quote, "negation") for n in got.negations]
     if "retraction" in adopted:
         for i, sentence, why in got.retractions:
+            if any(j == i for j, _ in found.context):
+                continue
             found.context.append((i, ContextNegation(sentence, f"\u201c{why}\u201d")))
 
 

@@ -227,7 +227,7 @@ _SCALE_RE = "(?:" + "|".join(sorted(_SCALES, key=len, reverse=True)) + r")(?!\w)
 _LONE_RE = "[" + "".join(_LONE_LETTER_UNITS) + "]"
 # "1.2 g of", "90 m long": grams and metres as a letter apart from the number, only in lower case and
 # before "of" or a word that measures them, or the end of a clause (elsewhere a letter is too often a label)
-_SPACED_LONE = r"\s(?=(?-i:[gm])(?:\s+(?:of|long|wide|high|deep|tall|per)\b|[.,;:)]|$))"
+_SPACED_LONE = r"\s(?=[gm](?:\s+(?:of|long|wide|high|deep|tall|per)\b|[.,;:)]|$))"
 
 # one scanner, alternatives in priority order
 _SCAN = re.compile(

@@ -71,9 +71,14 @@ def _clauses(r: Reading) -> list[Clause]:
             subjects = [k.i for k in r.children(v.head) if k.dep in _SUBJ]
         for s in list(subjects):
             subjects += [k.i for k in r.children(s) if k.dep == "conj"]
-            if not negation and any(k.dep == "det" and k.lemma in ("no", "neither") for k in r.children(s)):
-                negation = next(k.text for k in r.children(s) if k.lemma in ("no", "neither"))
         objects = [k.i for k in kids if k.dep in _OBJ and k.i != pred.i]
+        if not negation:
+            negation = _negated_argument(r, subjects + objects)
+        if not negation and v.dep == "xcomp" and v.head != v.i:
+            # "does not need to read", "refused to approve": the governing verb's negation reaches its complement
+            h = r.tokens[v.head]
+            negation = next((k.text for k in r.children(h.i) if k.dep == "neg"), "") or \
+                (h.text if h.lemma in _NEGATING_VERBS else "")
         for k in kids:
             if k.dep in ("prep", "agent"):
                 objects += [g.i for g in r.children(k.i) if g.dep == "pobj"]
@@ -86,6 +91,22 @@ def _clauses(r: Reading) -> list[Clause]:
         out.append(Clause(pred.i, pred.lemma, negation, modality, modal, tuple(subjects), tuple(objects),
                           tuple(own)))
     return out
+
+
+_NEGATIVE_WORDS = frozenset("nobody nothing none neither nowhere".split())
+_NEGATING_VERBS = frozenset("refuse decline fail cease stop avoid neglect".split())
+
+
+def _negated_argument(r: Reading, args: list[int]) -> str:
+    """The negating word of an argument, as written: "Nobody", "no [password]", "Neither [the name …]"."""
+    for a in args:
+        t = r.tokens[a]
+        if t.lemma in _NEGATIVE_WORDS or (t.lemma == "one" and a > 0 and r.tokens[a - 1].lemma == "no"):
+            return t.text
+        for k in r.children(a):
+            if (k.dep == "det" and k.lemma in ("no", "neither")) or (k.dep == "preconj" and k.lemma == "neither"):
+                return k.text
+    return ""
 
 
 def _modality(r: Reading, v: Token) -> tuple[str, str]:

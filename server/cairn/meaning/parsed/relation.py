@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...reading.model import Reading
+from ...reading.model import Quantity, Reading
 from .words import content, quoted
 
 
@@ -40,8 +40,13 @@ def _quantities(claim: Reading, quote: Reading) -> list[RelationMismatch]:
         same = [q for q in quote.quantities if q.value == cq.value and q.bound]
         if not same or any(mine <= content(quote, q.bound) for q in same):
             continue
-        others = [q for q in quote.quantities if q.value != cq.value and q.bound and mine <= content(quote, q.bound)]
+        others = [q for q in quote.quantities if q.value != cq.value and q.bound and mine <= content(quote, q.bound)
+                  and _kind(quote, q) == _kind(claim, cq)]
+        # a phrase that points back ("for that period") may name what the claim's does
+        same = [q for q in same if not _pointing(quote, q.bound)]
         if not others:
+            continue
+        if not same:
             continue
         theirs = same[0]
         other = others[0]
@@ -50,6 +55,16 @@ def _quantities(claim: Reading, quote: Reading) -> list[RelationMismatch]:
             f"claim pairs {cq.shown} with {quoted(claim.shown(cq.bound))}; the quote pairs it with "
             f"{quoted(quote.shown(theirs.bound))} (and {other.shown} with {quoted(quote.shown(other.bound))})"))
     return out
+
+
+def _kind(r: Reading, q: Quantity) -> str:
+    """What a quantity counts: its currency or sign, else the lemma of the noun it measures."""
+    marks = "".join(r.tokens[i].text for i in q.tokens if not any(c.isdigit() for c in r.tokens[i].text))
+    return marks or (r.tokens[q.measures].lemma if q.measures is not None else "")
+
+
+def _pointing(r: Reading, ids: tuple[int, ...]) -> bool:
+    return any(r.tokens[i].lemma in ("this", "that", "these", "those", "it", "them", "same") for i in ids)
 
 
 def _pairs(r: Reading) -> list[tuple[str, str, str, int, int]]:

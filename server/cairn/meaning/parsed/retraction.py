@@ -28,5 +28,5 @@ def retraction(after: Reading) -> str | None:
         denied = (c.negation and verb.lemma in (_DENIED_NOUNS | _DENIED_ADJ)) or \
             (not c.negation and verb.lemma in _FALSE)
         if denied:
-            return after.shown(list(c.tokens)).strip(" .;")
+            return after.shown([*c.tokens, *c.subjects]).strip(" .;")
     return None
