@@ -9,21 +9,19 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 from pygls.exceptions import JsonRpcInvalidParams
 
-from .. import chunking, reuse
-from ..answers import is_answer_file
-from ..binding import claim_field
-from ..cite_fields import VERSION_DIGITS, block_text
-from ..report import build_report
+from ..answers.json_answers import is_answer_file
+from ..core import chunking
+from ..drafts.binding import claim_field
+from ..drafts.fields import VERSION_DIGITS, block_text
+from ..engine import reuse
+from ..report.base import build_report
 from ..store import StoreError
 from . import binding as lsp_binding
 from .documents import uri_to_path
+from .names import ASK, BIND_PASTED, CITE_SELECTION
 
 log = logging.getLogger(__name__)
 
-REPORT = "cairn.report"
-REPORT_HTML = "cairn.reportHtml"
-REINDEX = "cairn.reindex"
-CITE_SELECTION = "cairn.citeSelection"
 CITABLE = (".md", ".txt")
 
 
@@ -52,7 +50,7 @@ async def report(session) -> dict:
 async def report_html(session) -> dict:
     """`{"html": page}`: the page `cairn check --format html` writes, over the same
     report as `cairn.report` (the editor shows it in a webview)."""
-    from ..report_html import render_html, store_lookup
+    from ..report.html import render_html, store_lookup
 
     rep = build_report(await _results(session), session.tiers())
     folders = list(session.folders)
@@ -153,7 +151,6 @@ def _cite(folder, ident: str, rng: types.Range, codec, claim: str | None = None)
     return {"text": block_text(citations), "citations": citations}
 
 
-BIND_PASTED = "cairn.bindPasted"
 
 
 async def bind_pasted(session, args) -> dict:
@@ -175,7 +172,6 @@ async def bind_pasted(session, args) -> dict:
     return {"text": text, "bound": bound}
 
 
-ASK = "cairn.ask"
 
 
 async def ask(session, args) -> dict:
@@ -183,8 +179,8 @@ async def ask(session, args) -> dict:
     with its label and report. The uri (a document or folder) picks the workspace folder."""
     import asyncio
 
-    from .. import ask as ask_mod
-    from ..config import ConfigError
+    from ..answers import ask as ask_mod
+    from ..core.config import ConfigError
 
     await session.wait_ready()
     args = list(args) if isinstance(args, (list, tuple)) else []
