@@ -98,3 +98,17 @@ def test_the_two_sides_of_a_message_differ():
 ])
 def test_a_retraction_after_the_quote(after: str, expected: str | None):
     assert retraction(read(after.lstrip("; "))) == expected
+
+
+def test_a_word_rule_finding_never_names_the_same_words_twice():
+    from cairn import meaning
+
+    def said(claim: str, quote: str) -> list[str]:
+        return [c.message for c in meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))]).contradictions]
+
+    # the word rules alone would print "claim says allowed; quote says allowed"
+    got = said("Dogs are allowed in the park.", "Dogs are not allowed in the park.")
+    assert got and all(m != "claim says allowed; quote says allowed" for m in got)
+    got = said("The vaccine causes autism.", "Researchers found no evidence that the vaccine causes autism.")
+    assert got == ["claim says \u201cThe vaccine causes autism.\u201d; quote says \u201cResearchers found no evidence that"
+                   " the vaccine causes autism.\u201d"]

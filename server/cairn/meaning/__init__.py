@@ -24,6 +24,7 @@ claim and its resolved evidence.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -41,7 +42,7 @@ from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-34"
+RULES_VERSION = "meaning-35"
 
 __all__ = [
     "RULES_VERSION",
@@ -114,14 +115,38 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True, adopte
             neg = check_context(claim, e.text, *inner)
         if neg is not None:
             found.context.append((i, neg))
+    # a finding whose two sides read the same explains nothing ("claim says allowed; quote says allowed"):
+    # the difference lies in words around them, so the message shows the claim and the quote whole
+    same = [c for c in found.contradictions if _shown(c.claim) == _shown(c.quote)]
     # a claim that is its quote word for word is read only for a retraction after it
     if adopted:
-        structural(claim, evidence, found, polarity=polarity and not verbatim, adopted=adopted)
+        structural(claim, evidence, found, polarity=polarity and not verbatim, adopted=adopted, same=bool(same))
+    if same:
+        # the reader's clauses name the difference ("claim says are allowed; quote says are not allowed");
+        # without them, the claim and the quote whole
+        found.contradictions = [c if c not in same else
+                                Contradiction(_clip(claim), _clip(_nearest(c.quote, quotes)), c.kind)
+                                for c in found.contradictions]
     return found
 
 
+def _clip(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return f"\u201c{text if len(text) <= limit else text[:limit - 1] + chr(0x2026)}\u201d"
+
+
+def _nearest(words: str, quotes: list[str]) -> str:
+    """The quote holding these words (the first quote when none does)."""
+    low = _shown(words)
+    return next((q for q in quotes if low in _shown(q)), quotes[0])
+
+
+def _shown(words: str) -> str:
+    return unicodedata.normalize("NFKC", " ".join(words.split())).casefold()
+
+
 def structural(claim: str, evidence: list[Evidence], found: Findings, *, polarity: bool = True,
-               adopted: frozenset[str] = ADOPTED) -> None:
+               adopted: frozenset[str] = ADOPTED, same: bool = False) -> None:
     """The rules over the reader's structure (`parsed`), added to `found` where adopted."""
     got = parsed.check(claim, [(e.quote, e.text, e.start, e.end) for e in evidence], polarity=polarity)
     if "relation" in adopted:
@@ -129,8 +154,13 @@ def structural(claim: str, evidence: list[Evidence], found: Findings, *, polarit
     found.limits += [(i, x) for i, x in got.limits
                      if ("limits-modality" if x.kind == "modality" else "limits-universal") in adopted]
     # a negation the quote's sentence holds outside the quote is the context rule's (context-negates)
-    if "negation-scope" in adopted and not found.context and not any(c.kind == "negation" for c in found.contradictions):
-        found.contradictions += [Contradiction(n.claim, n.quote, "negation") for n in got.negations]
+    scoped = [Contradiction(n.claim, n.quote, "negation") for n in got.negations]
+    if same and scoped:
+        # a finding of the word rules whose two sides read the same: the clauses say what differs
+        found.contradictions = [c for c in found.contradictions if _shown(c.claim) != _shown(c.quote)] or scoped
+    elif "negation-scope" in adopted and not found.context and not any(c.kind == "negation"
+                                                                       for c in found.contradictions):
+        found.contradictions += scoped
     if "retraction" in adopted:
         for i, sentence, why in got.retractions:
             if any(j == i for j, _ in found.context):
