@@ -1,0 +1,479 @@
+"""Leave-one-domain-out measurement of the support check: what the default is
+worth on a domain it was not tuned on, and which meaning rules may fail a
+claim on their own.
+
+Domains (each row's document is its ``source_id`` up to its last ``_`` or
+``:``; a WiCE sub-claim ``train30689-0`` is of claim ``train30689``, a WiCE
+dev row is its own claim's):
+
+- ``summedits:<sub-domain>``: the sub-domains of ../shared/data/support/summedits.jsonl
+  (ectsum, news, qmsumm, sales_call, sales_email, samsum, scitldr); podcast has
+  five documents, so it is pooled with the meeting transcripts as
+  ``summedits:qmsumm+podcast``;
+- ``begin``: ../shared/data/support/begin.jsonl;
+- ``wice``: ../shared/data/wice/dev.jsonl with ../shared/data/support/wice_train_partial.jsonl
+  (the second holds only unsupported rows, so the two are one domain);
+- ``blind:<name>``: every labelled file tests/data/blind/<name>.jsonl;
+- any file given with ``--extra FILE`` (calibrate's plain format), as ``extra:<stem>``.
+
+Modes, each measured on every domain:
+
+- ``seed``: `support.mode = "seed"` at threshold 0.5 with the meaning rules
+  (``cairn calibrate`` with the seed mode);
+- ``default``: the default ``support.mode`` at 0.5 with the meaning rules
+  (``cairn calibrate`` as shipped); its figures are checked against
+  ``cairn.calibrate.calibrate`` domain by domain, and a difference is reported;
+- ``default, fitted threshold``: the default mode with its threshold fitted on
+  all other domains (the threshold of calibrate's sweep with the best mean
+  balanced accuracy over them) and tested on the held-out one;
+- ``overlap >= 0.5``: plain word overlap, the seed score alone (the SPEC's
+  tokens and stopwords, no meaning rule, no other rule);
+- each ``--mode NAME``: that ``support.mode`` at 0.5 with the meaning rules.
+
+Each row's verdict is the one ``cairn calibrate`` gives (and so ``cairn
+check`` for a claim whose quotes stand alone): the mode's score at the
+threshold, the mode's rule ``names``, and every meaning rule
+(``cairn.meaning.check``), whose findings give the diagnostic codes. For each
+code that fails a claim, per domain: its precision on supported rows (the
+share of supported rows it leaves alone) and its recall on unsupported rows
+(the share it fails), under the default mode; it meets the veto bar when the
+precision is at least 0.95 on the supported rows of every domain.
+
+    .venv/bin/python bench/support_lodo.py [--limit-per-domain N] [--mode NAME]... [--json]
+
+``--limit-per-domain`` (default 300; 0 = every row) takes whole documents in
+a fixed order (by a hash of the document's name) until the domain holds at
+most N rows; the blind sets are far smaller and always whole. Progress goes
+to stderr. The data is read in place and never copied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import re
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cairn import meaning, support
+
+try:  # the module's place after the layout of issue 43
+    from cairn.verify.calibrate import THRESHOLDS, calibrate, load_rows
+except ImportError:
+    from cairn.calibrate import THRESHOLDS, calibrate, load_rows  # type: ignore[no-redef]
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "data"
+BLIND = REPO / "tests" / "data" / "blind"
+THRESHOLD = 0.5  # the default threshold (SPEC section 4)
+VETO_BAR = 0.95
+DEFAULT_LIMIT = 300
+
+# a finding's kind in cairn.meaning.Findings -> the diagnostic code cairn check reports (verify.py);
+# a kind not named here is reported by its finding's `code`, else by the field's name
+FIELD_CODES = {
+    "numbers": "number-mismatch",
+    "contradictions": "contradiction",
+    "context": "context-negates",
+    "relations": "relation-mismatch",
+    "limits": "context-limits",
+}
+NAMES = "names"  # the mode's rule `names` (support/names.py): it fails the score test whatever the score
+
+
+@dataclass
+class Item:
+    claim: str
+    quotes: list[str]
+    supported: bool
+    domain: str
+    doc: str
+    category: str = ""
+
+
+@dataclass
+class Domain:
+    name: str
+    items: list[Item]
+    blind: bool = False
+
+    @property
+    def supported(self) -> int:
+        return sum(i.supported for i in self.items)
+
+
+# --------------------------------------------------------------------------
+# Reading
+
+
+def doc_of(source_id: str) -> str:
+    """A row's document: its source_id up to its last `_` or `:` (../shared/data/support/SOURCE.md);
+    a WiCE sub-claim (`...:train30689-0`) is of its claim (`train30689`)."""
+    last = source_id.rsplit(":", 1)[-1]
+    if m := re.fullmatch(r"(.+)-\d+", last):
+        if "_" not in last:
+            return source_id[: len(source_id) - len(last)] + m.group(1)
+    cut = max(source_id.rfind("_"), source_id.rfind(":"))
+    return source_id[:cut] if cut > 0 else source_id
+
+
+def _raw(path: Path) -> dict[int, dict[str, Any]]:
+    """The JSON objects of a file by 1-based line (for the fields calibrate does not keep)."""
+    out = {}
+    for n, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        if line.strip():
+            out[n] = json.loads(line)
+    return out
+
+
+def read_file(path: Path, domain_of: Callable[[dict[str, Any]], str], doc: Callable[[dict[str, Any]], str]) -> list[Item]:
+    raw = _raw(path)
+    items = []
+    for r in load_rows(path):
+        obj = raw[r.line]
+        items.append(Item(r.claim, list(r.quotes), r.supported, domain_of(obj), doc(obj), str(obj.get("category", ""))))
+    return items
+
+
+def _summedits_domain(obj: dict[str, Any]) -> str:
+    sub = obj["source_id"].split(":")[1]
+    return "summedits:qmsumm+podcast" if sub in ("qmsumm", "podcast") else f"summedits:{sub}"
+
+
+def load_domains(shared: Path, blind: Path, extra: Sequence[Path]) -> list[Domain]:
+    by: dict[str, list[Item]] = defaultdict(list)
+    sid = lambda o: doc_of(o["source_id"])  # noqa: E731 - a one-line key
+    sources: list[tuple[Path, Callable[[dict[str, Any]], str], Callable[[dict[str, Any]], str]]] = [
+        (shared / "support" / "summedits.jsonl", _summedits_domain, sid),
+        (shared / "support" / "begin.jsonl", lambda o: "begin", sid),
+        (shared / "wice" / "dev.jsonl", lambda o: "wice", lambda o: "wice:dev:" + str(o.get("meta", {}).get("id"))),
+        (shared / "support" / "wice_train_partial.jsonl", lambda o: "wice", sid),
+    ]
+    for path, dom, doc in sources:
+        if not path.exists():
+            print(f"warning: {path} not found; left out", file=sys.stderr)
+            continue
+        for item in read_file(path, dom, doc):
+            by[item.domain].append(item)
+    domains = [Domain(name, items) for name, items in sorted(by.items())]
+    for path in sorted(blind.glob("*.jsonl")):
+        name = f"blind:{path.stem}"
+        domains.append(Domain(name, read_file(path, lambda o, n=name: n, lambda o, n=name: doc_of(o.get("source_id", n))),
+                              blind=True))
+    for path in extra:
+        name = f"extra:{path.stem}"
+        domains.append(Domain(name, read_file(path, lambda o, n=name: n,
+                                              lambda o, n=name: doc_of(str(o.get("source_id", n))))))
+    return domains
+
+
+def sample(domain: Domain, limit: int) -> Domain:
+    """Whole documents in the order of a hash of their names, while the domain holds at most `limit` rows."""
+    if limit <= 0 or len(domain.items) <= limit:
+        return domain
+    docs: dict[str, list[Item]] = defaultdict(list)
+    for item in domain.items:
+        docs[item.doc].append(item)
+    order = sorted(docs, key=lambda d: hashlib.sha256(d.encode()).hexdigest())
+    kept: list[Item] = []
+    for d in order:
+        if not kept or len(kept) + len(docs[d]) <= limit:
+            kept += docs[d]
+        if len(kept) >= limit:
+            break
+    return Domain(domain.name, kept, domain.blind)
+
+
+# --------------------------------------------------------------------------
+# One row, as cairn calibrate reads it
+
+
+@dataclass
+class Reading:
+    """What the support check finds on one row, read once."""
+
+    scores: dict[str, float | None] = field(default_factory=dict)  # support mode -> score
+    displaced: dict[str, bool] = field(default_factory=dict)  # support mode -> the rule `names` fails it
+    codes: dict[bool, dict[str, str]] = field(default_factory=dict)  # polarity -> {code: first message}
+
+
+def finding_codes(found: meaning.Findings) -> dict[str, str]:
+    """The diagnostic codes of a meaning check's findings, with each code's first message."""
+    out: dict[str, str] = {}
+    for f in dataclasses.fields(found):
+        items = getattr(found, f.name)
+        if not items:
+            continue
+        first = items[0][1] if isinstance(items[0], tuple) else items[0]
+        code = FIELD_CODES.get(f.name) or getattr(first, "code", None) or f.name
+        out.setdefault(str(code), str(getattr(first, "message", first)))
+    return out
+
+
+class Reader:
+    """Each row read once per support mode and polarity, kept."""
+
+    def __init__(self, items: Sequence[Item]):
+        self.items = items
+        self.readings = [Reading() for _ in items]
+
+    def score(self, i: int, mode: str) -> tuple[float | None, bool]:
+        rd = self.readings[i]
+        if mode not in rd.scores:
+            item = self.items[i]
+            # the lowest threshold of the sweep: the rule `names` is read for every score a threshold passes
+            res = support.check_support(item.claim, item.quotes, threshold=min(THRESHOLDS), mode=mode)
+            rd.scores[mode] = res.score
+            rd.displaced[mode] = res.displaced is not None
+        return rd.scores[mode], rd.displaced[mode]
+
+    def codes(self, i: int, polarity: bool) -> dict[str, str]:
+        rd = self.readings[i]
+        if polarity not in rd.codes:
+            item = self.items[i]
+            evidence = [meaning.Evidence(q, q, 0, len(q)) for q in item.quotes]
+            rd.codes[polarity] = finding_codes(meaning.check(item.claim, evidence, polarity=polarity)) if evidence else {}
+        return rd.codes[polarity]
+
+    def verdict(self, i: int, mode: str | None, threshold: float, rules: bool = True) -> tuple[bool, dict[str, str]]:
+        """(passes, the codes that fail it) under a support mode (None: the seed score alone, nothing else)."""
+        if mode is None:
+            score, _ = self.score(i, "seed")
+            return score is not None and score >= threshold, {}
+        score, displaced = self.score(i, mode)
+        scored = score is not None and score >= threshold
+        codes = dict(self.codes(i, scored)) if rules else {}
+        if scored and displaced:
+            codes[NAMES] = "the claim names another thing than the quote"
+        return scored and not codes, codes
+
+
+# --------------------------------------------------------------------------
+# Figures
+
+
+def balanced_accuracy(labels: Sequence[bool], verdicts: Sequence[bool]) -> float | None:
+    pos = [v for g, v in zip(labels, verdicts) if g]
+    neg = [not v for g, v in zip(labels, verdicts) if not g]
+    if not pos or not neg:
+        return None
+    return (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
+
+
+def _mean(xs: Iterable[float | None]) -> float | None:
+    got = [x for x in xs if x is not None]
+    return sum(got) / len(got) if got else None
+
+
+@dataclass
+class ModeSpec:
+    name: str
+    support_mode: str | None  # None: the seed score alone
+    fitted: bool = False
+
+
+def run(domains: list[Domain], modes: list[ModeSpec], progress: Callable[[str], None]) -> dict[str, Any]:
+    readers = {d.name: Reader(d.items) for d in domains}
+    labels = {d.name: [i.supported for i in d.items] for d in domains}
+    out: dict[str, Any] = {"domains": [], "modes": {}, "rules": {}, "blind": {}, "cross_check": {}}
+    for d in domains:
+        out["domains"].append({"name": d.name, "rows": len(d.items), "supported": d.supported,
+                               "unsupported": len(d.items) - d.supported,
+                               "documents": len({i.doc for i in d.items}), "blind": d.blind})
+
+    def verdicts(d: Domain, spec: ModeSpec, t: float) -> list[tuple[bool, dict[str, str]]]:
+        r = readers[d.name]
+        return [r.verdict(k, spec.support_mode, t) for k in range(len(d.items))]
+
+    def ba_at(d: Domain, spec: ModeSpec, t: float) -> float | None:
+        return balanced_accuracy(labels[d.name], [v for v, _ in verdicts(d, spec, t)])
+
+    for spec in modes:
+        start = time.perf_counter()
+        per: dict[str, float | None] = {}
+        chosen: dict[str, float] = {}
+        if spec.fitted:
+            table = {d.name: {t: ba_at(d, spec, t) for t in THRESHOLDS} for d in domains}
+            for d in domains:
+                rest = [n for n in table if n != d.name]
+                # the best mean over the other domains; of equal means, the one nearest the default
+                t = max(THRESHOLDS, key=lambda t: (_mean(table[n][t] for n in rest) or 0.0, -abs(t - THRESHOLD)))
+                chosen[d.name] = t
+                per[d.name] = table[d.name][t]
+        else:
+            for d in domains:
+                per[d.name] = ba_at(d, spec, THRESHOLD)
+        dev = [per[d.name] for d in domains if not d.blind]
+        blind = [per[d.name] for d in domains if d.blind]
+        out["modes"][spec.name] = {"per_domain": per, "mean": _mean(per.values()), "mean_dev": _mean(dev),
+                                   "mean_blind": _mean(blind), **({"thresholds": chosen} if spec.fitted else {})}
+        fa = miss = npos = nneg = 0
+        for d in domains:
+            if not d.blind:
+                continue
+            t = chosen.get(d.name, THRESHOLD)
+            for item, (ok, _) in zip(d.items, verdicts(d, spec, t)):
+                if item.supported:
+                    npos += 1
+                    fa += not ok
+                else:
+                    nneg += 1
+                    miss += ok
+        out["blind"][spec.name] = {"false_alarms": fa, "supported": npos, "misses": miss, "unsupported": nneg}
+        progress(f"mode {spec.name}: {time.perf_counter() - start:.1f} s")
+
+    # the rules, as they fire under the default mode at the default threshold
+    default = ModeSpec("default", support.DEFAULT_MODE)
+    fired: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for d in domains:
+        for item, (_, codes) in zip(d.items, verdicts(d, default, THRESHOLD)):
+            for code in codes:
+                fired[code][d.name][0 if item.supported else 1] += 1
+    for code in sorted(fired):
+        per_rule = {}
+        for d in domains:
+            fs, fu = fired[code][d.name]
+            npos, nneg = d.supported, len(d.items) - d.supported
+            per_rule[d.name] = {"precision_supported": 1 - fs / npos if npos else None,
+                                "recall_unsupported": fu / nneg if nneg else None,
+                                "fails_supported": fs, "fails_unsupported": fu}
+        precisions = [v["precision_supported"] for v in per_rule.values() if v["precision_supported"] is not None]
+        below = [n for n, v in per_rule.items() if v["precision_supported"] is not None
+                 and v["precision_supported"] < VETO_BAR]
+        out["rules"][code] = {"per_domain": per_rule, "min_precision": min(precisions) if precisions else None,
+                              "meets_veto_bar": not below, "below_bar": below}
+
+    # the figures of the default are those of cairn calibrate
+    for d in domains:
+        report = calibrate([_row(i) for i in d.items], mode=support.DEFAULT_MODE, threshold=THRESHOLD)
+        mine = out["modes"]["default"]["per_domain"][d.name]
+        same = (report.balanced_accuracy is None and mine is None) or (
+            report.balanced_accuracy is not None and mine is not None and abs(report.balanced_accuracy - mine) < 1e-12)
+        out["cross_check"][d.name] = same
+        if not same:
+            print(f"warning: {d.name}: cairn calibrate gives {report.balanced_accuracy}, this bench {mine}",
+                  file=sys.stderr)
+    progress("checked against cairn calibrate")
+    return out
+
+
+def _row(item: Item) -> Any:
+    try:
+        from cairn.verify.calibrate import Row
+    except ImportError:
+        from cairn.calibrate import Row  # type: ignore[no-redef]
+    return Row(claim=item.claim, quotes=item.quotes, supported=item.supported, line=0, format="plain")
+
+
+# --------------------------------------------------------------------------
+# Output
+
+
+def _f(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def render(out: dict[str, Any]) -> str:
+    names = [d["name"] for d in out["domains"]]
+    modes = list(out["modes"])
+    lines = [f"rows per domain: at most {out['limit_per_domain'] or 'all'} (whole documents); "
+             f"{sum(d['rows'] for d in out['domains'])} rows in {len(names)} domains", ""]
+    lines.append("| domain | rows (supported/unsupported) | " + " | ".join(modes) + " |")
+    lines.append("| --- | --- |" + " ---: |" * len(modes))
+    for d in out["domains"]:
+        cells = [_f(out["modes"][m]["per_domain"][d["name"]]) for m in modes]
+        lines.append(f"| {d['name']} | {d['rows']} ({d['supported']}/{d['unsupported']}) | " + " | ".join(cells) + " |")
+    for key, label in (("mean_dev", "mean, development domains"), ("mean_blind", "mean, blind sets"),
+                       ("mean", "mean, all domains")):
+        lines.append(f"| **{label}** | | " + " | ".join(f"**{_f(out['modes'][m][key])}**" for m in modes) + " |")
+    fitted = [m for m in modes if "thresholds" in out["modes"][m]]
+    for m in fitted:
+        ts = sorted(set(out["modes"][m]["thresholds"].values()))
+        lines.append(f"\n{m}: thresholds chosen when a domain is held out: {', '.join(f'{t:.2f}' for t in ts)}")
+    lines += ["", "blind pairs, all sets together:", "",
+              "| mode | false alarms (supported pairs failed) | misses (unsupported pairs verified) |",
+              "| --- | ---: | ---: |"]
+    for m in modes:
+        b = out["blind"][m]
+        if b["supported"] or b["unsupported"]:
+            lines.append(f"| {m} | {b['false_alarms']}/{b['supported']} ({_pct(b['false_alarms'], b['supported'])}) "
+                         f"| {b['misses']}/{b['unsupported']} ({_pct(b['misses'], b['unsupported'])}) |")
+    lines += ["", f"rules that fail a claim, under the default mode: precision on supported rows / recall on "
+              f"unsupported rows; veto bar: precision >= {VETO_BAR} in every domain", ""]
+    codes = list(out["rules"])
+    if codes:
+        lines.append("| domain | " + " | ".join(codes) + " |")
+        lines.append("| --- |" + " ---: |" * len(codes))
+        for n in names:
+            cells = []
+            for c in codes:
+                v = out["rules"][c]["per_domain"][n]
+                cells.append(f"{_f(v['precision_supported'])} / {_f(v['recall_unsupported'])}")
+            lines.append(f"| {n} | " + " | ".join(cells) + " |")
+        lines.append("| **lowest precision** | " + " | ".join(_f(out["rules"][c]["min_precision"]) for c in codes) + " |")
+        lines.append("| **meets the veto bar** | "
+                     + " | ".join("yes" if out["rules"][c]["meets_veto_bar"] else "no" for c in codes) + " |")
+    else:
+        lines.append("(no rule failed any row)")
+    bad = [n for n, ok in out["cross_check"].items() if not ok]
+    lines += ["", "default's figures against cairn calibrate: "
+              + ("the same on every domain" if not bad else f"DIFFERENT on {', '.join(bad)}"),
+              f"time: {out['seconds']:.0f} s"]
+    return "\n".join(lines) + "\n"
+
+
+def _pct(a: int, n: int) -> str:
+    return f"{100 * a / n:.0f} %" if n else "-"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--limit-per-domain", type=int, default=DEFAULT_LIMIT, metavar="N",
+                    help=f"at most N rows a domain, whole documents (default {DEFAULT_LIMIT}; 0: all)")
+    ap.add_argument("--mode", action="append", default=[], metavar="NAME",
+                    help="also measure this support.mode at threshold 0.5 with the meaning rules (repeatable)")
+    ap.add_argument("--extra", action="append", type=Path, default=[], metavar="FILE",
+                    help="another labelled file (calibrate's plain format) as a domain of its own (repeatable)")
+    ap.add_argument("--domains", default="", metavar="REGEX", help="only the domains whose name matches")
+    ap.add_argument("--data", type=Path, default=SHARED, help="the shared data directory (default ../shared/data)")
+    ap.add_argument("--blind", type=Path, default=BLIND, help="the blind sets' directory (default tests/data/blind)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    for m in args.mode:
+        if m not in support.MODE_RULES:
+            ap.error(f"unknown support mode {m!r}; expected one of: {', '.join(support.MODE_RULES)}")
+    start = time.perf_counter()
+
+    def progress(msg: str) -> None:
+        print(f"[{time.perf_counter() - start:6.1f} s] {msg}", file=sys.stderr, flush=True)
+
+    domains = [sample(d, args.limit_per_domain) for d in load_domains(args.data, args.blind, args.extra)
+               if re.search(args.domains, d.name)]
+    if not domains:
+        print("no domain to measure", file=sys.stderr)
+        return 2
+    progress(f"{len(domains)} domains, {sum(len(d.items) for d in domains)} rows")
+    modes = [ModeSpec("seed", "seed"), ModeSpec("default", support.DEFAULT_MODE),
+             ModeSpec("default, fitted threshold", support.DEFAULT_MODE, fitted=True),
+             ModeSpec("overlap >= 0.5", None)]
+    modes += [ModeSpec(m, m) for m in args.mode]
+    out = run(domains, modes, progress)
+    out["limit_per_domain"] = args.limit_per_domain
+    out["default_mode"] = support.DEFAULT_MODE
+    out["seconds"] = time.perf_counter() - start
+    if args.json:
+        print(json.dumps(out, indent=2, sort_keys=False))
+    else:
+        print(render(out), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
