@@ -41,6 +41,7 @@ def test_the_blind_sets_are_as_their_readme_says():
 
 
 def test_the_default_does_not_fail_more_correct_pairs_nor_verify_more_wrong_ones(tmp_path: Path):
+    (tmp_path / "cairn.toml").write_text("", encoding="utf-8")  # the shipped settings, whatever lies above
     data = tmp_path / "blind.jsonl"
     data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in _rows()), encoding="utf-8")
     proc = run_cairn(tmp_path, "calibrate", str(data), "--format", "json", timeout=60)
