@@ -54,6 +54,7 @@ import argparse
 import dataclasses
 import hashlib
 import json
+import math
 import re
 import sys
 import time
@@ -268,6 +269,82 @@ def balanced_accuracy(labels: Sequence[bool], verdicts: Sequence[bool]) -> float
     return (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
 
 
+def _domain_weights(domains: Sequence[Domain]) -> dict[str, float]:
+    """Each domain weighs 1, the blind sets 1 together: fourteen sets of twelve pairs would outweigh the rest."""
+    nblind = sum(d.blind for d in domains)
+    return {d.name: 1 / nblind if d.blind else 1.0 for d in domains}
+
+
+def _features(reader: Reader, k: int, codes: Sequence[str]) -> tuple[float, ...]:
+    seed, _ = reader.score(k, "seed")
+    default, _ = reader.score(k, support.DEFAULT_MODE)
+    _, found = reader.verdict(k, support.DEFAULT_MODE, THRESHOLD)
+    return (1.0, round(seed or 0.0, 3), round(default or 0.0, 3), *(float(c in found) for c in codes))
+
+
+def fit_logistic(rows: Sequence[tuple[tuple[float, ...], bool, float]], l2: float = 1e-2,
+                 steps: int = 30) -> list[float]:
+    """Weighted logistic regression by Newton's method over (features, label, weight) rows, identical
+    feature vectors taken together; a small L2 penalty keeps a flag that separates its rows finite."""
+    groups: dict[tuple[float, ...], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for x, y, w in rows:
+        groups[x][0 if y else 1] += w
+    k = len(next(iter(groups)))
+    beta = [0.0] * k
+    for _ in range(steps):
+        grad = [-l2 * b for b in beta]
+        hess = [[l2 * (i == j) for j in range(k)] for i in range(k)]
+        for x, (wp, wn) in groups.items():
+            z = sum(b * v for b, v in zip(beta, x))
+            p = 1 / (1 + math.exp(-max(-35.0, min(35.0, z))))
+            r, c = wp - (wp + wn) * p, (wp + wn) * p * (1 - p)
+            for i in range(k):
+                grad[i] += r * x[i]
+                for j in range(k):
+                    hess[i][j] += c * x[i] * x[j]
+        step = _solve(hess, grad)
+        beta = [b + s for b, s in zip(beta, step)]
+        if max(abs(s) for s in step) < 1e-8:
+            break
+    return beta
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """a x = b by Gaussian elimination with partial pivoting (a is small and positive definite)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[piv] = m[piv], m[c]
+        for r in range(c + 1, n):
+            f = m[r][c] / m[c][c]
+            for j in range(c, n + 1):
+                m[r][j] -= f * m[c][j]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][j] * x[j] for j in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def logistic_lodo(domains: Sequence[Domain], readers: dict[str, Reader]) -> dict[str, list[bool]]:
+    """For each domain, a logistic regression fitted on all the others (each domain weighing the same,
+    its two labels the same within it) and its verdicts on the held-out one."""
+    codes = sorted({c for d in domains for k in range(len(d.items))
+                    for c in readers[d.name].verdict(k, support.DEFAULT_MODE, THRESHOLD)[1]})
+    feats = {d.name: [_features(readers[d.name], k, codes) for k in range(len(d.items))] for d in domains}
+    dw = _domain_weights(domains)
+    weighted: dict[str, list[tuple[tuple[float, ...], bool, float]]] = {}
+    for d in domains:
+        npos, nneg = d.supported, len(d.items) - d.supported
+        weighted[d.name] = [(x, it.supported, dw[d.name] / (2 * (npos if it.supported else nneg)))
+                            for x, it in zip(feats[d.name], d.items)]
+    out = {}
+    for d in domains:
+        beta = fit_logistic([r for n, rows in weighted.items() if n != d.name for r in rows])
+        out[d.name] = [sum(b * v for b, v in zip(beta, x)) >= 0 for x in feats[d.name]]
+    return out
+
+
 def _weighted(table: dict[str, dict[float, float | None]], names: Sequence[str], t: float,
               weight: dict[str, float]) -> float:
     got = [(table[n][t], weight[n]) for n in names if table[n][t] is not None]
@@ -284,7 +361,7 @@ def _mean(xs: Iterable[float | None]) -> float | None:
 class ModeSpec:
     name: str
     support_mode: str | None  # None: the seed score alone
-    fitted: bool = False
+    fit: str = ""  # "threshold" or "logistic": fitted on the other domains
 
 
 def run(domains: list[Domain], modes: list[ModeSpec], progress: Callable[[str], None]) -> dict[str, Any]:
@@ -305,33 +382,33 @@ def run(domains: list[Domain], modes: list[ModeSpec], progress: Callable[[str], 
 
     for spec in modes:
         start = time.perf_counter()
-        per: dict[str, float | None] = {}
+        got: dict[str, list[bool]] = {}
         chosen: dict[str, float] = {}
-        if spec.fitted:
+        if spec.fit == "threshold":
             table = {d.name: {t: ba_at(d, spec, t) for t in THRESHOLDS} for d in domains}
-            # the blind sets weigh as one domain together: fourteen sets of twelve pairs would outweigh the rest
-            nblind = sum(d.blind for d in domains)
-            weight = {d.name: 1 / nblind if d.blind else 1.0 for d in domains}
+            weight = _domain_weights(domains)
             for d in domains:
                 rest = [n for n in table if n != d.name]
                 # the best mean over the other domains; of equal means, the one nearest the default
                 t = max(THRESHOLDS, key=lambda t: (_weighted(table, rest, t, weight), -abs(t - THRESHOLD)))
                 chosen[d.name] = t
-                per[d.name] = table[d.name][t]
+                got[d.name] = [v for v, _ in verdicts(d, spec, t)]
+        elif spec.fit == "logistic":
+            got = logistic_lodo(domains, readers)
         else:
             for d in domains:
-                per[d.name] = ba_at(d, spec, THRESHOLD)
+                got[d.name] = [v for v, _ in verdicts(d, spec, THRESHOLD)]
+        per = {d.name: balanced_accuracy(labels[d.name], got[d.name]) for d in domains}
         dev = [per[d.name] for d in domains if not d.blind]
         blind = [per[d.name] for d in domains if d.blind]
         out["modes"][spec.name] = {"per_domain": per, "mean": _mean(per.values()), "mean_dev": _mean(dev),
-                                   "mean_blind": _mean(blind), **({"thresholds": chosen} if spec.fitted else {})}
+                                   "mean_blind": _mean(blind), **({"thresholds": chosen} if chosen else {})}
         fa = miss = npos = nneg = 0
         pooled: list[tuple[bool, bool]] = []
         for d in domains:
             if not d.blind:
                 continue
-            t = chosen.get(d.name, THRESHOLD)
-            for item, (ok, _) in zip(d.items, verdicts(d, spec, t)):
+            for item, ok in zip(d.items, got[d.name]):
                 pooled.append((item.supported, ok))
                 if item.supported:
                     npos += 1
@@ -513,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--domains", default="", metavar="REGEX", help="only the domains whose name matches")
     ap.add_argument("--data", type=Path, default=SHARED, help="the shared data directory (default ../shared/data)")
     ap.add_argument("--blind", type=Path, default=BLIND, help="the blind sets' directory (default tests/data/blind)")
+    ap.add_argument("--logistic", action="store_true",
+                    help="also a logistic regression over the seed and default scores and the rules' findings, "
+                         "fitted on the other domains")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--summary", action="store_true",
                     help="print only docs/support.md's two tables (the blind sets pooled)")
@@ -532,8 +612,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     progress(f"{len(domains)} domains, {sum(len(d.items) for d in domains)} rows")
     modes = [ModeSpec("seed", "seed"), ModeSpec("default", support.DEFAULT_MODE),
-             ModeSpec("default, fitted threshold", support.DEFAULT_MODE, fitted=True),
+             ModeSpec("default, fitted threshold", support.DEFAULT_MODE, fit="threshold"),
              ModeSpec("overlap >= 0.5", None)]
+    if args.logistic:
+        modes.append(ModeSpec("logistic, fitted", support.DEFAULT_MODE, fit="logistic"))
     modes += [ModeSpec(m, m) for m in args.mode]
     out = run(domains, modes, progress)
     out["limit_per_domain"] = args.limit_per_domain
