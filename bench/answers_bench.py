@@ -51,8 +51,8 @@ def markdown_to_jsonl(root: Path) -> int:
 
 
 def median_check(ws, folder: Path, runs: int) -> tuple[float, list[bool]]:
-    from cairn import engine
-    from cairn.verify import Verifier
+    from cairn.engine import checks as engine
+    from cairn.verify.verifier import Verifier
 
     times, verdicts = [], []
     for _ in range(runs):
@@ -72,9 +72,9 @@ def main() -> None:
     ap.add_argument("--questions", type=int, default=50)
     args = ap.parse_args()
 
-    from cairn import engine
-    from cairn.ask import retrieve
-    from cairn.workspace import Workspace
+    from cairn.answers.ask import retrieve
+    from cairn.engine import checks as engine
+    from cairn.index.workspace import Workspace
 
     with tempfile.TemporaryDirectory(prefix="cairn-answers-bench-") as tmp:
         root = Path(tmp) / "ws"

@@ -18,9 +18,9 @@ import argparse
 import statistics
 import time
 
-from cairn.binding import binds, claim_field
-from cairn.reuse import SpanIndex, Use
-from cairn.sentences_check import sentence_support
+from cairn.drafts.binding import binds, claim_field
+from cairn.engine.reuse import SpanIndex, Use
+from cairn.verify.sentences import sentence_support
 
 
 def _median(fn, runs: int) -> float:

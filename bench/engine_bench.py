@@ -122,7 +122,7 @@ def cite_case(rng: random.Random, kinds: dict[str, int], chunk_id: str, start: i
 
 def generate(root: Path, mb: float, citations: int, seed: int = 7) -> dict:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-    from cairn.chunking import chunk_document
+    from cairn.core.chunking import chunk_document
 
     rng = random.Random(seed)
     (root / "sources").mkdir(parents=True)
@@ -204,11 +204,11 @@ def main() -> None:
 
     # in process: parsing, verification, indexing against the floor
     from cairn import drafts as drafts_mod
-    from cairn.cli import tune_gc
-    from cairn.config import load_settings
+    from cairn.cli.main import tune_gc
+    from cairn.core.config import load_settings
+    from cairn.index.workspace import Workspace
     from cairn.store import Store
-    from cairn.verify import Verifier
-    from cairn.workspace import Workspace
+    from cairn.verify.verifier import Verifier
 
     tune_gc()  # as the cairn command does
     texts = [p.read_text(encoding="utf-8") for p in sorted((root / "drafts").glob("*.md"))]

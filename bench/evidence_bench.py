@@ -28,9 +28,9 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "server"))
 
 import engine_bench  # noqa: E402 - the corpus generator, beside this file
-from cairn.config import load_settings  # noqa: E402 - after the path set-up above
-from cairn.evidence import find_evidence, retrieve  # noqa: E402 - after the path set-up above
-from cairn.workspace import Workspace  # noqa: E402 - after the path set-up above
+from cairn.answers.evidence import find_evidence, retrieve  # noqa: E402 - after the path set-up above
+from cairn.core.config import load_settings  # noqa: E402 - after the path set-up above
+from cairn.index.workspace import Workspace  # noqa: E402 - after the path set-up above
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cairn.chunking import chunk_document
+from cairn.core.chunking import chunk_document
 
 WORDS = (
     "customer credit delivery refund order policy warehouse request photo damaged item days hours store "

@@ -27,11 +27,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from cairn import meaning
-from cairn.calibrate import load_rows
 from cairn.meaning.backing import compare, restated_score, without_identifiers
 from cairn.meaning.quantities import extract
 from cairn.support import check_support
-from cairn.verify import SENTENCE_REACH
+from cairn.verify.calibrate import load_rows
+from cairn.verify.verifier import SENTENCE_REACH
 
 HERE = Path(__file__).resolve().parent
 PAIRS = HERE.parent / "tests/data/meaning/pairs.jsonl"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pypdf
 
-from cairn import chunking
+from cairn.core import chunking
 from cairn.sources import parse_bytes
 from cairn.sources.pdf import strip_furniture
 

@@ -42,7 +42,7 @@ counsel = ["counsel"]
 
 
 def verify_all(ws, docs) -> float:
-    from cairn.verify import Verifier
+    from cairn.verify.verifier import Verifier
 
     v = Verifier(ws)
     t = time.perf_counter()
@@ -63,10 +63,10 @@ def main() -> None:
     print(f"generated {info['source_bytes'] / 1e6:.1f} MB in {info['sources']} sources, {info['citations']} citations")
 
     from cairn import drafts as drafts_mod
-    from cairn import verify as verify_mod
-    from cairn.cli import tune_gc
-    from cairn.config import load_settings
-    from cairn.workspace import Workspace
+    from cairn.cli.main import tune_gc
+    from cairn.core.config import load_settings
+    from cairn.index.workspace import Workspace
+    from cairn.verify import verifier as verify_mod
 
     tune_gc()
     docs = [drafts_mod.parse_draft(p.read_text(encoding="utf-8")) for p in sorted((root / "drafts").glob("*.md"))]

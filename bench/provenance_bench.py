@@ -79,11 +79,11 @@ def foreign_figures(root: Path, env: dict, data: Path) -> dict[str, list[float]]
 def in_process(root: Path, runs: int) -> dict:
     """Run inside the tree under test (PYTHONPATH): verification and proof costs."""
     from cairn import drafts as drafts_mod
-    from cairn.cli import tune_gc
-    from cairn.config import load_settings
+    from cairn.cli.main import tune_gc
+    from cairn.core.config import load_settings
+    from cairn.index.workspace import Workspace
     from cairn.store import Store
-    from cairn.verify import Verifier
-    from cairn.workspace import Workspace
+    from cairn.verify.verifier import Verifier
 
     tune_gc()
     docs = [drafts_mod.parse_draft(p.read_text(encoding="utf-8")) for p in sorted((root / "drafts").glob("*.md"))]

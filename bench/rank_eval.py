@@ -50,8 +50,8 @@ def write_corpus(data: Path, root: Path) -> list[tuple[str, str, set[str]]]:
 
 
 def measure(root: Path, cases: list) -> dict:
-    from cairn import ask, evidence
-    from cairn.workspace import Workspace
+    from cairn.answers import ask, evidence
+    from cairn.index.workspace import Workspace
 
     ws = Workspace(root)
     t0 = time.process_time()

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from cairn import support
-from cairn.calibrate import calibrate, load_rows
+from cairn.verify.calibrate import calibrate, load_rows
 
 ORDER = ["dates", "ordinal", "percent", "scale", "fold", "negation", "stem", "compound", "negators", "version", "names",
          "sentence", "titles", "weight"]

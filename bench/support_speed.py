@@ -69,7 +69,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from cairn import meaning, native, support
-from cairn.cli import tune_gc
+from cairn.cli.main import tune_gc
 
 WORDS = (
     "customer credit delivery damaged request policy order refund store member payment approval warehouse "

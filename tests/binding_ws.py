@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cairn.chunking import chunk_id
+from cairn.core.chunking import chunk_id
 
 WAREHOUSE = """---
 title: Warehouse handbook

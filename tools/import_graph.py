@@ -2,12 +2,15 @@
 
     python tools/import_graph.py            # every edge: importer -> imported, one a line
     python tools/import_graph.py --cycles   # only the import cycles (exit 1 when there is one)
+    python tools/import_graph.py --layers   # imports that go up the package floors (exit 1 when any)
+    python tools/import_graph.py --dot      # the package diagram, in Graphviz's dot language
 
-An edge is any import a module runs: at the top or inside a function (a deferred import
-still ties the two modules together). Imports under `if TYPE_CHECKING:` are left out: they
-exist for the type checker only. Edges go to modules of the package; the standard library
-and other packages are left out. tests/unit/test_layers.py checks the graph has no cycle and
-that the engine (everything outside cairn.lsp) never imports the server.
+An edge is any import a module runs or names: at the top, inside a function (a deferred import
+still ties the two modules together) or under `if TYPE_CHECKING:` (a type-only import ties them
+too: neither can be read or changed alone). Edges go to modules of the package; the standard
+library and other packages are left out. tests/unit/test_layers.py checks the graph has no cycle,
+that packages import only the floors below them (FLOORS), and that the engine never imports the
+server.
 """
 
 from __future__ import annotations
@@ -31,28 +34,9 @@ def modules(root: Path = PACKAGE_DIR) -> dict[str, Path]:
     return out
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
-    """The import statements of a module, those under `if TYPE_CHECKING:` left out."""
-    found: list[ast.Import | ast.ImportFrom] = []
-
-    def walk(node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child.test):
-                for other in child.orelse:
-                    walk(other)
-                continue
-            if isinstance(child, (ast.Import, ast.ImportFrom)):
-                found.append(child)
-            walk(child)
-
-    walk(tree)
-    return found
+    """Every import statement of a module, those under `if TYPE_CHECKING:` and in functions included."""
+    return [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
 
 
 def edges(root: Path = PACKAGE_DIR) -> dict[str, set[str]]:
@@ -120,8 +104,79 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(out)
 
 
+# The package floors, lowest first: a package may import only the packages before it in this list
+# (and the root `cairn`, which holds the version). `cli` and `lsp` are the two tops; the command
+# line starts the server (`cairn serve`) through `cairn.lsp.server` alone (SERVER_ENTRY).
+FLOORS = ["support", "reading", "meaning", "core", "sources", "drafts", "store", "index", "verify",
+          "judge", "report", "answers", "engine", "lsp", "cli"]
+SERVER_ENTRY = {("cairn.cli.main", "cairn.lsp.server")}
+# the root: the version and the loader of the compiled rules, which every floor may import
+ROOT = {"cairn", "cairn.native"}
+# entry points at the top level: they may import anything
+ENTRY_POINTS = {"cairn.__main__", "cairn.api", "cairn.native_build"}
+
+
+def package_of(module: str) -> str | None:
+    """The floor a module stands on (its package under cairn), None for a top-level module."""
+    parts = module.split(".")
+    if len(parts) >= 2 and parts[1] in FLOORS:
+        return parts[1]
+    return None
+
+
+def upward(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The imports that go to a package on a higher floor than the importer's, or from a floor to a
+    top-level module other than the root."""
+    out = []
+    for importer, targets in graph.items():
+        here = package_of(importer)
+        if importer in ENTRY_POINTS or (here is None and importer not in ROOT):
+            continue
+        for imported in targets:
+            if (importer, imported) in SERVER_ENTRY or imported in ROOT:
+                continue
+            there = package_of(imported)
+            if here is None or there is None or FLOORS.index(there) > FLOORS.index(here):
+                if there != here:
+                    out.append((importer, imported))
+    return sorted(out)
+
+
+def package_edges(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph between packages (floors) of the package."""
+    out: dict[str, set[str]] = {}
+    for importer, targets in graph.items():
+        a = package_of(importer)
+        for imported in targets:
+            b = package_of(imported)
+            if a and b and a != b:
+                out.setdefault(a, set()).add(b)
+    return out
+
+
+def dot(graph: dict[str, set[str]]) -> str:
+    """The package diagram: one node a floor, an arrow for each package another imports."""
+    pkgs = package_edges(graph)
+    lines = ["digraph cairn {", "  rankdir=BT;", "  node [shape=box];"]
+    for name in FLOORS:
+        lines.append(f'  "{name}";')
+    for a in FLOORS:
+        for b in sorted(pkgs.get(a, ()), key=FLOORS.index):
+            lines.append(f'  "{a}" -> "{b}";')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str]) -> int:
     graph = edges()
+    if "--dot" in argv:
+        sys.stdout.write(dot(graph))
+        return 0
+    if "--layers" in argv:
+        found = upward(graph)
+        for importer, imported in found:
+            print(f"{importer} -> {imported} (goes up)")
+        return 1 if found else 0
     if "--cycles" in argv:
         found = cycles(graph)
         for group in found:

@@ -1,5 +1,5 @@
 """`python -m cairn`: the `cairn` command line."""
 
-from .cli import main
+from .cli.main import main
 
 main()

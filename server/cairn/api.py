@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .report import CitationOut, ClaimOut, DiagnosticOut, DraftOut, Metrics, Report
+from .report.base import CitationOut, ClaimOut, DiagnosticOut, DraftOut, Metrics, Report
 
 __all__ = [
     "Answer",
@@ -73,11 +73,11 @@ class Workspace:
     """A Cairn workspace opened in process. Use :func:`open_workspace`."""
 
     def __init__(self, root: Path, *, index: bool = True):
-        from . import engine
-        from .config import find_root, load_settings
-        from .judge import make_judge
-        from .verify import Verifier
-        from .workspace import Workspace as _Ws
+        from .core.config import find_root, load_settings
+        from .engine import checks as engine
+        from .index.workspace import Workspace as _Ws
+        from .judge.providers import make_judge
+        from .verify.verifier import Verifier
 
         root = find_root(Path(root))
         self._ws = _Ws(root, load_settings(root))
@@ -92,7 +92,7 @@ class Workspace:
 
     def reindex(self) -> None:
         """Bring the index up to date with the sources on disk (after they changed)."""
-        from . import engine
+        from .engine import checks as engine
 
         with self._lock:
             self.index_result = engine.index(self._ws)
@@ -105,8 +105,8 @@ class Workspace:
     def verify_many(self, answers: Iterable[AnswerLike], *, first_id: int | str = 1) -> Report:
         """Verify many answers; the report holds one entry per answer (ids default to
         their position) and the metrics over them, as `cairn check --format json`."""
-        from . import engine
-        from .answers import answer_from_claims, answer_from_object
+        from .answers.json_answers import answer_from_claims, answer_from_object
+        from .engine import checks as engine
 
         results = []
         with self._lock:
@@ -121,21 +121,21 @@ class Workspace:
                 result.answer_id, result.question = ans.id, ans.question
                 results.append(result)
             if self._judge is not None:
-                from .judge import judge_results
+                from .judge.providers import judge_results
 
                 judge_results(results, self._judge, self._ws.settings.config.threshold)
             return engine.workspace_report(self._ws, results)
 
     def check(self, paths: Iterable[str | Path] | None = None) -> Report:
         """The workspace's own answers (or these files and folders), as `cairn check --format json`."""
-        from . import engine
+        from .engine import checks as engine
 
         with self._lock:
             chosen = [self._ws.root / p for p in paths] if paths is not None else None
             checked = engine.check(self._ws, chosen, self._verifier)
             results = [cd.result for cd in checked]
             if self._judge is not None:
-                from .judge import judge_results
+                from .judge.providers import judge_results
 
                 judge_results(results, self._judge, self._ws.settings.config.threshold)
             return engine.workspace_report(self._ws, results)

@@ -55,9 +55,10 @@ def test_a_paragraph_inserted_before_the_block_is_claim_moved(tmp_path: Path):
 
 
 def test_the_move_fix_puts_the_block_back(tmp_path: Path):
-    from cairn import drafts, engine
-    from cairn.verify import Verifier
-    from cairn.workspace import Workspace
+    from cairn import drafts
+    from cairn.engine import checks as engine
+    from cairn.index.workspace import Workspace
+    from cairn.verify.verifier import Verifier
 
     ws_root = make(tmp_path / "ws")
     inserted = "The warehouse is staffed around the clock."
@@ -88,7 +89,7 @@ def test_blocks_without_the_field_keep_todays_behaviour(tmp_path: Path):
 
 
 def test_a_hash_binding(tmp_path: Path):
-    from cairn.binding import claim_hash
+    from cairn.drafts.binding import claim_hash
 
     ws = make(tmp_path / "ws")
     (ws / "drafts" / "a.md").write_text(f"{CLAIM}\n\n{frozen_block(claim_hash(CLAIM))}\n"

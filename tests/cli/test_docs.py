@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from cairn.cli import main
-from cairn.model import CODES
+from cairn.cli.main import main
+from cairn.core.model import CODES
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "README.md", REPO / "client-vscode" / "README.md", REPO / ".pre-commit-hooks.yaml",

@@ -8,7 +8,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from cairn.config import Config
+from cairn.core.config import Config
 
 from cairn_testing import run_cairn
 
@@ -194,7 +194,7 @@ def test_fix_says_what_it_changed_and_what_the_check_still_finds(tmp_path: Path)
 
 
 def test_short_version_grows_only_when_ambiguous():
-    from cairn.engine import short_version
+    from cairn.engine.checks import short_version
 
     a = "ab" * 32
     assert short_version(a, [a, "cd" * 32]) == a[:12]

@@ -59,7 +59,7 @@ def test_a_remote_url_only_the_workspace_names_is_refused(demo: Path):
 
 
 def test_the_consent_decision(tmp_path: Path, monkeypatch):
-    from cairn.config import ConfigError, load_settings
+    from cairn.core.config import ConfigError, load_settings
 
     monkeypatch.delenv("CAIRN_STORE_URL", raising=False)
     (tmp_path / "cairn.toml").write_text(f'[store]\nurl = "{REMOTE}"\n')
@@ -77,7 +77,7 @@ def test_the_consent_decision(tmp_path: Path, monkeypatch):
                   "postgresql://[::1]/x"):
         (tmp_path / "cairn.toml").write_text(f'[store]\nurl = "{local}"\n')
         assert load_settings(tmp_path).store_url == local
-    from cairn.config import redact_url
+    from cairn.core.config import redact_url
 
     assert redact_url("postgresql://u:pw@h/db?sslmode=require&password=pw2") == \
         "postgresql://u:***@h/db?sslmode=require&password=***"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cairn.config import load_settings
+from cairn.core.config import load_settings
 from cairn.drafts import apply_edits, field_edits
 from cairn.lsp.checking import Folder
 from cairn.lsp.positions import Codec
@@ -62,7 +62,7 @@ def test_moved_claims_keep_their_verdicts(folder: Folder, whole: bool):
                         if any(d.code == "quote-not-found" and d.fixes and d.fixes[0].safe for d in cr.diagnostics))
     d = next(d for d in cr.diagnostics if d.code == "quote-not-found")
     edits = field_edits(d.citation, d.fixes[0].values)
-    from cairn.model import Pos, Range, TextEdit
+    from cairn.core.model import Pos, Range, TextEdit
 
     edits = [TextEdit(Range(Pos(e.range.start.line + shift, e.range.start.col),
                             Pos(e.range.end.line + shift, e.range.end.col)), e.new_text) for e in edits]

@@ -11,7 +11,7 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 from pytest_lsp import LanguageClient
 
-from cairn.binding import claim_field
+from cairn.drafts.binding import claim_field
 
 from lsp_util import CITE_OK, apply_edits, change_all, edits_for, line_of, open_doc, plain, start, until, watch_client
 from lsp_util import capabilities as client_caps

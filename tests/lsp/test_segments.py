@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from cairn.core.model import Range
 from cairn.drafts import parse_draft
 from cairn.lsp import segments
-from cairn.model import Range
 
 CITE = "```cite\nchunk_id: 691d71e4b46d8b0d\nstart: 0\nend: 65\nquote: \"A customer has 14 days\"\nsource: sources/policy.md\n```\n"
 FRAGMENTS = [

@@ -84,10 +84,10 @@ def test_nothing_outside_the_roots_is_opened(demo: Path):
     """In-process, under an audit hook: verifying citations that name paths outside the roots
     opens no file outside the roots (the store is SQLite's, opened in C; git runs as a
     subprocess and is reported as such)."""
-    from cairn import engine
     from cairn.drafts import parse_draft
-    from cairn.verify import Verifier
-    from cairn.workspace import Workspace
+    from cairn.engine import checks as engine
+    from cairn.index.workspace import Workspace
+    from cairn.verify.verifier import Verifier
 
     ws = Workspace(demo)
     engine.index(ws)

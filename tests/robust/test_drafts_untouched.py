@@ -194,8 +194,8 @@ def test_fix_leaves_untouched_drafts_alone(demo: Path):
 
 
 def _prepared(demo: Path):
-    from cairn import engine
-    from cairn.workspace import Workspace
+    from cairn.engine import checks as engine
+    from cairn.index.workspace import Workspace
 
     path = demo / "drafts" / "fixme.md"
     path.write_bytes(_fixable_draft(["\r\n"]))
@@ -283,7 +283,8 @@ def test_a_draft_changed_while_checked_is_not_overwritten(demo: Path):
 def test_fix_through_the_cli_keeps_a_concurrent_save(demo: Path, monkeypatch):
     from click.testing import CliRunner
 
-    from cairn import cli, engine
+    from cairn.cli import main as cli
+    from cairn.engine import checks as engine
 
     path = demo / "drafts" / "fixme.md"
     path.write_bytes(_fixable_draft(["\n"]))

@@ -288,9 +288,9 @@ def _changed_source(root: Path) -> None:
 def test_a_lock_held_past_the_busy_timeout_is_an_error_not_a_rebuild(demo: Path):
     """Past the busy timeout (30 s; shortened here) a locked index must not count as damaged:
     rebuilding deleted the index files under the process holding them."""
-    from cairn import engine
+    from cairn.engine import checks as engine
+    from cairn.index.workspace import Workspace
     from cairn.store import StoreError
-    from cairn.workspace import Workspace
 
     assert run_cairn(demo, "index").returncode == 0
     _changed_source(demo)
@@ -311,7 +311,7 @@ def test_a_lock_held_past_the_busy_timeout_is_an_error_not_a_rebuild(demo: Path)
 
 def test_the_server_does_not_rebuild_an_index_that_is_only_locked(demo: Path):
     """The server's own indexing (Folder.index_all) follows the same rule as engine.index."""
-    from cairn.config import load_settings
+    from cairn.core.config import load_settings
     from cairn.lsp.checking import Folder
     from cairn.lsp.positions import Codec
 

@@ -23,11 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cairn import drafts as drafts_mod
-from cairn import engine
-from cairn.model import CODES
-from cairn.report import build_report, render_sarif, render_text
-from cairn.verify import Verifier
-from cairn.workspace import Workspace
+from cairn.core.model import CODES
+from cairn.engine import checks as engine
+from cairn.index.workspace import Workspace
+from cairn.report.base import build_report, render_sarif, render_text
+from cairn.verify.verifier import Verifier
 
 from robust_util import build_demo, check_json, examples, run_cairn
 

@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cairn import anchor
+from cairn.verify import anchor
 
 
 def _reference(quote: str, text: str) -> list[tuple[int, int]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cairn.chunking import chunk_spans, paragraphs
+from cairn.core.chunking import chunk_spans, paragraphs
 
 
 def _cut_reference(text: str, start: int, end: int, limit: int) -> list[tuple[int, int]]:

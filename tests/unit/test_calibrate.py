@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cairn import calibrate as cal
-from cairn.calibrate import THRESHOLDS, CalibrationDataError, calibrate, load_rows, render_text
 from cairn.support import DEFAULT_MODE, check_support
+from cairn.verify import calibrate as cal
+from cairn.verify.calibrate import THRESHOLDS, CalibrationDataError, calibrate, load_rows, render_text
 
 WICE_DEV = Path(__file__).parents[2].parent / "shared/data/wice/dev.jsonl"
 DEMO = Path(__file__).parents[2] / "fixtures/demo"
@@ -252,7 +252,7 @@ def test_wice_dev_default_mode_reaches_target(wice_rows):
 
 
 def test_demo_verdicts_do_not_depend_on_the_mode(tmp_path, monkeypatch):
-    cli = pytest.importorskip("cairn.cli")
+    cli = pytest.importorskip("cairn.cli.main")
     from click.testing import CliRunner
 
     if not (DEMO / "drafts").is_dir() or not any((DEMO / "drafts").glob("*.md")):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cairn.chunking import chunk_document, chunk_id, chunk_spans, page_of, paragraphs
+from cairn.core.chunking import chunk_document, chunk_id, chunk_spans, page_of, paragraphs
 
 TEXT = st.lists(
     st.one_of(

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from cairn.core.model import Pos, Range, TextEdit
 from cairn.drafts import (
     NO_CLAIM,
     apply_edits,
@@ -20,7 +21,6 @@ from cairn.drafts import (
     read_draft,
     split_lines,
 )
-from cairn.model import Pos, Range, TextEdit
 
 CID = "0123456789abcdef"
 

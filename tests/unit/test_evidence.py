@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cairn.config import load_settings
-from cairn.evidence import find_evidence, query_words
-from cairn.workspace import Workspace
+from cairn.answers.evidence import find_evidence, query_words
+from cairn.core.config import load_settings
+from cairn.index.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 

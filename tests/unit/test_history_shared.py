@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cairn.config import load_settings
+from cairn.core.config import load_settings
 from cairn.drafts import parse_draft
-from cairn.history import History
-from cairn.workspace import Workspace
+from cairn.index.history import History
+from cairn.index.workspace import Workspace
 
 
 def test_a_version_another_process_took_from_history_is_found(demo: Path):

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from cairn import engine, judge_client
-from cairn import judge as judge_mod
-from cairn.config import ConfigError, JudgeConfig, load_settings
-from cairn.judge import JudgeAnswer, OpenAIJudge, endpoint_url, first_json_object, judge_results, make_judge
+from cairn.core.config import ConfigError, JudgeConfig, load_settings
+from cairn.engine import checks as engine
+from cairn.index.workspace import Workspace
+from cairn.judge import client as judge_client
+from cairn.judge import providers as judge_mod
+from cairn.judge.providers import JudgeAnswer, OpenAIJudge, endpoint_url, first_json_object, judge_results, make_judge
 from cairn.store import Store
-from cairn.verify import JudgeVerdict, Verifier, apply_verdict
-from cairn.workspace import Workspace
+from cairn.verify.verifier import JudgeVerdict, Verifier, apply_verdict
 
 from judge_server import JudgeServer, Reply
 

@@ -1,4 +1,5 @@
-"""The package's layers: the engine never imports the server, and no two modules import each other.
+"""The package's layers: packages import only the floors below them, the engine never imports the
+server, and no two modules import each other (type-only imports counted).
 
 The graph is read from the source by tools/import_graph.py (the command docs/architecture.md
 shows); these tests also feed it small made-up packages to prove it sees what it must.
@@ -14,8 +15,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import import_graph  # noqa: E402 - found through the path set above
 
-# The command line starts the server (`cairn serve`): the one engine-side module allowed to.
-SERVER_ENTRY = {("cairn.cli", "cairn.lsp.server")}
+SERVER_ENTRY = import_graph.SERVER_ENTRY
 
 
 def _engine_imports_of_the_server(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
@@ -30,12 +30,39 @@ def _engine_imports_of_the_server(graph: dict[str, set[str]]) -> list[tuple[str,
 
 def test_the_engine_never_imports_the_server():
     graph = import_graph.edges()
-    assert "cairn.verify" in graph and "cairn.lsp.server" in graph  # the real package was read
+    assert "cairn.verify.verifier" in graph and "cairn.lsp.server" in graph  # the real package was read
     assert set(_engine_imports_of_the_server(graph)) <= SERVER_ENTRY
 
 
 def test_no_import_cycle():
     assert import_graph.cycles(import_graph.edges()) == []
+
+
+def test_packages_import_only_the_floors_below_them():
+    graph = import_graph.edges()
+    assert import_graph.upward(graph) == []
+    # every package of the source tree has a floor, and every floor is a package there
+    packages = {p.name for p in import_graph.PACKAGE_DIR.iterdir() if (p / "__init__.py").is_file()}
+    assert packages <= set(import_graph.FLOORS), packages - set(import_graph.FLOORS)
+
+
+def test_top_level_holds_only_packages_and_entry_points():
+    top = {p.stem for p in import_graph.PACKAGE_DIR.glob("*.py")}
+    assert top == {"__init__", "__main__", "api", "native", "native_build"}
+
+
+def test_an_upward_import_is_seen(tmp_path: Path):
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "core/__init__.py": "",
+        "core/model.py": "def f():\n    from ..verify.verifier import Verifier\n",
+        "verify/__init__.py": "",
+        "verify/verifier.py": "from ..core.model import f\nclass Verifier: ...\n",
+    })
+    graph = import_graph.edges(root)
+    assert import_graph.upward(graph) == [("cairn.core.model", "cairn.verify.verifier")]
+    assert import_graph.package_edges(graph) == {"core": {"verify"}, "verify": {"core"}}
+    assert '"verify" -> "core";' in import_graph.dot(graph)
 
 
 def _package(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -57,7 +84,7 @@ def test_a_deferred_import_of_the_server_is_seen(tmp_path: Path):
     assert _engine_imports_of_the_server(import_graph.edges(root)) == [("cairn.verify", "cairn.lsp.hover")]
 
 
-def test_a_cycle_hidden_in_a_function_is_found_and_type_checking_imports_are_not(tmp_path: Path):
+def test_a_cycle_hidden_in_a_function_or_a_type_checking_import_is_found(tmp_path: Path):
     root = _package(tmp_path, {
         "__init__.py": "",
         "lsp/__init__.py": "",
@@ -70,5 +97,6 @@ def test_a_cycle_hidden_in_a_function_is_found_and_type_checking_imports_are_not
     })
     assert import_graph.cycles(import_graph.edges(root)) == [
         ["cairn.lsp.checking", "cairn.lsp.definition"],
+        ["cairn.lsp.hover", "cairn.lsp.lens"],
         ["cairn.sources", "cairn.sources.text"],
     ]

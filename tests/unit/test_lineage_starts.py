@@ -7,7 +7,7 @@ from array import array
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cairn import lineage
+from cairn.verify import lineage
 
 
 @settings(max_examples=300, deadline=None)

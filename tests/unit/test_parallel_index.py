@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from cairn.config import load_settings
-from cairn.parallel import Parsers
+from cairn.core.config import load_settings
+from cairn.index.parallel import Parsers
+from cairn.index.workspace import Workspace
 from cairn.store import IndexStore, Store
-from cairn.workspace import Workspace
 
 
 def _corpus(root: Path) -> Path:

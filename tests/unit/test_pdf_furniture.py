@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 
-from cairn import chunking
+from cairn.core import chunking
 from cairn.sources import parse_bytes
 from cairn.sources.pdf import strip_furniture
 

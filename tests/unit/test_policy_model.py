@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cairn.config import ConfigError, load_settings
-from cairn.policy import PRINCIPAL_ENV, glob_regex, policy_date
+from cairn.core.config import ConfigError, load_settings
+from cairn.core.policy import PRINCIPAL_ENV, glob_regex, policy_date
 
 
 def settings(tmp_path: Path, toml: str, **kw):

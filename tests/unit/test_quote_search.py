@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cairn.config import load_settings
+from cairn.core.config import load_settings
+from cairn.core.model import Chunk
 from cairn.drafts import parse_draft
-from cairn.model import Chunk
+from cairn.index.workspace import Workspace
 from cairn.store import Store
-from cairn.verify import Verifier
-from cairn.workspace import Workspace
+from cairn.verify.verifier import Verifier
 
 COMMON = "policy refund order store customer days within the of and".split()
 RARE = [f"zq{i:03d}" for i in range(400)]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import re
 
-from cairn.report import CitationOut
-from cairn.report_html import ChunkText, _json_for_script, lab_preset, quote_in_context
-from cairn.report_svg import MAX_BARS, score_chart, validity_chart
+from cairn.report.base import CitationOut
+from cairn.report.html import ChunkText, _json_for_script, lab_preset, quote_in_context
+from cairn.report.svg import MAX_BARS, score_chart, validity_chart
 
 CHUNK = ChunkText("First sentence here. A customer has 14 days to ask. Then a third one! And more")
 
@@ -61,7 +61,7 @@ def test_charts_escape_paths_and_switch_to_a_histogram():
 
 
 def test_lab_preset_from_a_report_or_the_issue_defaults():
-    from cairn.report import report_of
+    from cairn.report.base import report_of
 
     assert lab_preset(None) == {"p": 0.8, "n": 10, "observed": None, "from_report": False}
     assert lab_preset(report_of([]))["from_report"] is False

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cairn.reuse import SpanIndex, Use
+from cairn.engine.reuse import SpanIndex, Use
 
 SPANS = [("c1", 0, 10), ("c1", 5, 20), ("c2", 0, 4)]
 paths = st.sampled_from(["a.md", "b.md", "c.md"])

@@ -8,11 +8,11 @@ import os
 import shutil
 from pathlib import Path
 
-from cairn import statcache
-from cairn.config import load_settings
-from cairn.statcache import SourceStatus, status_of
+from cairn.core.config import load_settings
+from cairn.index import statcache
+from cairn.index.statcache import SourceStatus, status_of
+from cairn.index.workspace import Workspace
 from cairn.store import Store
-from cairn.workspace import Workspace
 
 
 def _workspace(root: Path, n: int = 6) -> Workspace:

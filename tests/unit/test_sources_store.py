@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cairn.config import load_settings
+from cairn.core.config import load_settings
+from cairn.index.workspace import Workspace
 from cairn.sources import SourceError, parse_bytes
 from cairn.store import Store
-from cairn.workspace import Workspace
 
 
 def _ws(root: Path) -> Workspace:
@@ -111,7 +111,7 @@ def test_incremental_index_and_bad_sources_skipped(tmp_path: Path):
     (tmp_path / "sources" / "a.md").write_text("Alpha paragraph.\n\nGamma paragraph.\n")
     res = ws.index()
     assert res.indexed == ["sources/a.md"]
-    from cairn.chunking import chunk_id
+    from cairn.core.chunking import chunk_id
 
     old = ws.store.lookup(chunk_id("sources/a.md", "Beta paragraph."))
     assert len(old) == 1 and old[0].current is False and old[0].text == "Beta paragraph."
@@ -206,7 +206,7 @@ def test_store_gc_keeps_cited_versions(tmp_path: Path):
     ws.index()
     src.write_text("Three.\n")
     ws.index()
-    from cairn.chunking import chunk_id
+    from cairn.core.chunking import chunk_id
 
     assert ws.store.stats()["versions"] == 3
     dropped = ws.store.gc({(chunk_id("sources/a.md", "One."), None)})

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from cairn.chunking import chunk_document
-from cairn.config import load_settings
+from cairn.core.chunking import chunk_document
+from cairn.core.config import load_settings
+from cairn.index.workspace import Workspace
 from cairn.store import SCHEMA_VERSION, Store
 from cairn.store.proofs import TRIGGERS
 from cairn.store.sqlite_text import REST, stored_text, whole_text
-from cairn.workspace import Workspace
 
 TEXTS = [
     "",

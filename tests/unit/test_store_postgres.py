@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cairn.chunking import chunk_document
-from cairn.config import load_settings
+from cairn.core.chunking import chunk_document
+from cairn.core.config import load_settings
+from cairn.index.workspace import Workspace
 from cairn.store import Store
 from cairn.store.postgres import PostgresStore
-from cairn.workspace import Workspace
 
 WORDS = "policy refund order store customer days within the of and zq1 zq2 zq3".split()
 ODD = ["café", "cafe\u0301", "東京", "x_y", "C++", "1,000", "14.5", "don't", "—", "50%", "a\\b", "e-mail",

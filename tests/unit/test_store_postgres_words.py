@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cairn.store.postgres as pg_mod
-from cairn.chunking import chunk_document
+from cairn.core.chunking import chunk_document
 from cairn.store.postgres import _QUOTE_WORDS, _WORDS, MIGRATIONS, PostgresStore
 
 # pieces whose tokens PostgreSQL's parser would make depend on what stands around them

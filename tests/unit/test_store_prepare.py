@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from cairn.chunking import chunk_document
-from cairn.config import load_settings
+from cairn.core.chunking import chunk_document
+from cairn.core.config import load_settings
+from cairn.index.workspace import Workspace
 from cairn.store import NewVersion, Store
-from cairn.workspace import Workspace
 
 WORDS = "refund order days within policy customer café 東京 14.5 (see §3) don't".split()
 

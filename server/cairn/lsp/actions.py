@@ -13,8 +13,8 @@ from bisect import bisect_right
 from lsprotocol import types
 
 from .. import drafts as drafts_mod
-from ..engine import safe_fix_values
-from ..model import DraftResult
+from ..core.model import DraftResult
+from ..engine.checks import safe_fix_values
 from . import binding
 
 FIX_ALL = "source.fixAll.cairn"

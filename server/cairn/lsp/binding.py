@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .. import binding
 from .. import drafts as drafts_mod
-from ..model import Diagnostic, TextEdit
+from ..core.model import Diagnostic, TextEdit
+from ..drafts import binding
 
 BIND_ALL = "source.bindClaims.cairn"
 

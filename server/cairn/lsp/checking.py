@@ -20,14 +20,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from .. import drafts as drafts_mod
-from .. import engine
-from ..config import Settings
-from ..model import Claim, ClaimResult, Diagnostic, Pos, Range
-from ..reuse import SpanIndex
+from ..core.config import Settings
+from ..core.model import Claim, ClaimResult, Diagnostic, Pos, Range
+from ..engine import checks as engine
+from ..engine.reuse import SpanIndex
+from ..index.workspace import IndexResult, Workspace
 from ..sources import is_source_name
 from ..store import StoreError
-from ..verify import Verifier
-from ..workspace import IndexResult, Workspace
+from ..verify.verifier import Verifier
 from . import segments
 from .config import make_judge_safely
 from .definition import cited_location

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from ..binding import claim_field
-from ..cite import _place
-from ..evidence import Passage, find_evidence, retrieve
+from ..answers.cite import _place
+from ..answers.evidence import Passage, find_evidence, retrieve
+from ..drafts.binding import claim_field
 from .actions import _workspace_edit, wants
 from .commands import block_text
 from .config import plain

@@ -43,15 +43,15 @@ from urllib.parse import quote, urlsplit
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from ..engine import replace_file
-from ..model import Chunk, CitationResult
+from ..core.model import Chunk, CitationResult
+from ..engine.checks import replace_file
 from ..store.base import STORE_DIR, ignore_store_folder
 from .positions import LineIndex
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
     
-    from .checking import Folder
+    from .views import FolderView
 
 CITED_DIR = "cited"  # in the workspace's .cairn folder: the cited texts for clients without cairn-source:
 SCHEME = "cairn-source"
@@ -112,8 +112,8 @@ def parse_uri(uri: str) -> Target:
     return Target(root, source, version, page)
 
 
-def _version_text(folder: Folder, source: str, version: str) -> LineIndex | None:
-    from ..workspace import lineage_for
+def _version_text(folder: FolderView, source: str, version: str) -> LineIndex | None:
+    from ..index.workspace import lineage_for
 
     store = folder.ws.store
     vid = store.find_version(source, version, lineage_for(source), folder.ws.settings.config.chunk_chars)
@@ -132,7 +132,7 @@ def _page_bounds(text: str, page: int) -> tuple[int, int] | None:
     return start, (len(text) if end < 0 else end)
 
 
-def served_text(folder: Folder, t: Target) -> tuple[str, int]:
+def served_text(folder: FolderView, t: Target) -> tuple[str, int]:
     """(the document's text, the offset in the version's parsed text where it starts)."""
     if not folder.ws.allowed(t.source):
         raise CitedTextError(f"{t.source}: not a source this workspace may read")
@@ -166,7 +166,7 @@ def _span_in_version(r: CitationResult) -> tuple[int, int]:
     return ch.start, ch.end
 
 
-def virtual_location(folder: Folder, r: CitationResult, root_uri: str) -> types.Location | None:
+def virtual_location(folder: FolderView, r: CitationResult, root_uri: str) -> types.Location | None:
     """The cited version's text at the span, as a cairn-source: location (None when
     the version's text is not in the index)."""
     ch = r.chunk
@@ -184,7 +184,7 @@ def virtual_location(folder: Folder, r: CitationResult, root_uri: str) -> types.
     return types.Location(uri=make_uri(target), range=LineIndex(text).lsp_range(folder.codec, start, end))
 
 
-def folder_by_root(folders: Iterable[Folder], root: str) -> Folder | None:
+def folder_by_root(folders: Iterable[FolderView], root: str) -> FolderView | None:
     """The session's folder whose root is this URI (None: not one the server was given)."""
     from pygls.uris import to_fs_path
 
@@ -208,7 +208,7 @@ def cited_file_name(t: Target) -> str:
     return f"{t.version[:16]}-{name}" + (f"-page{t.page}" if t.page else "") + ".txt"
 
 
-def file_location(folder: Folder, r: CitationResult) -> types.Location | None:
+def file_location(folder: FolderView, r: CitationResult) -> types.Location | None:
     """The cited version's text at the span, as a read-only file in `.cairn/cited/` (None
     when the text is not in the index or the file may not be written there)."""
     ch = r.chunk
@@ -243,7 +243,7 @@ def _real_dir(path: Path) -> bool:
     return path.is_dir() and not path.is_symlink()
 
 
-def write_cited(folder: Folder, name: str, text: str) -> Path | None:
+def write_cited(folder: FolderView, name: str, text: str) -> Path | None:
     """Write `text` read-only to `.cairn/cited/<name>` of the folder; the file's path, or None
     (logged) when it may not be written: a symbolic link on the way, a source root around
     it, or the file system refused."""

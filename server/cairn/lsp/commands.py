@@ -9,11 +9,12 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 from pygls.exceptions import JsonRpcInvalidParams
 
-from .. import chunking, reuse
-from ..answers import is_answer_file
-from ..binding import claim_field
-from ..cite_fields import VERSION_DIGITS, block_text
-from ..report import build_report
+from ..answers.json_answers import is_answer_file
+from ..core import chunking
+from ..drafts.binding import claim_field
+from ..drafts.fields import VERSION_DIGITS, block_text
+from ..engine import reuse
+from ..report.base import build_report
 from ..store import StoreError
 from . import binding as lsp_binding
 from .documents import uri_to_path
@@ -52,7 +53,7 @@ async def report(session) -> dict:
 async def report_html(session) -> dict:
     """`{"html": page}`: the page `cairn check --format html` writes, over the same
     report as `cairn.report` (the editor shows it in a webview)."""
-    from ..report_html import render_html, store_lookup
+    from ..report.html import render_html, store_lookup
 
     rep = build_report(await _results(session), session.tiers())
     folders = list(session.folders)
@@ -183,8 +184,8 @@ async def ask(session, args) -> dict:
     with its label and report. The uri (a document or folder) picks the workspace folder."""
     import asyncio
 
-    from .. import ask as ask_mod
-    from ..config import ConfigError
+    from ..answers import ask as ask_mod
+    from ..core.config import ConfigError
 
     await session.wait_ready()
     args = list(args) if isinstance(args, (list, tuple)) else []

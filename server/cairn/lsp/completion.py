@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from .. import drafts as drafts_mod
-from ..binding import claim_field
-from ..cite_fields import VERSION_DIGITS, citation_values, dq, yaml_value
-from ..model import Chunk
+from ..core.model import Chunk
+from ..drafts.binding import claim_field
+from ..drafts.fields import VERSION_DIGITS, citation_values, dq, yaml_value
 from . import segments
 from .markdown import escape, in_context
 

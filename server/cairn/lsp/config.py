@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import Config, ConfigError, Settings, load_settings
+from ..core.config import Config, ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
-    from ..judge import OpenAIJudge
-    from ..workspace import Workspace
+    from ..index.workspace import Workspace
+    from ..judge.providers import OpenAIJudge
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def no_sources(root: Path) -> Settings:
 
 def make_judge_safely(ws: Workspace) -> tuple[OpenAIJudge | None, str | None]:
     try:
-        from ..judge import make_judge
+        from ..judge.providers import make_judge
 
         judge = make_judge(ws)
     except Exception as exc:  # noqa: BLE001 - a judge that cannot start leaves the lexical check

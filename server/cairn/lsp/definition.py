@@ -17,18 +17,18 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from ..model import CitationResult
+from ..core.model import CitationResult
 from . import cited_text
 from .state import DraftState, citation_index_at
 
 if TYPE_CHECKING:
-    from .checking import Folder
+    from .views import FolderView
 
 EXACT_SUFFIXES = (".md", ".txt")
 _START = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))
 
 
-def cited_location(folder: Folder, r: CitationResult, *, virtual: bool = False,
+def cited_location(folder: FolderView, r: CitationResult, *, virtual: bool = False,
                    files: bool = False) -> types.Location | None:
     """Where a citation points in its source: with `virtual`, the cited version's
     own text for a superseded or non-plain-text source; with `files`, that text
@@ -69,7 +69,7 @@ def cited_location(folder: Folder, r: CitationResult, *, virtual: bool = False,
     return types.Location(uri=uri, range=index.lsp_range(folder.codec, start, end))
 
 
-def definition(folder: Folder, state: DraftState, line: int, *, virtual: bool = False,
+def definition(folder: FolderView, state: DraftState, line: int, *, virtual: bool = False,
                files: bool = False) -> list[types.Location] | None:
     found = state.claim_at(line)
     if found is None:

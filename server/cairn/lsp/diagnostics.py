@@ -12,7 +12,7 @@ import re
 
 from lsprotocol import types
 
-from ..model import ClaimResult, Diagnostic, Pos, Range
+from ..core.model import ClaimResult, Diagnostic, Pos, Range
 from .positions import Codec
 
 SEVERITY = {

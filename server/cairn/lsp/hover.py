@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..chunking import page_of
-from ..model import CitationResult, ClaimResult, Pos, Range
-from ..verify import short
+from ..core.chunking import page_of
+from ..core.model import CitationResult, ClaimResult, Pos, Range
+from ..verify.verifier import short
 from .markdown import escape, in_context
 from .reuse import hover_text as reuse_hover
 from .state import citation_index_at

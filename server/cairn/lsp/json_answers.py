@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..core.model import ClaimResult, DraftResult
 from ..drafts import split_lines
-from ..model import ClaimResult, DraftResult
 from .diagnostics import claim_diagnostics, to_lsp
 from .positions import Codec
 
 if TYPE_CHECKING:
-    from ..engine import CheckedDraft
+    from ..engine.checks import CheckedDraft
 
 
 @dataclass(frozen=True, slots=True)

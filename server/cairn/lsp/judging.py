@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..verify import resolved_quotes
+from ..verify.verifier import resolved_quotes
 
 if TYPE_CHECKING:
-    from .checking import Folder
-    from .session import Session
     from .state import DraftState
+    from .views import FolderView, SessionView
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +28,7 @@ log = logging.getLogger(__name__)
 class Judging:
     """The judge runs of one server."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: SessionView) -> None:
         self.session = session
         # judge runs (network; each asks `concurrency` claims at a time), never on the engine thread
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="cairn-judging")
@@ -53,7 +52,7 @@ class Judging:
         except Exception:
             log.exception("judging %s failed", path)
 
-    def _start(self, folder: Folder, state: DraftState) -> None:
+    def _start(self, folder: FolderView, state: DraftState) -> None:
         judge: Any = folder.verifier.judge  # one that can be asked in bulk has judge_many and name (cairn.judge)
         if judge is None or getattr(judge, "problem", None) or not hasattr(judge, "judge_many"):
             return  # no judge, or one that cannot be asked (its fallbacks are shown already)
@@ -71,7 +70,7 @@ class Judging:
         self._runs[state.path] = cancel
         asyncio.ensure_future(self._run(folder, state, todo, cancel))
 
-    async def _run(self, folder: Folder, state: DraftState, todo: list, cancel: threading.Event) -> None:
+    async def _run(self, folder: FolderView, state: DraftState, todo: list, cancel: threading.Event) -> None:
         path = state.path
         n = len(todo)
         title = f"Cairn: judging {n} claim{'s' if n != 1 else ''}"
@@ -102,7 +101,7 @@ class Judging:
         await self._apply(folder, state, {id(a): b for a, b in zip(todo, judged) if a is not b})
 
     def _judge_claims(self, *args, **kwargs):  # a `judging` thread
-        from ..judge import judge_claims
+        from ..judge.providers import judge_claims
 
         with self._lock:
             self._now += 1
@@ -118,7 +117,7 @@ class Judging:
         with self._lock:
             return self._now > 0
 
-    async def _apply(self, folder: Folder, state: DraftState, judged: dict) -> None:
+    async def _apply(self, folder: FolderView, state: DraftState, judged: dict) -> None:
         """The judge's verdicts replace the lexical ones, when the draft's text is still the one judged."""
         current = self._target(folder, state)
         if current is None or not judged:
@@ -131,7 +130,7 @@ class Judging:
         self.session._refresh_lenses = True  # the lenses shown are the lexical ones
         self.session._notify_soon()
 
-    def _target(self, folder: Folder, state: DraftState, expected: DraftState | None = None):
+    def _target(self, folder: FolderView, state: DraftState, expected: DraftState | None = None):
         """The draft's verdicts now, when its text is still the one judged (else None)."""
         path = state.path
         doc = self.session.documents.by_path(path)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..model import ClaimResult
+from ..core.model import ClaimResult
 
 if TYPE_CHECKING:
-    from .checking import Folder
     from .positions import Codec
     from .state import DraftState, Segment
+    from .views import FolderView
 
 # the words of a failing code, first failing diagnostic of the claim decides
 _WORDS = {
@@ -59,7 +59,7 @@ def lens_title(cr: ClaimResult, threshold: float, indexes: list[int]) -> str:
     return _WORDS.get(first.code, first.code.replace("-", " "))
 
 
-def segment_lenses(folder: Folder, seg: Segment, codec: Codec) -> list[tuple[int, int, str]]:
+def segment_lenses(folder: FolderView, seg: Segment, codec: Codec) -> list[tuple[int, int, str]]:
     """(line in the piece, end column in client units, title) of each cite block's lens;
     made once per piece, with its verdicts."""
     threshold = folder.settings.config.threshold

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 
 from .. import drafts as drafts_mod
-from ..draft_walk import MAX_NESTING
-from ..model import ClaimResult
+from ..core.model import ClaimResult
+from ..drafts.walk import MAX_NESTING
 
 # the block structure only, as the draft parser reads it (inline markup is read by plain_text)
 _MD = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("inline")

@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 from lsprotocol import types
 
-from ..model import Pos, Range
+from ..core.model import Pos, Range
 
 _EOL = re.compile(r"\r\n|\r|\n")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .. import reuse
-from ..model import ClaimResult
+from ..core.model import ClaimResult
+from ..engine import reuse
 from .diagnostics import SEVERITY, SOURCE
 from .markdown import escape
 

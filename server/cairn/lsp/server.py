@@ -21,7 +21,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..terminal import safe
+from ..core.terminal import safe
 from . import actions, cite_action, cited_text, commands, completion, definition, hover, lens
 from . import log as log_mod
 from .framing import FramedStdin

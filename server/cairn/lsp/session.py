@@ -26,11 +26,11 @@ from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.uris import from_fs_path
 
-from ..answers import is_answer_file
-from ..config import ConfigError, find_root
-from ..report import metrics_of
+from ..answers.json_answers import is_answer_file
+from ..core.config import ConfigError, find_root
+from ..index.workspace import IndexResult
+from ..report.base import metrics_of
 from ..store import StoreError
-from ..workspace import IndexResult
 from . import reuse as lsp_reuse
 from .checking import DraftState, Folder
 from .config import ServerOptions, editor_section, folder_settings, plain, server_options

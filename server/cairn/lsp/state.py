@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ..model import ClaimResult, Diagnostic, DraftDoc, DraftResult
+from ..core.model import ClaimResult, Diagnostic, DraftDoc, DraftResult
 from .binding import publishable as moved_messages
 from .diagnostics import to_lsp
 from .positions import Codec

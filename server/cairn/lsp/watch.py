@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
-from ..answers import JSON_SUFFIXES, is_answer_file
-from ..config import CONFIG_FILE
+from ..answers.json_answers import JSON_SUFFIXES, is_answer_file
+from ..core.config import CONFIG_FILE
 from ..sources import is_source_name
 from .documents import uri_to_path
 

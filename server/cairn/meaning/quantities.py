@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache, partial
-from typing import NamedTuple
 
+from ..support.unit_names import PER_UNITS
 from ..support.words import ORDINALS
+from .quantity import Quantity
 from .scan import (
     _BETWEEN_BEFORE,
     _CASED,
@@ -58,7 +59,6 @@ from .scan import (
     _SENT_START,
     _UNITS,
     NUMBER_WORDS,
-    PER_UNITS,
     TIME_UNITS,
     _candidates,
     _PlainNumber,
@@ -70,19 +70,6 @@ from .units import BASE, SHARES
 DateParts = tuple[int | None, int | None, int | None]  # (year, month, day), a part None when not given
 
 __all__ = ["DateParts", "NumberMismatch", "Quantity", "extract"]
-
-
-class Quantity(NamedTuple):
-    kind: str  # "number", "range", "date", "identifier"
-    text: str  # as written
-    start: int
-    end: int
-    value: Decimal | None = None  # a number's signed value; a range's low end
-    high: Decimal | None = None  # a range's high end
-    unit: str | None = None  # normalised unit, e.g. "°C", "%", "day", "USD"
-    date: tuple[int | None, int | None, int | None] | None = None  # (year, month, day)
-    name: str | None = None  # an identifier's name ("version", "apache", "gpl")
-    ident: tuple[int, ...] | None = None  # an identifier's number, trailing zeros dropped
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .quantities import Quantity
+from .quantity import Quantity
 
 __all__ = ["BASE", "SHARES", "converts", "hedged", "hedged_rounding", "in_words", "rounds_to", "same_unit"]
 

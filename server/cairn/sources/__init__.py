@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..model import ParsedDocument
+from ..core.model import ParsedDocument
 from .base import SourceError
 
 SOURCE_SUFFIXES = (".md", ".txt", ".html", ".htm", ".pdf")

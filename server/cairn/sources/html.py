@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import ParsedDocument
+from ..core.model import ParsedDocument
 from .base import SourceError
 
 PARSER = "html-lxml"

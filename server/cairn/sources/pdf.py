@@ -10,7 +10,7 @@ import logging
 import re
 from collections import Counter
 
-from ..model import ParsedDocument
+from ..core.model import ParsedDocument
 from .base import SourceError
 
 PARSER = "pdf-pypdf"

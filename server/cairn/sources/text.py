@@ -3,7 +3,7 @@ nothing else changed."""
 
 from __future__ import annotations
 
-from ..model import ParsedDocument
+from ..core.model import ParsedDocument
 from .base import SourceError
 
 PARSER = "text"

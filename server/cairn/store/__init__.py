@@ -26,7 +26,7 @@ from .sqlite import SCHEMA_VERSION, Store, store_size
 from .sqlite_faults import StoreDamaged, is_damage, unavailable_reason
 
 if TYPE_CHECKING:
-    from ..config import Settings
+    from ..core.config import Settings
 
 __all__ = [
     "SCHEMA_VERSION", "STORE_DIR", "STORE_FILE", "UNVERIFIED_PROVENANCE", "IndexStore", "NewVersion", "Store",

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..chunking import RawChunk
-from ..model import Chunk
+from ..core.chunking import RawChunk
+from ..core.model import Chunk
 
 STORE_DIR = ".cairn"
 

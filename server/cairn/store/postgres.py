@@ -40,8 +40,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..config import redact_url
-from ..model import Chunk
+from ..core.config import redact_url
+from ..core.model import Chunk
 from .base import (
     WORD,
     IndexStore,

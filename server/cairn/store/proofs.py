@@ -23,8 +23,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .. import provenance
-from ..model import Chunk
+from ..core.model import Chunk
+from . import provenance
 from .base import UNVERIFIED_PROVENANCE
 from .sqlite_faults import _rollback, unavailable_reason
 

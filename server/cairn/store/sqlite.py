@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import provenance
-from ..model import Chunk
+from ..core.model import Chunk
+from . import provenance
 from .base import (
     STORE_DIR,
     STORE_FILE,

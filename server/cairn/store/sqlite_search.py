@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..model import Chunk
+from ..core.model import Chunk
 from .base import WORD, inner_words, occurrences_in_quote_order
 from .proofs import _CHUNK_COLS, _R_TEXT
 from .sqlite_faults import guarded, unavailable_reason

@@ -19,7 +19,7 @@ import hashlib
 import zlib
 from collections.abc import Iterable, Sequence
 
-from ..chunking import RawChunk
+from ..core.chunking import RawChunk
 
 REST = b"R"  # the first byte of a versions.text holding the text outside the chunks
 _SHA = hashlib.sha256().digest_size

@@ -35,6 +35,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import NamedTuple
 
+from .unit_names import PER_UNITS, UNITS
 from .words import ORDINALS, STOPWORDS, chunks, english_lexicon
 
 __all__ = ["displaced", "in_place", "prepare", "swapped"]
@@ -166,13 +167,11 @@ def _unit(word: str) -> bool:
     (`km/h`, `L/min`): what a number is counted in. The quantity rule compares
     units (`km/h` = `kilometres per hour`, `mph` is not `km/h`), so they are
     not names here."""
-    from ..meaning.scan import _UNITS, PER_UNITS  # the quantity rule's spellings (imported late: no cycle)
-
     low = word.lower()
-    if low in _UNITS:
+    if low in UNITS:
         return True
     first, slash, second = low.partition("/")
-    return bool(slash) and first in _UNITS and (second in _UNITS or second in PER_UNITS)
+    return bool(slash) and first in UNITS and (second in UNITS or second in PER_UNITS)
 
 
 def _differ(a: str, b: str) -> bool:

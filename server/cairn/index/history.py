@@ -1,0 +1,190 @@
+"""Finding a chunk id in the committed history of the sources (SPEC section 2):
+a fresh clone resolves an old citation the way the writer's machine did.
+
+The source the citation names is searched first, then every source root,
+newest commit first, within a bound; each version read is indexed as
+superseded, so the next lookup needs no git at all.
+
+Only the workspace's own repository is read: the one whose `.git` folder is
+a real folder at the workspace root or at a folder above it that holds the
+workspace. A `.git` file (`gitdir: /elsewhere/.git`), a `.git` link, or a
+`core.worktree` naming another folder would otherwise copy another
+repository's committed text into this index, and let a draft probe it
+chunk id by chunk id. Then history is not used, and the reason is logged
+once. Whatever goes wrong in a lookup, the answer is "not found": the
+citation gets its diagnostic as without git, never an exception.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..core.gitsafe import run_git
+from ..sources import is_source_name
+from ..store import StoreError
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+MAX_COMMITS = 200
+MAX_BLOBS = 2000
+MAX_BLOB_BYTES = 64 * 1024 * 1024
+
+_told: set[tuple[Path, str]] = set()  # reasons already logged (a run makes several History objects)
+
+
+def own_repository(root: Path) -> tuple[Path | None, str | None]:
+    """(the top level of the workspace's own git repository, None) or (None, why
+    history is not used); (None, None) when the workspace is in no repository."""
+    out = run_git(root, "rev-parse", "--show-toplevel", "--absolute-git-dir", timeout=10)
+    if out is None:
+        if run_git(root, "rev-parse", "--git-dir", timeout=10) is None:
+            return None, None  # not a repository at all: nothing to say
+        return None, "git cannot tell the repository's top-level folder (a bare repository, or core.worktree)"
+    lines = out.decode("utf-8", "surrogateescape").splitlines()
+    if len(lines) != 2:
+        return None, "git gave an unexpected answer to rev-parse"
+    try:
+        top = Path(lines[0]).resolve()
+        git_dir = Path(lines[1]).resolve()
+    except (OSError, RuntimeError) as exc:
+        return None, f"the repository's folders cannot be resolved ({exc})"
+    if top != root and top not in root.parents:
+        return None, f"its work tree is {top}, which does not hold the workspace (core.worktree)"
+    dot_git = top / ".git"
+    try:
+        mode = os.lstat(dot_git).st_mode
+    except OSError:
+        return None, f"{dot_git} is missing (the repository is elsewhere: GIT_DIR or core.worktree)"
+    if not stat.S_ISDIR(mode):
+        kind = "a symbolic link" if stat.S_ISLNK(mode) else "a file"
+        return None, f"{dot_git} is {kind} pointing to a repository elsewhere ({git_dir})"
+    if git_dir != dot_git:
+        return None, f"git reads the repository at {git_dir}, not {dot_git}"
+    return top, None
+
+
+class History:
+    def __init__(self, workspace: Workspace) -> None:
+        self.ws = workspace
+        self._toplevel: Path | None | bool = False  # False: not looked up yet
+        self.unused_reason: str | None = None  # why history is not used, when it is not
+        self._missing: set[str] = set()  # ids already searched for in vain this run
+        self.generation = 0  # bumped whenever a version from history is stored
+        # scopes read to the end at this HEAD: every blob in them is indexed (or marked seen),
+        # so a later miss needs no second scan (hundreds of stale ids cost one scan, not hundreds)
+        self._done: tuple[str | None, set[str]] = (None, set())
+
+    def toplevel(self) -> Path | None:
+        """The top level of the workspace's own repository; None when history is not used."""
+        if self._toplevel is False:
+            top, why = own_repository(self.ws.root)
+            self._toplevel = top
+            self.unused_reason = why
+            if why is not None and (self.ws.root, why) not in _told:
+                _told.add((self.ws.root, why))
+                log.warning("git history is not used: %s", why)
+        return self._toplevel  # type: ignore[return-value]
+
+    def _prefix(self) -> str:
+        top = self.toplevel()
+        if top is None:
+            return ""
+        rel = self.ws.root.relative_to(top).as_posix()
+        return "" if rel == "." else rel + "/"
+
+    def find(self, chunk_id: str, source_hint: str | None = None) -> bool:
+        """Index the first committed version that holds `chunk_id`; True when found."""
+        if chunk_id in self._missing:
+            return False
+        try:
+            return self._find(chunk_id, source_hint)
+        except (sqlite3.Error, StoreError):
+            raise  # the index's own trouble: the caller's to handle (rebuild, or exit 2)
+        except Exception as exc:  # a failed lookup is "not found", never no diagnostics
+            self._missing.add(chunk_id)
+            if self.unused_reason is None:
+                self.unused_reason = f"looking {chunk_id} up failed ({type(exc).__name__}: {exc})"
+                log.warning("git history is not used: %s", self.unused_reason, exc_info=exc)
+            return False
+
+    def _find(self, chunk_id: str, source_hint: str | None) -> bool:
+        top = self.toplevel()
+        if top is None:
+            return False
+        # git reads pathspecs relative to its working folder: run at the top level,
+        # where the workspace's files are `prefix + identity`
+        prefix = self._prefix()
+        paths: list[str] = []
+        if source_hint and self.ws.under_roots(source_hint):
+            paths.append(source_hint)
+        paths += [r for r in self.ws.roots]
+        head_out = run_git(self.ws.root, "rev-parse", "HEAD", timeout=10)
+        head = head_out.decode().strip() if head_out else None
+        if self._done[0] != head:
+            self._done = (head, set())
+        done = self._done[1]
+        blobs_read = 0
+        for scope in paths:
+            if scope in done:
+                continue
+            commits = run_git(top, "log", f"-n{MAX_COMMITS}", "--format=%H", "--", prefix + scope)
+            if not commits:
+                continue
+            for commit in commits.decode().split():
+                listing = run_git(top, "ls-tree", "-r", "-z", commit, "--", prefix + scope)
+                if not listing:
+                    continue
+                for entry in listing.split(b"\0"):
+                    if not entry:
+                        continue
+                    meta, _, name = entry.partition(b"\t")
+                    parts = meta.split()
+                    # regular files only: a symbolic link's blob is the path it points to
+                    if len(parts) < 3 or parts[1] != b"blob" or parts[0] not in (b"100644", b"100755"):
+                        continue
+                    blob = parts[2].decode()
+                    path = name.decode("utf-8", "replace")
+                    if prefix and not path.startswith(prefix):
+                        continue
+                    ident = path[len(prefix):]
+                    if not is_source_name(ident) or not self.ws.under_roots(ident):
+                        continue
+                    if self.ws.store.git_seen(f"{blob}:{ident}"):
+                        continue
+                    blobs_read += 1
+                    if blobs_read > MAX_BLOBS:
+                        if self.ws.store.lookup(chunk_id):
+                            self.generation += 1
+                            return True
+                        self._missing.add(chunk_id)
+                        return False
+                    size = run_git(self.ws.root, "cat-file", "-s", blob)
+                    if size is None or int(size.strip() or 0) > MAX_BLOB_BYTES:
+                        self.ws.store.mark_git_seen(f"{blob}:{ident}")
+                        continue
+                    data = run_git(self.ws.root, "cat-file", "blob", blob, timeout=60)
+                    if data is None:
+                        continue
+                    if self.ws.index_bytes(ident, data) is not None:
+                        self.generation += 1
+                    self.ws.store.mark_git_seen(f"{blob}:{ident}")
+                    if self.ws.store.lookup(chunk_id):
+                        log.info("found chunk %s in %s at commit %s", chunk_id, ident, commit[:10])
+                        return True
+            if head is not None:
+                done.add(scope)
+        # a blob seen already may have been indexed by another process (a CLI
+        # beside the server) after our caller looked in the store
+        if self.ws.store.lookup(chunk_id):
+            self.generation += 1
+            return True
+        self._missing.add(chunk_id)
+        return False

@@ -1,0 +1,413 @@
+"""Reports (SPEC sections 5 and 6): the metrics, the JSON report as pydantic
+models, the text output, SARIF 2.1.0 and the baseline gate."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .. import __version__
+from ..core.model import CitationResult, ClaimResult, Diagnostic, DraftResult
+from ..core.terminal import safe
+
+
+class CitationOut(BaseModel):
+    chunk_id: str | None
+    start: int | None
+    end: int | None
+    quote: str | None
+    resolved: bool
+    source: str | None
+    page: int | None
+    version: str | None
+    date: str | None = None  # (extra field) the source's date, YYYY-MM-DD
+    source_start: int | None = None  # the quote's offsets in the source's parsed text
+    source_end: int | None = None
+    source_line: int | None = None  # and its line:column (1-based) in a text source
+    source_column: int | None = None
+    authority: str | None = None
+    lineage: str | None = None
+
+
+class DiagnosticOut(BaseModel):
+    code: str
+    severity: str
+    message: str
+    line: int
+    fix: str | None = None  # (extra field) what `cairn check --fix` would do about it
+
+
+class ClaimOut(BaseModel):
+    text: str
+    line: int
+    supported: bool
+    support_score: float | None
+    judge: str
+    citations: list[CitationOut]
+    diagnostics: list[DiagnosticOut]
+
+
+class DraftOut(BaseModel):
+    path: str
+    faithful: bool
+    id: str | int | None = None  # a JSON answer's id (SPEC section 3); None for a Markdown draft
+    question: str | None = None
+    claims: list[ClaimOut]
+    diagnostics: list[DiagnosticOut] = []  # draft-level diagnostics (encoding)
+    uncited_paragraphs: int = 0
+
+
+class Metrics(BaseModel):
+    claims: int
+    verified_claims: int
+    citation_validity: float | None
+    answers: int
+    faithful_answers: int
+    faithfulness: float | None
+    citations: int
+    resolved_citations: int
+    resolution: float | None
+    uncited_paragraphs: int
+    coverage: float | None
+    support_rate: float | None = None  # verified / claims whose citations all resolved
+    source_quality: dict[str, int] | None = None  # tier -> verified claims whose weakest citation has it
+
+
+class Report(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    drafts: list[DraftOut]
+    metrics: Metrics
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return a / b if b else None
+
+
+def diagnostic_out(d: Diagnostic, *, fixable: bool = True) -> DiagnosticOut:
+    fix = d.auto_fix if fixable else None
+    if fix is not None and d.citation is not None:
+        from ..drafts import fix_edits
+
+        if fix_edits(d.citation, fix.values)[1] is not None:
+            fix = None  # --fix will refuse it (it would not read back): the report does not promise it
+    return DiagnosticOut(code=d.code, severity=d.severity, message=d.message, line=d.line + 1,
+                         fix=fix.title if fix else None)
+
+
+def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
+    cits = []
+    for r in cr.citations:
+        c = r.citation
+        ch = r.chunk
+        denied = any(d.code == "source-denied" and d.citation is c for d in cr.diagnostics)
+        span = r.current_span if r.resolved else None
+        span_start: int | None
+        span_end: int | None
+        if span is None and ch is not None and c.start is not None and c.end is not None:
+            span_start, span_end = ch.start + c.start, ch.start + c.end
+        else:
+            span_start, span_end = (span.start, span.end) if span is not None else (None, None)
+        cits.append(
+            CitationOut(
+                chunk_id=c.chunk_id,
+                start=c.start,
+                end=c.end,
+                quote=None if denied else c.quote,  # a denied source's text is never repeated
+                resolved=r.resolved,
+                source=ch.source if ch else c.source,
+                page=ch.page if ch else None,
+                version=ch.version if ch else c.version,
+                date=r.date,
+                source_start=span_start,
+                source_end=span_end,
+                source_line=r.source_line,
+                source_column=r.source_column,
+                authority=r.authority,
+                lineage=r.lineage,
+            )
+        )
+    return ClaimOut(
+        text=cr.claim.text,
+        line=cr.claim.line + 1,
+        supported=cr.supported,
+        support_score=cr.support_score,
+        judge=cr.judge,
+        citations=cits,
+        diagnostics=[diagnostic_out(d, fixable=fixable) for d in sorted(cr.diagnostics, key=lambda d: d.line)],
+    )
+
+
+def metrics_of(drafts: list[DraftResult], tiers: list[str] | None = None) -> Metrics:
+    """The metrics (SPEC section 5); `tiers`: authority.tiers, for source_quality. `coverage` is claims
+    over claims and uncited prose paragraphs, under `strict_sentences` too (an unsupported sentence of a
+    cited claim fails that claim; it is no uncited paragraph)."""
+    claims = [c for d in drafts for c in d.claims]
+    verified = sum(c.supported for c in claims)
+    cits = [r for c in claims for r in c.citations]
+    resolved = sum(r.resolved for r in cits)
+    faithful = sum(d.faithful for d in drafts)
+    uncited = sum(d.uncited_paragraphs for d in drafts)
+    return Metrics(
+        claims=len(claims),
+        verified_claims=verified,
+        citation_validity=_ratio(verified, len(claims)),
+        answers=len(drafts),
+        faithful_answers=faithful,
+        faithfulness=_ratio(faithful, len(drafts)),
+        citations=len(cits),
+        resolved_citations=resolved,
+        resolution=_ratio(resolved, len(cits)),
+        uncited_paragraphs=uncited,
+        coverage=_ratio(len(claims), len(claims) + uncited),
+        support_rate=support_rate(claims),
+        source_quality=source_quality(claims, tiers),
+    )
+
+
+def support_rate(claims: Sequence[ClaimResult] | Sequence[ClaimOut]) -> float | None:
+    """Verified claims over the claims whose citations all resolved (at least one):
+    semantic support, apart from mechanical resolution."""
+    resolved = [c for c in claims if c.citations and all(r.resolved for r in c.citations)]
+    return _ratio(sum(c.supported for c in resolved), len(resolved))
+
+
+def source_quality(claims: Sequence[ClaimResult] | Sequence[ClaimOut], tiers: list[str] | None) -> dict[str, int] | None:
+    """Per tier, the verified claims whose weakest citation is in it (None without tiers)."""
+    if not tiers:
+        return None
+    from ..core.policy import weakest_tier
+
+    out = dict.fromkeys(tiers, 0)
+    for c in claims:
+        if not c.supported:
+            continue
+        weakest = weakest_tier(tiers, [_authority(r) for r in c.citations])
+        if weakest is not None:
+            out[weakest] += 1
+    return out
+
+
+def _authority(r: CitationResult | CitationOut) -> str | None:
+    return getattr(r, "authority", None)
+
+
+def draft_out(d: DraftResult) -> DraftOut:
+    return DraftOut(
+        path=d.path,
+        faithful=d.faithful,
+        id=d.answer_id,
+        question=d.question,
+        claims=[claim_out(c, fixable=d.editable) for c in d.claims],
+        diagnostics=[diagnostic_out(x, fixable=d.editable) for x in d.diagnostics],
+        uncited_paragraphs=d.uncited_paragraphs,
+    )
+
+
+def build_report(drafts: list[DraftResult], tiers: list[str] | None = None) -> Report:
+    return report_of([draft_out(d) for d in drafts], tiers)
+
+
+def report_of(outs: list[DraftOut], tiers: list[str] | None = None) -> Report:
+    """The report of drafts already in their output form (metrics_of reads
+    the same attribute names on both forms); `tiers`: authority.tiers, for source_quality."""
+    return Report(drafts=outs, metrics=metrics_of(outs, tiers))  # type: ignore[arg-type]
+
+
+# -- text ---------------------------------------------------------------------------
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.1%}"
+
+
+def render_text(report: Report, *, color: bool = False) -> str:
+    """The report for a person. Every value taken from a draft or a source passes
+    through terminal.safe: the only control sequences printed are our colours."""
+
+    def paint(s: str, code: str) -> str:
+        return f"\x1b[{code}m{s}\x1b[0m" if color else s
+
+    out: list[str] = []
+    fixes = 0
+    for d in report.drafts:
+        path = safe(d.path)
+        badge = paint("faithful", "32") if d.faithful else paint("not faithful", "31")
+        if d.id is not None:  # a JSON answer: which one of the file's answers
+            out.append(f"{path}: answer {safe(str(d.id))}: {badge}")
+            if d.question:
+                out.append(f"  question: {safe(' '.join(d.question.split()))}")
+        else:
+            out.append(f"{path}: {badge}")
+        for diag in d.diagnostics:
+            out.append(f"  {path}:{diag.line}: {diag.severity} [{safe(diag.code)}] {safe(diag.message)}")
+        if not d.claims:
+            out.append("  (no claims)")
+        for c in d.claims:
+            score = "n/a" if c.support_score is None else f"{c.support_score:.2f}"
+            verdict = paint("VERIFIED", "32") if c.supported else paint("FAILED", "31")
+            text = " ".join(c.text.splitlines())  # a claim's line breaks (any of the three) as spaces
+            text = text if len(text) <= 100 else text[:97] + "..."
+            out.append(f"  {path}:{c.line}: {verdict} (support {score}, {safe(c.judge)}) {safe(text)}")
+            for cit in c.citations:
+                page = f" p.{cit.page}" if cit.page else ""
+                ver = f" @{safe(cit.version[:8])}" if cit.version else ""
+                ver += f" dated {safe(cit.date)}" if cit.date else ""
+                state = "resolved" if cit.resolved else "unresolved"
+                tier = f" ({safe(cit.authority)})" if cit.authority else ""
+                out.append(f"      {safe(cit.source or '?')}{page}{ver}{tier} [{cit.start}, {cit.end}) {state}")
+                if cit.quote is None:
+                    continue  # withheld: a source the current principal may not read
+                quote = (cit.quote or "").replace("\r\n", "\n").replace("\r", "\n")
+                quote = safe(quote, newlines=True).replace("\n", "\n         ")
+                out.append(f"        \u201c{quote}\u201d")
+            for diag in c.diagnostics:
+                sev = diag.severity
+                tag = paint(sev, "31" if sev == "error" else "33" if sev == "warning" else "36")
+                out.append(f"    {path}:{diag.line}: {tag} [{safe(diag.code)}] {safe(diag.message)}")
+                if diag.fix:
+                    out.append(f"      fix: {safe(diag.fix)}")
+                    fixes += 1
+        out.append("")
+    m = report.metrics
+    out.append(
+        f"claims {m.verified_claims}/{m.claims} verified · citation_validity {_pct(m.citation_validity)}"
+        f" · faithfulness {_pct(m.faithfulness)} ({m.faithful_answers}/{m.answers} answers)"
+        f" · resolution {_pct(m.resolution)} · support {_pct(m.support_rate)} · coverage {_pct(m.coverage)}"
+        + (" · source quality " + ", ".join(f"{safe(k)} {v}" for k, v in m.source_quality.items())
+           if m.source_quality is not None else "")
+    )
+    if fixes:
+        out.append(f"{fixes} fix{'es' if fixes > 1 else ''} above can be applied with `cairn check --fix`")
+    return "\n".join(out)
+
+
+# -- SARIF ----------------------------------------------------------------------------
+
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "none"}
+
+
+def render_sarif(report: Report, drafts: list[DraftResult], *, base: Path, root: Path) -> str:
+    """SARIF 2.1.0; artifact paths relative to `base` (the git root when there is one)."""
+    from ..core.model import CODES
+
+    def uri(path: str) -> str:
+        try:
+            return (root / path).resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            return path
+
+    results = []
+    for d in drafts:
+        tiers_of = _sarif_tiers(d)
+        where = "" if d.answer_id is None else f"answer {d.answer_id}: "
+        for diag in d.all_diagnostics:
+            r = diag.range
+            results.append(
+                {
+                    **tiers_of.get(id(diag), {}),
+                    "ruleId": diag.code,
+                    "level": _SARIF_LEVEL[diag.severity],
+                    "message": {"text": where + diag.message},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": uri(d.path)},
+                                "region": {
+                                    "startLine": r.start.line + 1,
+                                    "startColumn": r.start.col + 1,
+                                    "endLine": r.end.line + 1,
+                                    "endColumn": max(r.end.col, 0) + 1,
+                                },
+                            }
+                        }
+                    ],
+                }
+            )
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "cairn",
+                        "version": __version__,
+                        "informationUri": "https://example.invalid/cairn",
+                        "rules": [
+                            {
+                                "id": code,
+                                "shortDescription": {"text": code.replace("-", " ")},
+                                "defaultConfiguration": {"level": _SARIF_LEVEL[sev]},
+                            }
+                            for code, (sev, _) in CODES.items()
+                        ],
+                    }
+                },
+                "results": results,
+                "properties": {"metrics": report.metrics.model_dump()},
+            }
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def _sarif_tiers(d: DraftResult) -> dict[int, dict]:
+    """id(diagnostic) -> SARIF `properties` naming the authority tier of each
+    citation of its claim (only when a policy gives tiers)."""
+    out: dict[int, dict] = {}
+    for cr in d.claims:
+        tiers = [{"source": r.chunk.source, "authority": r.authority} for r in cr.citations
+                 if r.chunk is not None and r.authority is not None]
+        if tiers:
+            for diag in cr.diagnostics:
+                out[id(diag)] = {"properties": {"citations": tiers}}
+    return out
+
+
+# -- baseline ---------------------------------------------------------------------------
+
+
+class BaselineError(Exception):
+    pass
+
+
+def load_baseline(path: Path) -> Report:
+    try:
+        return Report.model_validate_json(path.read_bytes())
+    except OSError as exc:
+        raise BaselineError(f"cannot read baseline {path}: {exc.strerror or exc}") from exc
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err.get("loc", ())) or "the top level"
+        raise BaselineError(
+            f"{path} is not a Cairn JSON report (as `cairn check --format json` writes): "
+            f"{'no ' + repr(where) + ' field' if err.get('type') == 'missing' else 'bad ' + repr(where) + ': ' + err['msg']}"
+        ) from exc
+
+
+def compare_baseline(old: Report, new: Report) -> tuple[list[str], list[str]]:
+    """(regressions, warnings): a change that cites less is a regression."""
+    reasons: list[str] = []
+    warnings: list[str] = []
+    om, nm = old.metrics, new.metrics
+    for name in ("citation_validity", "faithfulness", "coverage", "support_rate"):
+        a, b = getattr(om, name), getattr(nm, name)
+        if a is not None and (b is None or b < a - 1e-12):
+            reasons.append(f"{name} fell from {a:.4f} to {'null' if b is None else f'{b:.4f}'}")
+    if nm.verified_claims < om.verified_claims:
+        reasons.append(f"verified claims fell from {om.verified_claims} to {nm.verified_claims}")
+    old_paths = {d.path for d in old.drafts}
+    new_paths = {d.path for d in new.drafts}
+    if old_paths != new_paths:
+        gone = sorted(old_paths - new_paths)
+        added = sorted(new_paths - old_paths)
+        parts = []
+        if gone:
+            parts.append("missing now: " + ", ".join(gone))
+        if added:
+            parts.append("new: " + ", ".join(added))
+        warnings.append("the set of answers differs from the baseline's (" + "; ".join(parts) + ")")
+    return reasons, warnings

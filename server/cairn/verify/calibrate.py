@@ -1,0 +1,355 @@
+"""`cairn calibrate`: how the support check agrees with human labels.
+
+Reads JSON Lines in either of two formats, detected row by row:
+
+- plain: ``{"claim": ..., "quote": ..., "label": "supported" | "unsupported"}``
+  (``quote`` may also be a list of strings, taken together as several quotes);
+- WiCE claim rows (``claim``, ``evidence``, ``supporting_sentences``,
+  ``label``): ``supported`` rows are positives, ``partially_supported`` rows
+  negatives, ``not_supported`` rows are skipped (their gold sets are empty).
+  The quote is the first gold set holding a sentence other than 0 (page
+  metadata, left out), its sentences joined with a space; a row without such a
+  set is skipped.
+
+Every verdict comes from :func:`cairn.support.check_support`, the function
+``cairn check`` calls, so the figures are those of the shipped check.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from .. import meaning
+from ..support import DEFAULT_MODE, check_support
+
+__all__ = [
+    "CalibrationDataError",
+    "CalibrationReport",
+    "Confusion",
+    "DataError",
+    "Judge",
+    "Row",
+    "THRESHOLDS",
+    "ThresholdPoint",
+    "calibrate",
+    "load_rows",
+    "render_text",
+]
+
+# 0.30, 0.35, ..., 0.80
+THRESHOLDS: tuple[float, ...] = tuple(round(0.3 + 0.05 * i, 2) for i in range(11))
+
+# A judge takes the claim and its quotes and returns (supported, score or None),
+# or a verdict object with a ``supported`` attribute.
+Judge = Callable[[str, Sequence[str]], Any]
+
+
+class CalibrationDataError(ValueError):
+    """The data file cannot be read; the message names the line."""
+
+
+DataError = CalibrationDataError
+
+
+class Row(BaseModel):
+    claim: str
+    quotes: list[str]
+    supported: bool  # the human label
+    line: int  # 1-based line in the data file
+    format: str  # "plain" or "wice"
+
+
+class Rows(list[Row]):
+    """The rows of a data file, with the count of rows left out, by reason."""
+
+    skipped: dict[str, int]
+
+    def __init__(self, rows: Sequence[Row] = (), skipped: dict[str, int] | None = None):
+        super().__init__(rows)
+        self.skipped = dict(skipped or {})
+
+
+class Confusion(BaseModel):
+    tp: int  # labelled supported, check passes
+    fn: int  # labelled supported, check fails
+    fp: int  # labelled unsupported, check passes
+    tn: int  # labelled unsupported, check fails
+
+
+class ThresholdPoint(BaseModel):
+    threshold: float
+    balanced_accuracy: float | None
+
+
+class CalibrationReport(BaseModel):
+    data: str | None = None
+    mode: str
+    threshold: float
+    judge: str  # "lexical", or the judge's name
+    rows: int
+    supported: int  # rows labelled supported
+    unsupported: int  # rows labelled unsupported (WiCE: partially supported)
+    skipped: dict[str, int]
+    confusion: Confusion
+    precision: float | None  # of "supported"
+    recall: float | None  # of "supported"
+    balanced_accuracy: float | None  # of the configured settings
+    number_rule_failures: int  # rows failed by the number rule
+    judge_fallbacks: int  # rows where the judge failed and the lexical check decided
+    thresholds: list[ThresholdPoint]  # the lexical check at each threshold
+    best_threshold: float | None
+    best_balanced_accuracy: float | None
+    seconds_per_claim: float
+
+
+# --------------------------------------------------------------------------
+# Reading
+
+
+_PLAIN_LABELS = {"supported": True, "unsupported": False}
+_WICE_LABELS = {"supported": True, "partially_supported": False, "not_supported": None}
+
+
+def load_rows(path: str | Path) -> Rows:
+    """Read a JSON Lines data file; raise CalibrationDataError naming the bad line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CalibrationDataError(f"{path}: cannot read: {exc}") from exc
+    rows: list[Row] = []
+    skipped: Counter[str] = Counter()
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CalibrationDataError(f"{path}:{n}: not valid JSON: {exc.msg}") from None
+        if not isinstance(obj, dict):
+            raise CalibrationDataError(f"{path}:{n}: expected a JSON object")
+        row = _row(obj, n, path, skipped)
+        if row is not None:
+            rows.append(row)
+    return Rows(rows, dict(skipped))
+
+
+def _row(obj: dict[str, Any], n: int, path: Path, skipped: Counter[str]) -> Row | None:
+    where = f"{path}:{n}"
+    claim = obj.get("claim")
+    if not isinstance(claim, str):
+        raise CalibrationDataError(f"{where}: 'claim' must be a string")
+    label = obj.get("label")
+    if "supporting_sentences" in obj or "evidence" in obj:
+        if label not in _WICE_LABELS:
+            raise CalibrationDataError(
+                f"{where}: WiCE label must be supported, partially_supported or not_supported, not {label!r}"
+            )
+        supported = _WICE_LABELS[label]
+        if supported is None:
+            skipped["not_supported"] += 1
+            return None
+        evidence, sets = obj.get("evidence"), obj.get("supporting_sentences")
+        if not isinstance(evidence, list) or not all(isinstance(s, str) for s in evidence):
+            raise CalibrationDataError(f"{where}: 'evidence' must be a list of strings")
+        if not isinstance(sets, list) or not all(
+            isinstance(s, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in s) for s in sets
+        ):
+            raise CalibrationDataError(f"{where}: 'supporting_sentences' must be a list of lists of integers")
+        gold = next((s for s in sets if any(i != 0 for i in s)), None)
+        if gold is None:
+            skipped["no_gold_sentences"] += 1
+            return None
+        if any(not 0 <= i < len(evidence) for i in gold):
+            raise CalibrationDataError(f"{where}: a supporting sentence index is outside 'evidence'")
+        quote = " ".join(evidence[i] for i in gold if i != 0)
+        return Row(claim=claim, quotes=[quote], supported=supported, line=n, format="wice")
+    if "quote" not in obj:
+        raise CalibrationDataError(f"{where}: expected {{claim, quote, label}} or a WiCE claim row")
+    quote = obj["quote"]
+    if isinstance(quote, str):
+        quotes = [quote]
+    elif isinstance(quote, list) and quote and all(isinstance(q, str) for q in quote):
+        quotes = list(quote)
+    else:
+        raise CalibrationDataError(f"{where}: 'quote' must be a string or a non-empty list of strings")
+    if label not in _PLAIN_LABELS:
+        raise CalibrationDataError(f"{where}: label must be supported or unsupported, not {label!r}")
+    return Row(claim=claim, quotes=quotes, supported=_PLAIN_LABELS[label], line=n, format="plain")
+
+
+# --------------------------------------------------------------------------
+# Measuring
+
+
+def _confusion(labels: Sequence[bool], verdicts: Sequence[bool]) -> Confusion:
+    c = Counter(zip(labels, verdicts))
+    return Confusion(tp=c[True, True], fn=c[True, False], fp=c[False, True], tn=c[False, False])
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return a / b if b else None
+
+
+def _balanced_accuracy(c: Confusion) -> float | None:
+    tpr, tnr = _ratio(c.tp, c.tp + c.fn), _ratio(c.tn, c.tn + c.fp)
+    return None if tpr is None or tnr is None else (tpr + tnr) / 2
+
+
+def _ask(judge: Judge, claim: str, quotes: Sequence[str]) -> bool | None:
+    """The judge's verdict, or None when it failed (the lexical check then decides).
+
+    Takes a ``(supported, score)`` pair or a verdict object with ``supported``
+    (and ``judge == "fallback"`` when the judge gave up), as ``cairn check``'s
+    judges return.
+    """
+    try:
+        verdict = judge(claim, quotes)
+    except Exception:  # noqa: BLE001 - any judge failure falls back, as in cairn check
+        return None
+    if verdict is None or getattr(verdict, "judge", None) == "fallback":
+        return None
+    if hasattr(verdict, "supported"):
+        return bool(verdict.supported)
+    supported, _score = verdict
+    return bool(supported)
+
+
+def _judge_name(judge: Judge | None, given: str | None) -> str:
+    if judge is None:
+        return "lexical"
+    return given or getattr(judge, "name", None) or getattr(judge, "__name__", None) or "judge"
+
+
+def calibrate(
+    rows: Sequence[Row],
+    *,
+    mode: str = DEFAULT_MODE,
+    threshold: float = 0.5,
+    judge: Judge | None = None,
+    judge_name: str | None = None,
+    data: str | None = None,
+) -> CalibrationReport:
+    """Run the configured support check on every row and compare with the labels.
+
+    With a judge, its verdict replaces the score test and the number rule
+    still applies (SPEC section 4); a judge that raises falls back to the
+    lexical check for that row. The threshold sweep is of the lexical check.
+    """
+    labels = [r.supported for r in rows]
+    verdicts: list[bool] = []
+    number_failures = fallbacks = 0
+    start = time.perf_counter()
+    for r in rows:
+        result = check_support(r.claim, r.quotes, threshold=threshold, mode=mode)
+        scored = result.score is not None and result.score >= threshold
+        numbers, others = _meaning_failures(r.claim, r.quotes, polarity=scored)
+        # the mode's rule "names" fails the score test whatever the score (support/names.py)
+        passed = scored and result.displaced is None and not numbers and not others
+        if judge is not None and r.quotes:
+            supported = _ask(judge, r.claim, r.quotes)
+            if supported is None:
+                fallbacks += 1
+            else:
+                passed = supported and not numbers and not others
+        number_failures += numbers
+        verdicts.append(passed)
+    elapsed = time.perf_counter() - start
+
+    confusion = _confusion(labels, verdicts)
+    sweep: list[ThresholdPoint] = []  # the word-overlap score alone at each threshold
+    for t in THRESHOLDS:
+        at_t = [check_support(r.claim, r.quotes, threshold=t, mode=mode).passed for r in rows]
+        sweep.append(ThresholdPoint(threshold=t, balanced_accuracy=_balanced_accuracy(_confusion(labels, at_t))))
+    points = [p for p in sweep if p.balanced_accuracy is not None]
+    # Of equal figures, the configured threshold if it is one of them (nothing to
+    # gain by changing it), else the lowest.
+    best = max(
+        points,
+        key=lambda p: (p.balanced_accuracy, abs(p.threshold - threshold) < 1e-9, -p.threshold),
+        default=None,
+    )
+
+    return CalibrationReport(
+        data=data,
+        mode=mode,
+        threshold=threshold,
+        judge=_judge_name(judge, judge_name),
+        rows=len(rows),
+        supported=sum(labels),
+        unsupported=len(labels) - sum(labels),
+        skipped=dict(getattr(rows, "skipped", {})),
+        confusion=confusion,
+        precision=_ratio(confusion.tp, confusion.tp + confusion.fp),
+        recall=_ratio(confusion.tp, confusion.tp + confusion.fn),
+        balanced_accuracy=_balanced_accuracy(confusion),
+        number_rule_failures=number_failures,
+        judge_fallbacks=fallbacks,
+        thresholds=sweep,
+        best_threshold=best.threshold if best else None,
+        best_balanced_accuracy=best.balanced_accuracy if best else None,
+        seconds_per_claim=elapsed / len(rows) if rows else 0.0,
+    )
+
+
+def _meaning_failures(claim: str, quotes: list[str], *, polarity: bool) -> tuple[bool, bool]:
+    """(a quantity, date or identifier fails; another meaning rule fails), as
+    `cairn check` decides them for quotes that stand alone."""
+    if not quotes:
+        return False, False
+    found = meaning.check(claim, [meaning.Evidence(q, q, 0, len(q)) for q in quotes], polarity=polarity)
+    return bool(found.numbers), bool(found.contradictions or found.context)
+
+
+# --------------------------------------------------------------------------
+# Text output
+
+
+def _fmt(x: float | None, digits: int = 3) -> str:
+    return "n/a" if x is None else f"{x:.{digits}f}"
+
+
+def render_text(report: CalibrationReport) -> str:
+    c = report.confusion
+    lines = []
+    if report.data:
+        lines.append(f"data: {report.data}")
+    skipped = ", ".join(f"{n} {why.replace('_', ' ')}" for why, n in sorted(report.skipped.items()))
+    lines += [
+        f"check: {report.judge}, support.mode = {report.mode!r}, threshold = {report.threshold:g}",
+        f"rows: {report.rows} ({report.supported} supported, {report.unsupported} unsupported)"
+        + (f"; skipped: {skipped}" if skipped else ""),
+        "",
+        "                    check passes  check fails",
+        f"label supported     {c.tp:>12}  {c.fn:>11}",
+        f"label unsupported   {c.fp:>12}  {c.tn:>11}",
+        "",
+        f"precision (supported): {_fmt(report.precision)}",
+        f"recall (supported):    {_fmt(report.recall)}",
+        f"balanced accuracy:     {_fmt(report.balanced_accuracy)}",
+        f"number rule failures:  {report.number_rule_failures}",
+    ]
+    if report.judge != "lexical":
+        lines.append(f"judge fallbacks:       {report.judge_fallbacks}")
+    lines += ["", "threshold  balanced accuracy (lexical check)"]
+    for p in report.thresholds:
+        marks = []
+        if p.threshold == report.best_threshold:
+            marks.append("best")
+        if abs(p.threshold - report.threshold) < 1e-9:
+            marks.append("configured")
+        note = f"  <- {', '.join(marks)}" if marks else ""
+        lines.append(f"{p.threshold:>9.2f}  {_fmt(p.balanced_accuracy)}{note}")
+    lines += [
+        "",
+        f"best threshold: {_fmt(report.best_threshold, 2)} (balanced accuracy {_fmt(report.best_balanced_accuracy)})",
+        f"time per claim: {report.seconds_per_claim * 1e3:.4f} ms",
+    ]
+    return "\n".join(lines) + "\n"

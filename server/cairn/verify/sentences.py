@@ -1,0 +1,72 @@
+"""A multi-sentence claim checked one sentence at a time (`unsupported-sentence`).
+
+The claim as a whole may pass while one of its sentences is backed by none of
+its quotes: the uncited sentence rides along on the others. Each sentence of
+the claim (cut by the same rule the context check uses,
+`meaning.sentence_spans`) is scored alone against all the claim's resolved
+quotes with the same support check as the claim. A sentence below the
+threshold gets a warning quoting it; with `strict_sentences = true` that
+warning fails the claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from ..core.model import Claim, Diagnostic
+from ..meaning import sentence_spans
+from ..meaning.backing import restated_score
+from ..support import check_support
+
+CODE = "unsupported-sentence"
+
+
+def claim_sentences(text: str) -> list[str]:
+    """The sentences of a claim's text (white space collapsed), in order."""
+    return [" ".join(text[s:e].split()) for s, e in sentence_spans(text) if text[s:e].strip()]
+
+
+def sentence_support(text: str, quotes: list[str], *, threshold: float, mode: str,
+                     context: Callable[[], tuple[str, list[str]]] | None = None) -> list[tuple[str, float | None]]:
+    """Each sentence of a claim of two or more sentences with its support alone; [] for one sentence.
+    `context` gives the cited sources' headings and the quotes' sentences, read as the claim's
+    score reads them: only for a sentence the quotes alone leave below the threshold."""
+    sentences = claim_sentences(text)
+    if len(sentences) < 2 or not quotes:
+        return []
+    out: list[tuple[str, float | None]] = []
+    got: tuple[str, list[str]] | None = None
+    for sentence in sentences:
+        lex = check_support(sentence, quotes, threshold=threshold, mode=mode)
+        if mode != "seed":  # the seed rule reads nothing beside the words (as the claim's score)
+            if context is not None and lex.score is not None and lex.score < threshold and lex.missing:
+                if got is None:
+                    got = context()
+                lex = check_support(sentence, quotes, threshold=threshold, mode=mode, named=got[0], around=got[1])
+            # as the claim's score reads it: an amount the quotes state in another form is theirs
+            named, around = got if got is not None else ("", [])
+            lex = restated_score(sentence, quotes, lex, threshold, partial(
+                check_support, quotes=quotes, threshold=threshold, mode=mode, named=named, around=around))[0]
+        out.append((sentence, lex.score))
+    return out
+
+
+def check_sentences(claim: Claim, quotes: list[str], *, threshold: float, mode: str, strict: bool,
+                    context: Callable[[], tuple[str, list[str]]] | None = None,
+                    ) -> tuple[list[Diagnostic], list[tuple[str, float | None]]]:
+    """The `unsupported-sentence` diagnostics of a claim and every sentence's support
+    (what the hover shows)."""
+    scored = sentence_support(claim.text, quotes, threshold=threshold, mode=mode, context=context)
+    out = []
+    for sentence, score in scored:
+        if score is None or score >= threshold:
+            continue
+        out.append(Diagnostic(
+            CODE,
+            f"no quote backs the sentence \u201c{sentence}\u201d (its support alone is {score:.2f},"
+            f" below the threshold {threshold:g})",
+            claim.line, claim.range, strict=strict))
+    return out, scored
+
+
