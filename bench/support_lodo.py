@@ -78,7 +78,7 @@ THRESHOLD = 0.5  # the default threshold (SPEC section 4)
 VETO_BAR = 0.95
 DEFAULT_LIMIT = 300
 
-# a finding's kind in cairn.meaning.Findings -> the diagnostic code cairn check reports (verify.py);
+# a finding's kind in cairn.meaning.Findings -> the diagnostic code cairn check reports (verify/verifier.py);
 # a kind not named here is reported by its finding's `code`, else by the field's name
 FIELD_CODES = {
     "numbers": "number-mismatch",
