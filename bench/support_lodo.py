@@ -472,6 +472,73 @@ def _row(item: Item) -> Any:
 
 
 # --------------------------------------------------------------------------
+# The blind sets through the real `cairn check`
+
+
+def through_check(domains: Sequence[Domain], progress: Callable[[str], None]) -> dict[str, Any]:
+    """Each blind pair as `cairn check` reads it in a workspace of its own: the quote is a source file,
+    the claim a paragraph of a draft citing the whole of it. Returns the verdicts and codes per pair
+    beside the bench's (which reads the quote alone, as `cairn calibrate` does)."""
+    import subprocess
+    import tempfile
+
+    blind = [d for d in domains if d.blind]
+    with tempfile.TemporaryDirectory(prefix="cairn-lodo-") as tmp:
+        root = Path(tmp)
+        (root / "sources").mkdir()
+        (root / "drafts").mkdir()
+        (root / "cairn.toml").write_text('sources = ["sources"]\ndrafts = ["drafts/*.md"]\n', encoding="utf-8")
+        names: dict[str, tuple[Domain, int]] = {}
+        for d in blind:
+            for k, item in enumerate(d.items):
+                name = f"{d.name.split(':', 1)[1]}-{k + 1:02d}.txt"
+                (root / "sources" / name).write_text(" ".join(item.quotes) + "\n", encoding="utf-8")
+                names[f"sources/{name}"] = (d, k)
+        cairn = [sys.executable, "-m", "cairn"]
+        run = lambda *a: subprocess.run([*cairn, *a], cwd=root, capture_output=True, text=True, check=False)  # noqa: E731
+        if (r := run("index")).returncode != 0:
+            raise RuntimeError(f"cairn index failed: {r.stderr}")
+        chunks: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for line in run("chunks", "--json").stdout.splitlines():
+            ch = json.loads(line)
+            chunks[ch["source"]].append(ch)
+        for d in blind:
+            parts = [f"# {d.name}\n"]
+            for source, (dd, k) in names.items():
+                if dd is not d:
+                    continue
+                item = d.items[k]
+                quote = " ".join(item.quotes)
+                ch = next(c for c in chunks[source] if quote in c["text"])
+                at = ch["text"].index(quote)
+                parts.append(f"{item.claim}\n\n```cite\nchunk_id: {ch['chunk_id']}\nstart: {at}\nend: {at + len(quote)}\n"
+                             f"quote: {json.dumps(quote, ensure_ascii=False)}\nsource: {source}\n```\n")
+            (root / "drafts" / f"{d.name.split(':', 1)[1]}.md").write_text("\n".join(parts), encoding="utf-8")
+        r = run("check", "--format", "json")
+        if r.returncode not in (0, 1):
+            raise RuntimeError(f"cairn check failed: {r.stderr}")
+        report = json.loads(r.stdout)
+    progress("blind sets checked through cairn check")
+    out: dict[str, Any] = {"pairs": [], "false_alarms": 0, "misses": 0, "supported": 0, "unsupported": 0,
+                           "differ_from_bench": 0}
+    by_draft = {Path(dr["path"]).stem: dr for dr in report["drafts"]}
+    for d in blind:
+        claims = by_draft[d.name.split(":", 1)[1]]["claims"]
+        reader = Reader(d.items)
+        for k, (item, cl) in enumerate(zip(d.items, claims)):
+            assert cl["text"] == item.claim, (cl["text"], item.claim)
+            mine, _ = reader.verdict(k, support.DEFAULT_MODE, THRESHOLD)
+            codes = sorted({dg["code"] for dg in cl["diagnostics"]})
+            out["supported" if item.supported else "unsupported"] += 1
+            out["false_alarms"] += item.supported and not cl["supported"]
+            out["misses"] += (not item.supported) and cl["supported"]
+            out["differ_from_bench"] += mine != cl["supported"]
+            out["pairs"].append({"domain": d.name, "claim": item.claim, "label": item.supported,
+                                 "check": cl["supported"], "bench": mine, "codes": codes})
+    return out
+
+
+# --------------------------------------------------------------------------
 # Output
 
 
@@ -527,6 +594,15 @@ def render(out: dict[str, Any]) -> str:
                      + " | ".join("yes" if out["rules"][c]["meets_veto_bar"] else "no" for c in codes) + " |")
     else:
         lines.append("(no rule failed any row)")
+    if tc := out.get("through_check"):
+        lines += ["", f"the blind sets through cairn check (the default): {tc['false_alarms']}/{tc['supported']} "
+                  f"false alarms, {tc['misses']}/{tc['unsupported']} misses; {tc['differ_from_bench']} pairs "
+                  "decided otherwise than by the quote alone"]
+        for p in tc["pairs"]:
+            if p["check"] != p["bench"]:
+                lines.append(f"  {p['domain']}: check {'passes' if p['check'] else 'fails'} "
+                             f"({', '.join(p['codes']) or 'no code'}), label {'supported' if p['label'] else 'unsupported'}: "
+                             f"{p['claim']}")
     bad = [n for n, ok in out["cross_check"].items() if not ok]
     lines += ["", "default's figures against cairn calibrate: "
               + ("the same on every domain" if not bad else f"DIFFERENT on {', '.join(bad)}"),
@@ -593,6 +669,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--logistic", action="store_true",
                     help="also a logistic regression over the seed and default scores and the rules' findings, "
                          "fitted on the other domains")
+    ap.add_argument("--through-check", action="store_true",
+                    help="also run the blind sets through the real `cairn check` (each quote a source file)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--summary", action="store_true",
                     help="print only docs/support.md's two tables (the blind sets pooled)")
@@ -618,6 +696,8 @@ def main(argv: list[str] | None = None) -> int:
         modes.append(ModeSpec("logistic, fitted", support.DEFAULT_MODE, fit="logistic"))
     modes += [ModeSpec(m, m) for m in args.mode]
     out = run(domains, modes, progress)
+    if args.through_check:
+        out["through_check"] = through_check(domains, progress)
     out["limit_per_domain"] = args.limit_per_domain
     out["default_mode"] = support.DEFAULT_MODE
     out["seconds"] = time.perf_counter() - start
