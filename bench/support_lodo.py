@@ -29,7 +29,15 @@ Modes, each measured on every domain:
   tested on the held-out one;
 - ``overlap >= 0.5``: plain word overlap, the seed score alone (the SPEC's
   tokens and stopwords, no meaning rule, no other rule);
-- each ``--mode NAME``: that ``support.mode`` at 0.5 with the meaning rules.
+- each ``--mode NAME``: that ``support.mode`` at 0.5 with the meaning rules;
+- with ``--logistic``: a logistic regression over the seed and default scores
+  and a flag for each rule's finding, fitted on all other domains (each
+  weighing the same, the blind sets together as one, the two labels the same
+  within a domain) and tested on the held-out one.
+
+``--through-check`` also runs the blind sets through the real ``cairn check``
+(each quote a source file, each claim a paragraph of a draft citing it) and
+names the pairs it decides otherwise than the quote read alone.
 
 Each row's verdict is the one ``cairn calibrate`` gives (and so ``cairn
 check`` for a claim whose quotes stand alone): the mode's score at the
@@ -40,7 +48,7 @@ share of supported rows it leaves alone) and its recall on unsupported rows
 (the share it fails), under the default mode; it meets the veto bar when the
 precision is at least 0.95 on the supported rows of every domain.
 
-    .venv/bin/python bench/support_lodo.py [--limit-per-domain N] [--mode NAME]... [--json | --summary]
+    .venv/bin/python bench/support_lodo.py [--limit-per-domain N] [--mode NAME]... [--logistic] [--through-check] [--json | --summary]
 
 ``--limit-per-domain`` (default 300; 0 = every row) takes whole documents in
 a fixed order (by a hash of the document's name) until the domain holds at
