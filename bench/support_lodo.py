@@ -424,6 +424,14 @@ def run(domains: list[Domain], modes: list[ModeSpec], progress: Callable[[str], 
                 else:
                     nneg += 1
                     miss += ok
+        cats: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # category -> [wrong verdicts, pairs]
+        for d in domains:
+            if d.blind:
+                for item, ok in zip(d.items, got[d.name]):
+                    cats[item.category or "-"][0] += ok != item.supported
+                    cats[item.category or "-"][1] += 1
+        out["blind_categories"] = out.get("blind_categories", {})
+        out["blind_categories"][spec.name] = dict(sorted(cats.items()))
         out["blind"][spec.name] = {"false_alarms": fa, "supported": npos, "misses": miss, "unsupported": nneg,
                                    "balanced_accuracy": balanced_accuracy([g for g, _ in pooled],
                                                                           [v for _, v in pooled])}
@@ -585,6 +593,10 @@ def render(out: dict[str, Any]) -> str:
         if b["supported"] or b["unsupported"]:
             lines.append(f"| {m} | {b['false_alarms']}/{b['supported']} ({_pct(b['false_alarms'], b['supported'])}) "
                          f"| {b['misses']}/{b['unsupported']} ({_pct(b['misses'], b['unsupported'])}) |")
+    if cats := out.get("blind_categories", {}).get("default"):
+        lines += ["", "blind pairs by kind, the default: wrong verdicts / pairs", "",
+                  "| kind | wrong / pairs |", "| --- | ---: |"]
+        lines += [f"| {c} | {w}/{n} |" for c, (w, n) in cats.items()]
     lines += ["", f"rules that fail a claim, under the default mode: precision on supported rows / recall on "
               f"unsupported rows; veto bar: precision >= {VETO_BAR} in every domain", ""]
     codes = list(out["rules"])
