@@ -56,7 +56,6 @@ from .scan import (
     _RANGE_JOIN,
     _REFERENCE_WORDS,
     _SCALES,
-    sentence_starts_at,
     _UNITS,
     NUMBER_WORDS,
     TIME_UNITS,
@@ -64,6 +63,7 @@ from .scan import (
     _PlainNumber,
     _scan_chunks,
     _trie,
+    sentence_starts_at,
 )
 from .units import BASE, SHARES
 
