@@ -31,7 +31,7 @@ class ConfigError(Exception):
 
 def _default_mode() -> str:
     try:
-        from ..support import DEFAULT_MODE
+        from ..support.modes import DEFAULT_MODE
     except ImportError:  # pragma: no cover - during bootstrap
         return "seed"
     return DEFAULT_MODE
@@ -46,7 +46,7 @@ class SupportConfig(BaseModel):
     @classmethod
     def _known_mode(cls, v: str) -> str:
         try:
-            from ..support import MODES
+            from ..support.modes import MODES
         except ImportError:  # pragma: no cover
             return v
         if v not in MODES:

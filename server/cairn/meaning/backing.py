@@ -541,6 +541,11 @@ def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | Non
     # a claim's unit, when the quotes use that unit, is matched among those: "8 times
     # faster" is not backed by "4 times faster ... slice by 8"
     pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(n.unit == q.unit for n in numbers) else numbers
+    for n in numbers:
+        # the same figure with a unit that may name it ("£16.95" after "£25.60 a week ... and"): a rate
+        # given once for several figures
+        if n.value == q.value and n.unit and q.unit and n.unit != q.unit and same_unit(q.unit, n.unit):
+            return n
     for n in pool:
         if n.value == q.value and same_unit(q.unit, n.unit):
             return n

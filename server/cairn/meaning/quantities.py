@@ -247,7 +247,7 @@ _REFERENCE_NAMES = frozenset(_REFERENCE_WORDS.values())
 _QUANTITY_VERBS = frozenset(
     "cost costs total totals equal equals weigh weighs measure measures reach reaches score scores hit hits "
     "rate rates average averages number numbers count counts is are was were be been has have had "
-    "takes take gives give pays pay earns earn".split()
+    "takes take gives give pays pay earns earn contains contain holds hold weighs".split()
 )
 
 

@@ -128,6 +128,9 @@ _NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion
 # (no digit after a scale either: "93 m2" is square metres once NFKC has made "m²" of it "m2")
 _SCALE_RE = "(?:" + "|".join(sorted(_SCALES, key=len, reverse=True)) + r")(?!\w)"
 _LONE_RE = "[" + "".join(_LONE_LETTER_UNITS) + "]"
+# "1.2 g of", "90 m long": grams and metres as a letter apart from the number, only before "of" or a
+# word that measures them, or the end of a clause (elsewhere a letter is too often a label)
+_SPACED_LONE = r"\s(?=[gm](?:\s+(?:of|long|wide|high|deep|tall|per)\b|[.,;:)]|$))"
 
 # the hyphenated words an identifier's name may have before its number, past the first ("SARS-CoV-2"):
 # bounded, so that the scanner is linear on a long hyphenated run (`a-b-c-...`), where each start
@@ -151,7 +154,7 @@ _SCAN = re.compile(
               |(?<![\w-])(?:{_NUMWORD})(?:-(?:{_NUMWORD}))?(?![\w])(?!-(?!(?:{_UNIT_RE})(?![^\W\d_]))))
         (?:(?P<ord>st|nd|rd|th)(?![\w]))?
         (?:\s?(?P<scale>{_SCALE_RE}))?
-        (?:[\s-]?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>{_LONE_RE})(?![\w]))?
+        (?:[\s-]?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?:{_SPACED_LONE})?(?P<lone>{_LONE_RE})(?![\w]))?
     )
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -292,7 +295,7 @@ _PLAIN = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 # what _SCAN's number may take after its digits (ordinal, scale, unit, a lone unit letter), and
 # what a day of one or two digits may take to make a date ("12 May", "3rd of June")
 _NUMBER_TAIL = re.compile(
-    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|{_LONE_RE}(?![\w])", re.IGNORECASE)
+    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|{_LONE_RE}(?![\w])|{_SPACED_LONE}", re.IGNORECASE)
 _DAY_TAIL = re.compile(rf"(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}", re.IGNORECASE)
 _PLAIN_AFTER = frozenset(",;:)!?.")
 
