@@ -1,7 +1,5 @@
-"""Issue 45, round two: what a model writes never decides its own verdict (finding 2),
-a model's reply nested too deep is a finding (finding 11), and a model's text reaches
-a terminal with its control characters escaped (finding 13). Driven through the real
-`cairn check` and `cairn ask`, the model being a loopback chat-completions server."""
+"""Issue 45, finding 2: what a model writes never decides its own verdict. Driven through
+the real `cairn check` and `cairn ask`, the model being a loopback chat-completions server."""
 
 from __future__ import annotations
 
