@@ -40,7 +40,7 @@ from .quantities import (
     _share,
     extract,
 )
-from .scan import _MONTH_NAMES, _REFERENCE_WORDS, _SENT_START, _SMALL, _UNITS, _WORD_BEFORE, _trie
+from .scan import _MONTH_NAMES, _REFERENCE_WORDS, _SMALL, _UNITS, _WORD_BEFORE, _trie, sentence_starts_at
 from .units import amount_in, converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
 
 __all__ = ["compare", "names_literals", "prepare", "restated", "restated_score", "without_identifiers"]
@@ -878,7 +878,7 @@ def _bare_months(quote: str) -> tuple[Quantity, ...]:
     out = []
     for m in _BARE_MONTH.finditer(quote):
         name = m.group(0)
-        if name == "May" and _SENT_START.search(quote, 0, m.start()):
+        if name == "May" and sentence_starts_at(quote, m.start()):
             continue
         out.append(Quantity("date", name, m.start(), m.end(), date=(None, _month(name), None)))
     return tuple(out)

@@ -132,6 +132,11 @@ _LONE_RE = "[" + "".join(_LONE_LETTER_UNITS) + "]"
 # word that measures them, or the end of a clause (elsewhere a letter is too often a label)
 _SPACED_LONE = r"\s(?=[gm](?:\s+(?:of|long|wide|high|deep|tall|per)\b|[.,;:)]|$))"
 
+# the hyphenated words an identifier's name may have before its number, past the first ("SARS-CoV-2"):
+# bounded, so that the scanner is linear on a long hyphenated run (`a-b-c-...`), where each start
+# after a hyphen would otherwise read the rest of the run (issue 45, finding 8)
+_RUN_WORDS = 15
+
 # one scanner, alternatives in priority order
 _SCAN = re.compile(
     rf"""
@@ -141,7 +146,7 @@ _SCAN = re.compile(
   | (?P<my2>(?<![\w])(?P<mm2>{_MONTH_RE})(?:,?\s+(?P<my2y>\d{{4}})|\s?['\u2019](?P<my2yy>\d{{2}}))(?!\w|\.\d))
   | (?P<slash>(?<![\w./])(?P<s1>\d{{1,2}})/(?P<s2>\d{{1,2}})/(?P<s3>\d{{4}})(?![\w/]|\.\w))
   | (?P<dotted>(?<![\w.])\d+(?:\.\d+){{2,}}(?!\w|\.\d))
-  | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+)*)-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?!\w|\.\d))
+  | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+){{0,{_RUN_WORDS}}})-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?!\w|\.\d))
   | (?P<num>
         (?P<cur>(?<![\w])(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?))?
         (?P<sign>(?<![\w.,\d])(?:[-\u2212\u2013]|minus\s+|negative\s+)(?=\d|{_NUMWORD}))?
@@ -160,10 +165,22 @@ _WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*|§§?)\.?\s*$")
 _SENT_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 
 
+def sentence_starts_at(text: str, pos: int) -> bool:
+    """Whether a sentence may start at `pos`: what `_SENT_START.search(text, 0, pos)`
+    says, read back from `pos` over the white space before it only, so that asking at
+    every number of a long text is linear, not quadratic (issue 45, finding 8)."""
+    if pos <= 0:
+        return True
+    j = pos
+    while j > 0 and text[j - 1].isspace():
+        j -= 1
+    return "\n" in text[j:pos] or (0 < j < pos and text[j - 1] in ".!?:;")
+
+
 # where a quantity, date or identifier can start: the scanner is tried only there
 _START = re.compile(
     rf"""[$€£¥₹\d]|(?<![^\W\d_])(?:US\$|minus\s|negative\s|{_MONTH_RE}(?![^\W\d_])|(?:{_NUMWORD})(?![^\W\d_])
-        |[A-Za-z]+(?:-[A-Za-z]+)*-?\d|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?\d)""",
+        |[A-Za-z]+(?:-[A-Za-z]+){{0,{_RUN_WORDS}}}-?\d|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?\d)""",
     re.VERBOSE | re.IGNORECASE,
 )
 
