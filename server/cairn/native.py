@@ -124,6 +124,13 @@ class _Finder(importlib.abc.MetaPathFinder):
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         file = self.files.get(fullname)
         if file is None:
+            parent, _, _ = fullname.rpartition(".")
+            if parent in self.files and self.files[parent].name.startswith("__init__."):
+                # a module of a compiled package that is not compiled itself (meaning.parsed): found
+                # in the package's source folder, since a compiled package's body runs (and imports
+                # it) before its __path__ is set
+                return importlib.machinery.PathFinder.find_spec(
+                    fullname, [str(PACKAGE.joinpath(*parent.split(".")[1:]))])
             return None
         if not self.tried:
             # the first compiled module asked for: its shared library is loaded first, and a
