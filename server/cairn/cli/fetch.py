@@ -51,6 +51,6 @@ def fetch_cmd(urls: tuple[str, ...], allow_private: bool) -> None:
         resp = got.response
         assert resp is not None and got.version is not None
         what = "new version" if got.outcome == "new" else "unchanged, version"
-        seen = "not modified (304)" if resp.status == 304 else f"{resp.status} {resp.content_type}, {len(resp.body)} bytes"
+        seen = "304 not modified" if resp.status == 304 else f"{resp.status} {resp.content_type}, {len(resp.body)} bytes"
         click.echo(safe(f"{url}: {what} {got.version[:12]} ({seen})"))
     sys.exit(EXIT_FAIL if failed else EXIT_OK)

@@ -485,13 +485,16 @@ def gc_cmd(purge: tuple[str, ...], lift: tuple[str, ...], more: tuple[str, ...])
             if (ws.root / ident).exists():
                 _err(f"warning: {ident} is still on disk: the next run indexes it again (delete it first)")
         return
-    from ..index.rebuild import sweep
+    from ..index.rebuild import held, sweep
 
+    before = held(ws)
     dropped, expired = retention.collect(ws)
-    click.echo(f"dropped {dropped} stored version(s) no draft cites, and {sweep(ws)} snapshot(s) of versions"
-               " the index no longer holds", err=True)
+    gone = sweep(ws, before)
+    click.echo(f"dropped {dropped} stored version(s) no draft cites", err=True)
     if expired:
         click.echo(f"dropped {expired} superseded version(s) older than the retention period", err=True)
+    if gone:
+        click.echo(f"removed {gone} snapshot(s) of those versions from .cairn/snapshots/", err=True)
 
 
 @main.group("store")

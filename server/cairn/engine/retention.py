@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 from .. import drafts as drafts_mod
-from ..index.rebuild import restore
 from ..index.workspace import Workspace
 from . import checks as engine
 
@@ -47,8 +46,6 @@ def collect(ws: Workspace) -> tuple[int, int]:
             claims = drafts_mod.parse_draft(text).claims
         for claim in claims:
             cited |= {(c.chunk_id, c.version) for c in claim.citations if c.chunk_id}
-    # every snapshot in the index first, so that what gc drops is what leaves the snapshots (rebuild.sweep)
-    restore(ws)
     expired = 0
     days = ws.settings.config.retention.superseded_days
     if days:

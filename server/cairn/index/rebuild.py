@@ -119,14 +119,20 @@ def index_web(ws: SnapshotSite) -> tuple[list[str], int, dict[str, str]]:
     return indexed, unchanged, errors
 
 
-def sweep(ws: SnapshotSite) -> int:
-    """After `gc`: remove the snapshot records of versions the index no longer holds; how many."""
+def held(ws: SnapshotSite) -> set[tuple[str, str]]:
+    """(sha, source) of every snapshot record whose version the index holds now (before `gc`)."""
     web = set(ws.web_sources)
+    return {(sha, rec.source) for sha, rec in ws.snapshots.entries()
+            if (rec.source in web or ws.under_roots(rec.source))
+            and ws.store.version_info(rec.source, sha) is not None}
+
+
+def sweep(ws: SnapshotSite, before: set[tuple[str, str]]) -> int:
+    """After `gc`: remove the snapshot records of the versions it dropped (of `before`, what
+    `held` gave); a snapshot the index never held is left alone. How many were removed."""
     removed = 0
-    for sha, rec in list(ws.snapshots.entries()):
-        if rec.source not in web and not ws.under_roots(rec.source):
-            continue
-        if ws.store.version_info(rec.source, sha) is None and ws.snapshots.forget(sha, rec.source):
+    for sha, source in sorted(before):
+        if ws.store.version_info(source, sha) is None and ws.snapshots.forget(sha, source):
             removed += 1
     return removed
 

@@ -119,8 +119,9 @@ def decide(url: str, allow_private: bool) -> tuple[str, int, str]:
         for a in addresses:
             why = address_refusal(a)
             if why:
-                raise FetchError(f"{host} resolves to {why}: refused (a workspace's URL is never fetched from"
-                                 " an internal address; allow it with --allow-private)")
+                said = why if a == host else f"{host} resolves to {why}"
+                raise FetchError(f"{said}: refused (a workspace's URL is never fetched from an internal"
+                                 " address; allow it with --allow-private)")
     return host, port, addresses[0]
 
 
