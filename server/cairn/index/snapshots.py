@@ -93,8 +93,11 @@ class Record:
 
 
 class Snapshots:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, enabled: bool = True) -> None:
         self.root = root
+        # off with a shared index (PostgreSQL): it keeps every version for everyone, and nothing is
+        # written in the workspace; what a workspace already holds is still read
+        self.enabled = enabled
         self.store_dir = root / STORE_DIR
         self.folder = self.store_dir / SNAPSHOT_DIR
         self.bad: dict[str, str] = {}  # snapshot name -> why it is not used (reported once each)
@@ -119,7 +122,7 @@ class Snapshots:
     # -- writing -----------------------------------------------------------------
 
     def _ensure(self) -> bool:
-        if self._cant_write:
+        if self._cant_write or not self.enabled:
             return False
         try:
             if os.path.islink(self.store_dir):

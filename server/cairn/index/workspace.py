@@ -99,7 +99,7 @@ class Workspace:
     def snapshots(self) -> Snapshots:
         """The record of every indexed version (.cairn/snapshots/, index.snapshots)."""
         if self._snapshots is None:
-            self._snapshots = Snapshots(self.root)
+            self._snapshots = Snapshots(self.root, enabled=not self.settings.config.store.url)
         return self._snapshots
 
     @property

@@ -19,6 +19,7 @@ import ipaddress
 import socket
 import ssl
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -104,8 +105,12 @@ def resolve(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
-def decide(url: str, allow_private: bool) -> tuple[str, int, str]:
-    """(host, port, the address to connect to) for a URL, or FetchError saying why not."""
+Refusal = Callable[[str], str | None]
+
+
+def decide(url: str, allow_private: bool, refuse: Refusal = address_refusal) -> tuple[str, int, str]:
+    """(host, port, the address to connect to) for a URL, or FetchError saying why not.
+    `refuse`: why an address is refused (address_refusal), unless `allow_private`."""
     problem = url_problem(url)
     if problem:
         raise FetchError(problem)
@@ -117,7 +122,7 @@ def decide(url: str, allow_private: bool) -> tuple[str, int, str]:
         raise FetchError(f"{host} resolves to no address")
     if not allow_private:
         for a in addresses:
-            why = address_refusal(a)
+            why = refuse(a)
             if why:
                 said = why if a == host else f"{host} resolves to {why}"
                 raise FetchError(f"{said}: refused (a workspace's URL is never fetched from an internal"
@@ -149,7 +154,7 @@ class _PinnedTLS(http.client.HTTPSConnection):
 
 def fetch(url: str, *, allow_private: bool = False, etag: str | None = None, last_modified: str | None = None,
           max_bytes: int = MAX_BYTES, time_limit: float = TIME_LIMIT,
-          max_redirects: int = MAX_REDIRECTS) -> Response:
+          max_redirects: int = MAX_REDIRECTS, refuse: Refusal = address_refusal) -> Response:
     """Download one URL under the rules above; FetchError when a rule refuses it or it fails.
     `etag` / `last_modified` make the request conditional (a 304 has no body)."""
     deadline = time.monotonic() + time_limit
@@ -159,7 +164,7 @@ def fetch(url: str, *, allow_private: bool = False, etag: str | None = None, las
         left = deadline - time.monotonic()
         if left <= 0:
             raise FetchError(f"no answer within {time_limit:g} s")
-        host, port, address = decide(current, allow_private)
+        host, port, address = decide(current, allow_private, refuse)  # every hop decided anew
         parts = urlsplit(current)
         tls = parts.scheme.lower() == "https"
         conn: http.client.HTTPConnection = (_PinnedTLS if tls else _Pinned)(host, port, address, left)
