@@ -31,7 +31,7 @@ from cairn.meaning.backing import compare, restated_score, without_identifiers
 from cairn.meaning.quantities import extract
 from cairn.support import check_support
 from cairn.verify.calibrate import load_rows
-from cairn.verify.verifier import SENTENCE_REACH
+from cairn.verify.verdicts import SENTENCE_REACH
 
 HERE = Path(__file__).resolve().parent
 PAIRS = HERE.parent / "tests/data/meaning/pairs.jsonl"

@@ -4,6 +4,7 @@
     python tools/import_graph.py --cycles   # only the import cycles (exit 1 when there is one)
     python tools/import_graph.py --layers   # imports that go up the package floors (exit 1 when any)
     python tools/import_graph.py --dot      # the package diagram, in Graphviz's dot language
+    python tools/import_graph.py --floors   # the package floors, top first
 
 An edge is any import a module runs or names: at the top, inside a function (a deferred import
 still ties the two modules together) or under `if TYPE_CHECKING:` (a type-only import ties them
@@ -169,6 +170,9 @@ def dot(graph: dict[str, set[str]]) -> str:
 
 def main(argv: list[str]) -> int:
     graph = edges()
+    if "--floors" in argv:
+        print("\n".join(reversed(FLOORS)))
+        return 0
     if "--dot" in argv:
         sys.stdout.write(dot(graph))
         return 0

@@ -38,7 +38,8 @@ FORMAT = 1
 # the modules compiled: every module of the meaning rules, and the support modules they lean on most
 # (typed throughout; support.text and support.scoring keep loosely typed tuples and stay Python)
 COMPILED_DIRS = ("meaning",)
-COMPILED_FILES = ("support/names.py", "support/words.py", "support/stemming.py", "support/tokenise.py", "support/numbers.py")
+COMPILED_FILES = ("support/names.py", "support/name_words.py", "support/unit_names.py", "support/words.py",
+                  "support/stemming.py", "support/tokenise.py", "support/numbers.py")
 
 
 def build_dir() -> Path:

@@ -153,7 +153,7 @@ def test_the_sentence_rule_reads_near_the_quote_only(tmp_path: Path):
     import json as _json
 
     from cairn.core.chunking import chunk_id
-    from cairn.verify.verifier import SENTENCE_REACH
+    from cairn.verify.verdicts import SENTENCE_REACH
 
     filler = " ".join(f"item{i} ordinary" for i in range(60))  # no sentence end anywhere
     para = f"pallets, trolleys, ladders and brooms are stacked in aisle seven {filler} perishable crates of imported bananas"

@@ -88,7 +88,7 @@ def test_the_consent_decision(tmp_path: Path, monkeypatch):
 
 
 def test_a_missing_driver_names_the_extra(demo: Path):
-    code = "import sys; sys.modules['psycopg'] = None; from cairn.cli import main; main()"
+    code = "import sys; sys.modules['psycopg'] = None; from cairn.cli.main import main; main()"
     proc = subprocess.run([sys.executable, "-c", code, "index"], cwd=demo, capture_output=True, text=True,
                           env={**__import__("os").environ, "CAIRN_STORE_URL": "postgresql://127.0.0.1:1/x"})
     assert proc.returncode == 2

@@ -16,7 +16,8 @@ from cairn.judge import client as judge_client
 from cairn.judge import providers as judge_mod
 from cairn.judge.providers import JudgeAnswer, OpenAIJudge, endpoint_url, first_json_object, judge_results, make_judge
 from cairn.store import Store
-from cairn.verify.verifier import JudgeVerdict, Verifier, apply_verdict
+from cairn.verify.verdicts import JudgeVerdict, apply_verdict
+from cairn.verify.verifier import Verifier
 
 from judge_server import JudgeServer, Reply
 

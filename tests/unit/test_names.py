@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cairn.support import check_support, names
+from cairn.support import check_support, name_words, names
 from cairn.support.names import displaced, in_place, swapped
 
 
@@ -140,7 +140,7 @@ _MARKS = st.sampled_from(["\"", "`", "\u201c", "\u201d", "\u201cSolaris\u201d", 
 @given(st.one_of(st.lists(st.tuples(st.one_of(_PIECES, _MARKS), _GAPS), max_size=14).map(
     lambda ps: "".join(p + g for p, g in ps)), st.text(max_size=50)))
 def test_the_alignments_words_read_chunk_by_chunk_are_those_of_one_pass(text):
-    assert names._tokens.__wrapped__(text) == names._tokens_plain(text)
+    assert name_words._tokens.__wrapped__(text) == name_words._tokens_plain(text)
 
 
 _NAMEY = st.sampled_from([
@@ -262,12 +262,12 @@ def test_a_cited_quote_is_read_for_the_names_rule_even_when_the_score_fails():
            lambda ps: "".join(p + g for p, g in ps)),
        st.sampled_from(["", "solaris", "macos york", "-e .features"]))
 def test_the_claims_words_read_chunk_by_chunk_hold_every_candidate(claim, held):
-    ctoks = names._tokens_plain(claim)
+    ctoks = name_words._tokens_plain(claim)
     a, found, marks = names._unheld(claim, held)
     assert a == [w.text.lower() for w in ctoks]
     assert marks == any(c in claim for c in "\"`\u201c\u201d")
     if not marks:
-        assert set(found) >= {i for i, w in enumerate(ctoks) if names._candidate(w.text, w.opens)
+        assert set(found) >= {i for i, w in enumerate(ctoks) if name_words._candidate(w.text, w.opens)
                               and not names._is_held(w.text.lower(), held)}
 
 
@@ -281,7 +281,7 @@ def test_the_claims_names_read_chunk_by_chunk_are_those_of_one_pass(claim, held)
     words, keys, at = names._claim_names(claim, held)
     assert (words, keys) == (list(whole.words), list(whole.keys))
     assert at == [i for i, (w, k) in enumerate(zip(whole.words, whole.keys)) if k in held and whole.keys.count(k) == 1
-                  and w.lower() not in names.STOPWORDS and not names._DIGIT.search(w) and names._name_word(w)]
+                  and w.lower() not in names.STOPWORDS and not name_words._DIGIT.search(w) and names._name_word(w)]
 
 
 # _may_stand lets through only a name with two shared words before it, two after it or one on each side:

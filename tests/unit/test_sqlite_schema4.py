@@ -66,6 +66,7 @@ def _write_schema_3(store: Store, db: Path) -> None:
                 "SELECT source, version, lineage, chunk_chars, pages FROM versions WHERE id = ?", (vid,)).fetchone()
             mac = store._version_mac(vid, source, version, lineage, chunk_chars, pages, sha)
             conn.execute("UPDATE versions SET text = ?, text_sha = ?, mac = ? WHERE id = ?", (blob, sha, mac, vid))
+        conn.execute("UPDATE current SET mac = NULL")  # schema 3 had no MAC of which version is current
         conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
 
 
@@ -83,7 +84,13 @@ def test_an_index_of_schema_3_is_migrated_and_read_as_it_was(tmp_path: Path):
     _write_schema_3(ws.store, db)
 
     store = Store(tmp_path)
-    assert store.rebuilt_reason is None and store.schema() == SCHEMA_VERSION == "4"
+    assert store.rebuilt_reason is None and store.schema() == SCHEMA_VERSION == "5"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM versions WHERE substr(text, 1, 1) = ?", (REST,)).fetchone()[0] == 0
+    # which version is current had no MAC before schema 5 (issue 45, finding 1): it is worked
+    # out again from the files, and the stored versions are reused as they are
+    assert store.current_chunks() == []
+    _ws(tmp_path, store).index()
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM versions WHERE substr(text, 1, 1) = ?", (REST,)).fetchone()[0] == 0
     # the versions of schema 3 are read as they were, the current ones as current (their MACs hold)

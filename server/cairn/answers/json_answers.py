@@ -5,7 +5,9 @@ claims (one answer); a `.jsonl` file holds one answer a line. Each answer is
 turned into a DraftDoc whose claims are read by the same citation reader as a
 Markdown cite block (drafts.json_claim), so a JSON claim and a Markdown claim
 get the same checks and the same messages. What a model says about its own
-answer (`supported`, `support_score`) is dropped here, never read.
+answer (`supported`, `support_score`) is dropped here, never read, and so is
+every field that would change a verdict (`ignore`): that is a writer's word in a
+Markdown draft, never a model's about its own claims.
 
 Every position of an answer is the line where the answer starts: a JSON
 answer has no lines of its own for each field, and `--fix` never edits it.
@@ -171,10 +173,30 @@ def answer_from_claims(claims: list[Any], answer_id: str | int, question: str | 
             claim = _bad_claim(f"{where}citations: missing; a claim needs its citations", line, rng, text)
         else:
             # `supported`, `support_score` and the like are not read
-            claim = json_claim({"text": c.get("text"), "citations": c["citations"]}, rng)
+            claim = json_claim({"text": c.get("text"), "citations": _unread(c["citations"])}, rng)
+            _unsilence(claim)
         _place(claim, line, rng, where)
         out.append(claim)
     return JsonAnswer(answer_id, question, line, DraftDoc("", out, 0, len(lines)))
+
+
+_MODEL_UNREAD = ("ignore",)  # fields of a cite block that only a writer's Markdown draft may set
+
+
+def _unread(citations: Any) -> Any:
+    """The citations with the fields a model may not set left out, unread (a malformed one too)."""
+    if isinstance(citations, dict):
+        return {k: v for k, v in citations.items() if k not in _MODEL_UNREAD}
+    if isinstance(citations, list):
+        return [_unread(c) if isinstance(c, dict) else c for c in citations]
+    return citations
+
+
+def _unsilence(claim: Claim) -> None:
+    """An answer's citations silence nothing: a model's `ignore` is dropped, so it cannot
+    pass its own wrong claim (issue 45, finding 2)."""
+    for c in claim.citations:
+        c.ignore = ()
 
 
 def _bad_claim(message: str, line: int, rng: Range, text: str = "") -> Claim:

@@ -12,9 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..core.config import ConfigError, find_root, load_settings
 from ..core.terminal import safe
-from ..store import StoreError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -81,6 +79,7 @@ class _Progress:
 
 
 def _workspace(judge_url: str | None = None, principal: str | None = None) -> Workspace:
+    from ..core.config import find_root, load_settings
     from ..index.workspace import Workspace
 
     root = find_root(Path.cwd())
@@ -132,6 +131,10 @@ def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         _log_to_stderr()
+        # imported here, not with the module: `cairn --version` and `--help` load no engine
+        from ..core.config import ConfigError
+        from ..store import StoreError
+
         try:
             return fn(*args, **kwargs)
         except ConfigError as exc:

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 import click
 
 from .. import __version__
-from ..core.config import find_root, load_settings
 from ..core.terminal import safe
 from . import answers as cli_answers
 from . import notices
@@ -37,7 +36,8 @@ if TYPE_CHECKING:
     from ..engine.checks import CheckedDraft, ProgressFn
     from ..index.workspace import Workspace
     from ..report.base import DraftOut
-    from ..verify.verifier import JudgeVerdict, Verifier
+    from ..verify.verdicts import JudgeVerdict
+    from ..verify.verifier import Verifier
 
 
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -45,7 +45,8 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     (cairn/native.py) or as pure Python, and why."""
     if not value or ctx.resilient_parsing:
         return
-    from .. import meaning, native  # noqa: F401 - meaning loaded, so the status names the build that serves it
+    from .. import native
+    from ..support import numbers  # noqa: F401 - a compiled module loaded, so the status names the build that serves
 
     click.echo(f"cairn, version {__version__}\nsupport check rules: {native.status()}")
     ctx.exit()
@@ -413,6 +414,7 @@ def lab_cmd(output: Path | None, p: float, n: int) -> None:
 @_guard
 def calibrate_cmd(data: Path, fmt: str, judge_url: str | None) -> None:
     """Agreement of the support check with human labels."""
+    from ..core.config import find_root, load_settings
     from ..verify import calibrate as cal
 
     if not data.is_file():
@@ -506,6 +508,7 @@ def store_group() -> None:
 @_guard
 def store_migrate_cmd() -> None:
     """Bring the index's schema up to date (also done on first use)."""
+    from ..core.config import find_root, load_settings
     from ..store import open_store
 
     root = find_root(Path.cwd())

@@ -11,8 +11,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.config import CONFIG_FILE
-
 if TYPE_CHECKING:
     from ..index.workspace import Workspace
 
@@ -21,6 +19,8 @@ def missing_roots(root: Path, roots: list[str]) -> str | None:
     """A source root that does not exist is a configuration error, never a quiet empty
     run; without a cairn.toml either, the folder is not a workspace at all, and the
     message says how to start one."""
+    from ..core.config import CONFIG_FILE
+
     missing = [r for r in roots if not (root / r).is_dir()]
     if not missing:
         return None

@@ -21,6 +21,7 @@ from .policy import (
     current_principal,
     principals_table,
 )
+from .store_url import ALLOWED, workspace_refusal
 
 CONFIG_FILE = "cairn.toml"
 
@@ -31,7 +32,7 @@ class ConfigError(Exception):
 
 def _default_mode() -> str:
     try:
-        from ..support import DEFAULT_MODE
+        from ..support.modes import DEFAULT_MODE
     except ImportError:  # pragma: no cover - during bootstrap
         return "seed"
     return DEFAULT_MODE
@@ -46,7 +47,7 @@ class SupportConfig(BaseModel):
     @classmethod
     def _known_mode(cls, v: str) -> str:
         try:
-            from ..support import MODES
+            from ..support.modes import MODES
         except ImportError:  # pragma: no cover
             return v
         if v not in MODES:
@@ -123,7 +124,8 @@ class Settings:
 
     def __init__(self, root: Path, config: Config, *, judge_url_trusted: bool, warnings: list[str],
                  ask_url_trusted: bool = False, store_url_trusted: bool = True, policy: Policy | None = None,
-                 principal_origin: str = "default", source_roots: list[str] | None = None):
+                 principal_origin: str = "default", source_roots: list[str] | None = None,
+                 store_url_from_user: bool = True):
         self.root = root
         self._source_roots = source_roots  # normalised once (load_settings does it while checking them)
         self.policy = policy or Policy()
@@ -132,6 +134,7 @@ class Settings:
         self.judge_url_trusted = judge_url_trusted
         self.ask_url_trusted = ask_url_trusted
         self.store_url_trusted = store_url_trusted
+        self.store_url_from_user = store_url_from_user  # False: only the workspace's cairn.toml names it
         self.warnings = warnings
 
     @property
@@ -147,6 +150,13 @@ class Settings:
                 f"{CONFIG_FILE} names the shared index {redact_url(url)}, which is not on this machine; a"
                 " workspace's own file cannot send its sources to another server: allow it by setting"
                 " CAIRN_STORE_URL (or the editor setting cairn.store.url) to that URL"
+            )
+        refused = workspace_refusal(url) if url and not self.store_url_from_user else None
+        if refused is not None:
+            raise ConfigError(
+                f"{CONFIG_FILE} [store] url sets the connection parameter {refused!r}; a workspace's own file"
+                f" may set only {', '.join(sorted(ALLOWED))}: set the other parameters in CAIRN_STORE_URL"
+                " (or the editor setting cairn.store.url)"
             )
         return url
 
@@ -361,7 +371,8 @@ def load_settings(
     policy, origin = _policy(config, principal_override,
                              editor_principal if isinstance(editor_principal, str) else None)
     return Settings(root, config, judge_url_trusted=trusted, warnings=[], store_url_trusted=store_trusted,
-                    ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin, source_roots=roots)
+                    ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin, source_roots=roots,
+                    store_url_from_user=bool(user_store))
 
 
 def _policy(config: Config, flag: str | None, editor_principal: str | None) -> tuple[Policy, str]:

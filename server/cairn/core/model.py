@@ -40,6 +40,9 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "mixed-dates": ("warning", False),
     "citation-reuse": ("warning", False),
     "unsupported-sentence": ("warning", False),  # fails the claim under strict_sentences
+    # the rules over the sentence reader's structure (meaning/parsed)
+    "relation-mismatch": ("error", True),
+    "context-limits": ("error", True),
 }
 
 

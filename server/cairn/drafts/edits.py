@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.model import Citation, CiteBlock, Pos, Range, TextEdit
-from .cite_body import _N, _BodyError, _bom, _Ctx, _fill_block, _kind_of, _Layout, _short
+from .body_nodes import _N, _BodyError, _short
+from .cite_body import _bom, _Ctx, _fill_block, _kind_of, _Layout
 from .fields import PLAIN_FIELDS, SAFE_PLAIN, YAML_UNSAFE, dq
 
 _FIELDS = ("chunk_id", "start", "end", "quote", "source", "version", "ignore", "claim")

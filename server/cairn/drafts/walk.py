@@ -22,17 +22,8 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_core.normalize import normalize as _normalize
 
 from ..core.model import CiteBlock, Claim, DraftDoc, Pos, Problem, Range
-from .cite_body import (
-    _body_problem,
-    _BodyError,
-    _Ctx,
-    _fill_block,
-    _fill_root,
-    _has_lone_surrogate,
-    _json_node,
-    _kind_of,
-    _Pairs,
-)
+from .body_nodes import _BodyError, _has_lone_surrogate, _json_node, _Pairs
+from .cite_body import _body_problem, _Ctx, _fill_block, _fill_root, _kind_of
 from .text import _eol_of, line_range, split_lines
 
 # How deep block quotes and lists may nest before markdown-it stops reading what is inside them

@@ -7,10 +7,12 @@ superseded, so the next lookup needs no git at all.
 
 Only the workspace's own repository is read: the one whose `.git` folder is
 a real folder at the workspace root or at a folder above it that holds the
-workspace. A `.git` file (`gitdir: /elsewhere/.git`), a `.git` link, or a
-`core.worktree` naming another folder would otherwise copy another
-repository's committed text into this index, and let a draft probe it
-chunk id by chunk id. Then history is not used, and the reason is logged
+workspace. A `.git` file (`gitdir: /elsewhere/.git`), a `.git` link, a
+`core.worktree` naming another folder, a `commondir` naming another
+repository, an `objects` link or `objects/info/alternates` would otherwise
+copy another repository's committed text into this index, and let a draft
+probe it chunk id by chunk id (the caller's `GIT_DIR` and the like are never
+passed to git: core.gitsafe). Then history is not used, and the reason is logged
 once. Whatever goes wrong in a lookup, the answer is "not found": the
 citation gets its diagnostic as without git, never an exception.
 """
@@ -44,17 +46,18 @@ _told: set[tuple[Path, str]] = set()  # reasons already logged (a run makes seve
 def own_repository(root: Path) -> tuple[Path | None, str | None]:
     """(the top level of the workspace's own git repository, None) or (None, why
     history is not used); (None, None) when the workspace is in no repository."""
-    out = run_git(root, "rev-parse", "--show-toplevel", "--absolute-git-dir", timeout=10)
+    out = run_git(root, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", timeout=10)
     if out is None:
         if run_git(root, "rev-parse", "--git-dir", timeout=10) is None:
             return None, None  # not a repository at all: nothing to say
         return None, "git cannot tell the repository's top-level folder (a bare repository, or core.worktree)"
     lines = out.decode("utf-8", "surrogateescape").splitlines()
-    if len(lines) != 2:
+    if len(lines) != 3:
         return None, "git gave an unexpected answer to rev-parse"
     try:
         top = Path(lines[0]).resolve()
         git_dir = Path(lines[1]).resolve()
+        common_dir = (root / lines[2]).resolve()  # relative to the folder git ran in, when relative
     except (OSError, RuntimeError) as exc:
         return None, f"the repository's folders cannot be resolved ({exc})"
     if top != root and top not in root.parents:
@@ -69,7 +72,26 @@ def own_repository(root: Path) -> tuple[Path | None, str | None]:
         return None, f"{dot_git} is {kind} pointing to a repository elsewhere ({git_dir})"
     if git_dir != dot_git:
         return None, f"git reads the repository at {git_dir}, not {dot_git}"
-    return top, None
+    why = _elsewhere(dot_git, common_dir)
+    return (None, why) if why is not None else (top, None)
+
+
+def _elsewhere(dot_git: Path, common_dir: Path) -> str | None:
+    """Why the repository's history lives (partly) outside its own `.git` folder, or None:
+    a `commondir` naming another repository, an `objects` folder that is a link or
+    resolves elsewhere, or alternates (objects read from another repository's store)."""
+    if common_dir != dot_git:
+        return f"its commondir names another repository ({common_dir})"
+    objects = dot_git / "objects"
+    try:
+        if stat.S_ISLNK(os.lstat(objects).st_mode) or objects.resolve().parent != dot_git:
+            return f"{objects} is a link to objects elsewhere"
+    except (OSError, RuntimeError):
+        return f"{objects} cannot be read"
+    for name in ("alternates", "http-alternates"):
+        if os.path.lexists(objects / "info" / name):
+            return f"{objects / 'info' / name} reads objects from another repository"
+    return None
 
 
 class History:

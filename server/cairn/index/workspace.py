@@ -6,7 +6,6 @@ are ever read as sources (SPEC section 2).
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import logging
 import os
@@ -16,10 +15,11 @@ from pathlib import Path, PurePosixPath
 
 from ..core import chunking
 from ..core.config import Settings, load_settings
-from ..core.gitsafe import run_git
 from ..sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
 from ..store import STORE_DIR, IndexStore, NewVersion, StoreError, VersionInfo, open_store
 from . import rebuild
+from .access import SKIP_DIRS, text_name
+from .answer_files import AnswerFiles
 from .fetch import WEB_LIST, web_sources
 from .parallel import PARALLEL_BYTES, Job, Parsers, Stored, Writer
 from .snapshots import Snapshots
@@ -28,9 +28,6 @@ from .statcache import SourceStatus, status_of
 log = logging.getLogger(__name__)
 
 MAX_SOURCE_BYTES = 256 * 1024 * 1024
-SKIP_DIRS = {"node_modules", "__pycache__"}
-# what a named folder or a `drafts` glob takes as answers: Markdown drafts and JSON answers (SPEC section 3)
-ANSWER_SUFFIXES = (".md", ".json", ".jsonl")
 
 
 @dataclass(slots=True)
@@ -73,7 +70,10 @@ def lineage_for(name: str) -> str:
     return f"{pdf.PARSER}/{pdf.VERSION}+pypdf{pypdf.__version__}"
 
 
-class Workspace:
+class Workspace(AnswerFiles):
+    """A workspace: its configuration, its sources and who may read them (SourceAccess), its store,
+    indexing, and its answers (AnswerFiles)."""
+
     def __init__(self, root: Path, settings: Settings | None = None, *, store: IndexStore | None = None):
         self.root = root.resolve()
         self.settings = settings or load_settings(self.root)
@@ -108,111 +108,6 @@ class Workspace:
         if self._web is None:
             self._web, self.web_problems = web_sources(self.root, self.settings, self._decide_allowed)
         return self._web
-
-    # -- access -------------------------------------------------------------------
-
-    @property
-    def roots(self) -> list[str]:
-        if self._roots is None:
-            self._roots = self.settings.source_roots()
-        return self._roots
-
-    def forget_access(self) -> None:
-        """Forget cached access decisions (files or settings changed)."""
-        self._allowed.clear()
-        self._real_dirs.clear()
-        self._real_roots = None
-        self._roots = None
-        self._web = None
-
-    def real_roots(self) -> list[Path]:
-        if self._real_roots is None:
-            self._real_roots = [(self.root / r).resolve() for r in self.roots]
-        return self._real_roots
-
-    def identity(self, path: Path) -> str | None:
-        """The source identity of a path, or None when it is not under the roots."""
-        try:
-            rel = path.absolute().relative_to(self.root)
-        except ValueError:
-            try:
-                rel = path.resolve().relative_to(self.root)
-            except ValueError:
-                return None
-        ident = rel.as_posix()
-        return ident if self.under_roots(ident) else None
-
-    def under_roots(self, identity: str) -> bool:
-        """Lexical check: a relative path with `/`, no `..`, inside a root."""
-        if not identity or "\\" in identity or "\x00" in identity or identity.startswith("/"):
-            return False
-        if any(part in ("..", "", ".") for part in identity.split("/")):
-            return False
-        if len(identity) > 1 and identity[1] == ":":
-            return False
-        for root in self.roots:
-            if root == "." or identity.startswith(root + "/"):
-                return True
-        return False
-
-    def allowed(self, identity: str) -> bool:
-        """May this source be read and shown? Under the source roots (in_roots)
-        and readable by the current principal (permitted). Every output filters
-        by this; indexing reads by in_roots, so a source the principal may not
-        read is still indexed and its citations are `source-denied`, not unknown."""
-        return self.in_roots(identity) and self.permitted(identity)
-
-    def in_roots(self, identity: str) -> bool:
-        """May this file be read at all? Lexically under a root, and its real path
-        (symbolic links followed) under a root's real path."""
-        got = self._allowed.get(identity)
-        if got is None:
-            got = self._allowed[identity] = identity in self.web_sources or self._decide_allowed(identity)
-        return got
-
-    def _decide_allowed(self, identity: str) -> bool:
-        if not self.under_roots(identity):
-            return False
-        # inside the store's own folder never counts
-        if STORE_DIR in identity.split("/"):
-            return False
-        real = self._real_path(identity)
-        if real is None:
-            return False
-        for r in self.real_roots():
-            top = str(r)
-            if real == top or real.startswith(top.rstrip("/") + "/"):
-                return True
-        return False
-
-    def _real_path(self, identity: str) -> str | None:
-        """The real path of a source (symbolic links followed), None when it cannot be
-        worked out (a loop of links). A file that is not itself a link is its folder's
-        real path and its name, so each folder is resolved once, not once a file."""
-        folder, _, name = identity.rpartition("/")
-        try:
-            if os.path.islink(os.path.join(self.root, identity)):
-                return str((self.root / identity).resolve())
-        except (OSError, RuntimeError):
-            return None
-        if folder not in self._real_dirs:
-            try:
-                self._real_dirs[folder] = str((self.root / folder).resolve())
-            except (OSError, RuntimeError):
-                self._real_dirs[folder] = None
-        real_folder = self._real_dirs[folder]
-        return None if real_folder is None else os.path.join(real_folder, name)
-
-    def permitted(self, identity: str) -> bool:
-        """May the current principal read this source (its access labels, SPEC
-        section 7)? Integrity (the version hash) never enters into it."""
-        return self.settings.policy.readable(identity)
-
-    def readable_source(self, identity: str) -> Path | None:
-        if not self.in_roots(identity):
-            return None
-        path = self.root / identity
-        return path if path.is_file() else None
 
     # -- sources ------------------------------------------------------------------
 
@@ -526,151 +421,6 @@ class Workspace:
         chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
         return self.store.add_version(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks,
                                       make_current=current, date=doc.date)
-
-    # -- answers (SPEC section 5) ---------------------------------------------------
-
-    def is_under_source_root(self, path: Path) -> bool:
-        try:
-            rel = path.resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            return False
-        return any(root == "." or rel == root or rel.startswith(root + "/") for root in self.roots)
-
-    def relpath(self, path: Path) -> str:
-        """Relative to the root with `/`, as text (see text_name)."""
-        try:
-            return text_name(path.resolve().relative_to(self.root).as_posix())
-        except ValueError:
-            return text_name(path.as_posix())
-
-    def drafts_glob(self, pattern: str) -> list[Path]:
-        """The paths a `drafts` glob names below the root. `drafts/**` is every file below
-        drafts/, as in `exclude` and a policy's path (Path.glob gives only the folders for a
-        pattern ending in `**`)."""
-        if pattern == "**" or pattern.endswith("/**"):
-            pattern += "/*"
-        return list(self.root.glob(pattern))
-
-    def _excluded(self, rel: str) -> bool:
-        return any(fnmatch.fnmatch(rel, pat) or PurePosixPath(rel).match(pat) for pat in self.settings.config.exclude)
-
-    def answers(self, paths: list[Path] | None = None) -> list[Path]:
-        """The drafts to check: named paths, else `drafts` globs, else discovery."""
-        self.near_misses = []
-        self.last_answers = self._answers(paths)
-        return self.last_answers
-
-    def _answers(self, paths: list[Path] | None) -> list[Path]:
-        if paths:
-            out: list[Path] = []
-            for p in paths:
-                # the rule of globs and discovery: a regular file whose real path is inside
-                if p.is_dir():
-                    out += sorted(x for x in p.rglob("*") if x.suffix.lower() in ANSWER_SUFFIXES
-                                  and self._draft_file(x) and not self._hidden(x, p))
-                elif self._draft_file(p):
-                    out.append(p)
-            # an answer is one draft file: named twice (`a.md ./a.md`, or also through its folder) it is one
-            seen: set[str] = set()
-            unique = []
-            for p in out:
-                if (real := os.path.realpath(p)) not in seen:
-                    seen.add(real)
-                    unique.append(p)
-            return [p for p in unique if not self.is_under_source_root(p)]
-        cfg = self.settings.config
-        if cfg.drafts:
-            found: set[Path] = set()
-            for pat in cfg.drafts:
-                for p in self.drafts_glob(pat):
-                    if p.suffix.lower() in ANSWER_SUFFIXES and self._draft_file(p):
-                        found.add(p)
-            return sorted(
-                p for p in found if not self.is_under_source_root(p) and not self._excluded(self.relpath(p))
-            )
-        candidates = []
-        ignored = self._git_ignored()
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
-            for name in sorted(filenames):
-                if not name.lower().endswith(".md"):
-                    continue
-                p = Path(dirpath) / name
-                rel = self.relpath(p)
-                if rel in ignored or self.is_under_source_root(p) or self._excluded(rel):
-                    continue
-                if self._draft_file(p):
-                    candidates.append(p)
-        from ..drafts import has_cite_block, might_have_near_miss
-
-        with_blocks: list[Path] = []
-        self.near_misses = []
-        for p in candidates:
-            text = _head(p)
-            if text is None:
-                continue
-            if b"cite" in text and has_cite_block(text.decode("utf-8", "replace")):
-                with_blocks.append(p)
-            elif might_have_near_miss(text.decode("utf-8", "replace")):
-                self.near_misses.append(p)
-        return with_blocks
-
-    def _draft_file(self, p: Path) -> bool:
-        """A regular file whose real path is inside the workspace: a link to a pipe or a
-        device (/dev/stdin would block, or eat the server's protocol stream) or to a file
-        elsewhere is not a draft of this workspace."""
-        try:
-            real = p.resolve()
-        except (OSError, RuntimeError):
-            return False
-        return (real == self.root or self.root in real.parents) and real.is_file()
-
-    @staticmethod
-    def _hidden(p: Path, base: Path) -> bool:
-        try:
-            parts = p.relative_to(base).parts
-        except ValueError:
-            return False
-        return any(x.startswith(".") or x in SKIP_DIRS for x in parts[:-1])
-
-    def _git_ignored(self) -> set[str]:
-        out = run_git(self.root, "ls-files", "--others", "--ignored", "--exclude-standard", "-z", timeout=20)
-        if out is None:
-            return set()
-        prefix = self._git_prefix()
-        names = set()
-        for raw in out.split(b"\0"):
-            if raw:
-                name = raw.decode("utf-8", "replace")
-                names.add(name)
-                if prefix and name.startswith(prefix):
-                    names.add(name[len(prefix):])
-        return names
-
-    def _git_prefix(self) -> str:
-        out = run_git(self.root, "rev-parse", "--show-prefix", timeout=10)
-        return out.decode().strip() if out is not None else ""
-
-
-def text_name(name: str) -> str:
-    """A file name as text: bytes that are not UTF-8 (which os functions hand over as
-    lone surrogates) become U+FFFD, so the name can be stored and written as UTF-8."""
-    try:
-        name.encode("utf-8")
-        return name
-    except UnicodeEncodeError:
-        return os.fsencode(name).decode("utf-8", "replace")
-
-
-def _head(path: Path) -> bytes | None:
-    """The first 16 MB of a Markdown file, read once for discovery (the cheap tests
-    for a cite block and for a near-miss fence; the real parser decides the rest)."""
-    try:
-        with path.open("rb") as f:
-            return f.read(16 * 1024 * 1024)
-    except OSError:
-        return None
-
 
 def _is_store_failure(exc: Exception) -> bool:
     """A failure of the index itself (damage, I/O, read-only, locked), not of one

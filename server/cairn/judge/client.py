@@ -206,6 +206,89 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+class _Deadline:
+    """A wall-clock deadline for one request: at it, every socket the request opened is
+    shut down, which ends a read blocked on it (the TLS handshake's too) in any thread.
+    It keeps a duplicate of each socket's descriptor, so shutting it down never reaches
+    a descriptor the system has since given to another file."""
+
+    def __init__(self, seconds: float) -> None:
+        self._end = time.monotonic() + seconds
+        self._lock = threading.Lock()
+        self._socks: list[socket.socket] = []
+        self._fired = False
+        self._done = False
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def expired(self) -> bool:
+        return self._fired or time.monotonic() >= self._end
+
+    def connect(self, *args: Any, **kwargs: Any) -> socket.socket:
+        """socket.create_connection, the new socket watched."""
+        sock = socket.create_connection(*args, **kwargs)
+        dup = sock.dup()
+        with self._lock:
+            if self._done:
+                dup.close()
+                return sock
+            self._socks.append(dup)
+            fired = self._fired
+        if fired:
+            _shut(dup)
+        return sock
+
+    def _fire(self) -> None:
+        with self._lock:
+            self._fired = True
+            socks = list(self._socks)
+        for sock in socks:
+            _shut(sock)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+        with self._lock:
+            self._done = True
+            socks, self._socks = self._socks, []
+        for sock in socks:
+            sock.close()
+
+
+def _shut(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # already closed by the other side
+
+
+def _watched(base: type[http.client.HTTPConnection], watch: _Deadline) -> type[http.client.HTTPConnection]:
+    class Conn(base):  # type: ignore[valid-type,misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._create_connection = watch.connect
+
+    return Conn
+
+
+class _WatchedHTTP(urllib.request.HTTPHandler):
+    def __init__(self, watch: _Deadline) -> None:
+        super().__init__()
+        self._watch = watch
+
+    def http_open(self, req: Any) -> Any:
+        return self.do_open(_watched(http.client.HTTPConnection, self._watch), req)
+
+
+class _WatchedHTTPS(urllib.request.HTTPSHandler):
+    def __init__(self, watch: _Deadline) -> None:
+        super().__init__()
+        self._watch = watch
+
+    def https_open(self, req: Any) -> Any:
+        return self.do_open(_watched(http.client.HTTPSConnection, self._watch), req)
+
+
 # --------------------------------------------------------------------------
 # The client
 
@@ -252,11 +335,6 @@ class ChatClient:
         self._failures_in_row = 0
         self._last_failure = ""
         self._broken_until = 0.0
-        loopback = is_loopback_url(self.url)
-        handlers: list[Any] = [_NoRedirect()]
-        if loopback:
-            handlers.append(urllib.request.ProxyHandler({}))  # never through a proxy
-        self._opener = urllib.request.build_opener(*handlers)
 
     def __repr__(self) -> str:  # never shows the key
         return f"{type(self).__name__}(url={self.url!r}, model={self.model!r})"
@@ -343,17 +421,21 @@ class ChatClient:
             raise
 
     def _request(self, data: bytes) -> bytes:
+        """One POST, all of it (connecting, the status line, the headers, a body however it
+        trickles in) within `timeout` seconds of wall-clock time: a watchdog shuts the socket
+        at the deadline, so no read can wait past it (issue 45, finding 3)."""
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
         req = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
-        deadline = time.monotonic() + self.timeout
+        watch = _Deadline(self.timeout)
+        late = _Failure(f"no answer within {self.timeout:g}s", retry=True)
         try:
-            with self._opener.open(req, timeout=self.timeout) as resp:
+            with self._opener_for(watch).open(req, timeout=self.timeout) as resp:
                 chunks, size = [], 0
                 while True:
-                    if time.monotonic() > deadline:
-                        raise _Failure(f"no answer within {self.timeout:g}s", retry=True)
+                    if watch.expired():
+                        raise late
                     chunk = resp.read1(65536) if hasattr(resp, "read1") else resp.read(65536)
                     if not chunk:
                         break
@@ -361,19 +443,34 @@ class ChatClient:
                     if size > MAX_ANSWER_BYTES:
                         raise _Failure(f"the answer is larger than {MAX_ANSWER_BYTES} bytes", retry=False)
                     chunks.append(chunk)
+                if watch.expired():  # the socket was shut at the deadline: what came is cut short
+                    raise late
                 return b"".join(chunks)
         except _Failure:
             raise
         except urllib.error.HTTPError as exc:
+            if watch.expired():
+                raise late from None
             raise self._status_failure(exc) from None
         except urllib.error.URLError as exc:
-            if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-                raise _Failure(f"no answer within {self.timeout:g}s", retry=True) from None
+            if watch.expired() or isinstance(exc.reason, (TimeoutError, socket.timeout)):
+                raise late from None
             raise _Failure(f"cannot reach {self.url}: {exc.reason}", retry=True) from None
         except TimeoutError:
-            raise _Failure(f"no answer within {self.timeout:g}s", retry=True) from None
+            raise late from None
         except (http.client.HTTPException, OSError) as exc:
+            if watch.expired():
+                raise late from None
             raise _Failure(f"connection to {self.url} failed: {type(exc).__name__}: {exc}", retry=True) from None
+        finally:
+            watch.cancel()
+
+    def _opener_for(self, watch: _Deadline) -> urllib.request.OpenerDirector:
+        """The client's opener, its connections handing their sockets to `watch`."""
+        handlers: list[Any] = [_NoRedirect(), _WatchedHTTP(watch), _WatchedHTTPS(watch)]
+        if is_loopback_url(self.url):
+            handlers.append(urllib.request.ProxyHandler({}))  # never through a proxy
+        return urllib.request.build_opener(*handlers)
 
     def _status_failure(self, exc: urllib.error.HTTPError) -> _Failure:
         status = exc.code

@@ -45,7 +45,7 @@ from pydantic import ValidationError
 
 from ..core.config import ConfigError, JudgeConfig, Settings
 from ..core.model import ClaimResult, DraftResult
-from ..verify.verifier import JudgeVerdict, apply_verdict, judge_quotes
+from ..verify.verdicts import JudgeVerdict, apply_verdict, judge_quotes
 from .client import (
     PROMPT_VERSION,
     SYSTEM_PROMPT,

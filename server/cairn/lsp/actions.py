@@ -16,8 +16,7 @@ from .. import drafts as drafts_mod
 from ..core.model import DraftResult
 from ..engine.checks import safe_fix_values
 from . import binding
-
-FIX_ALL = "source.fixAll.cairn"
+from .names import FIX_ALL
 
 
 def wants(only, kind: str) -> bool:

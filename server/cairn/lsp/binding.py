@@ -12,20 +12,20 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .. import drafts as drafts_mod
 from ..core.model import Diagnostic, TextEdit
-from ..drafts import binding
 
 BIND_ALL = "source.bindClaims.cairn"
 
 
 def located(state, d: Diagnostic, shift: int) -> Diagnostic:
     """A `claim-moved` diagnostic completed with where its claim is in the draft."""
+    from ..drafts import binding
     return binding.located(state.text, d, shift)
 
 
 def publishable(state, seg, shift: int, lsp: list[types.Diagnostic]) -> list[types.Diagnostic]:
     """A piece's LSP diagnostics with each `claim-moved` message naming where its claim is now."""
+    from ..drafts import binding
     engine = [d for cr in seg.claims for d in cr.diagnostics]
     if not any(d.code == binding.CODE for d in engine):
         return lsp
@@ -40,6 +40,7 @@ def publishable(state, seg, shift: int, lsp: list[types.Diagnostic]) -> list[typ
 
 def move_fix_edits(state, codec, d: Diagnostic, shift: int) -> tuple[str, list[types.TextEdit]] | None:
     """The title and edits of the fix moving a `claim-moved` block back under its claim."""
+    from .. import drafts as drafts_mod
     done = located(state, d, shift)
     fix = next((f for f in done.fixes if f.edits), None)
     if fix is None or fix.edits is None:
@@ -51,6 +52,7 @@ def move_fix_edits(state, codec, d: Diagnostic, shift: int) -> tuple[str, list[t
 def binding_values(cr, cit) -> dict[str, str]:
     """What a quick-fix adds to the block it rewrites: its `claim` field, when it has none
     (`cairn check --fix` adds nothing: it writes only what its fixes name)."""
+    from ..drafts import binding
     if cit.claim or cit.block is None or cit.block.claim_text is not None or not cr.claim.text:
         return {}
     return {"claim": binding.claim_field(cr.claim.text)}
@@ -59,6 +61,8 @@ def binding_values(cr, cit) -> dict[str, str]:
 def _unbound_edits(claim, lines: range | None = None) -> list[list[TextEdit]]:
     """Per citation of `claim` that has no `claim` field (claim objects aside), the engine
     edits adding it; only citations of blocks lying within `lines` when given."""
+    from .. import drafts as drafts_mod
+    from ..drafts import binding
     text = claim.text
     if not text:
         return []
@@ -92,6 +96,7 @@ def bind_pasted(text: str, start: int, end: int, pasted: str) -> tuple[str, int]
     citation of the cite blocks it holds whole that has none: the claim each would then
     follow, by the same rule as every other block. Returns (the text to paste, how many
     citations got the field); the text is `pasted` unchanged when none did."""
+    from .. import drafts as drafts_mod
     draft = text[:start] + pasted + text[end:]
     first = len(drafts_mod.split_lines(draft[:start])) - 1
     last = len(drafts_mod.split_lines(draft[: start + len(pasted)])) - 1

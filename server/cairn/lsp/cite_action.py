@@ -22,23 +22,22 @@ import asyncio
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from ..answers.cite import _place
-from ..answers.evidence import Passage, find_evidence, retrieve
-from ..drafts.binding import claim_field
-from .actions import _workspace_edit, wants
-from .commands import block_text
 from .config import plain
 from .documents import uri_to_path
+from .names import EVIDENCE
+
+if TYPE_CHECKING:
+    from ..answers.evidence import Passage
 from .paragraphs import Target, insertion, target_at
 
 log = logging.getLogger(__name__)
 
 CITE_KIND = "quickfix.cite.cairn"
-EVIDENCE = "cairn.evidence"
 PLACEHOLDER = "Cite a source for this claim"
 OFFERS = 3  # actions at most
 CACHED = 64  # claims whose evidence is kept
@@ -64,6 +63,9 @@ class Offer:
 
 def compute(folder, claim: str) -> list[Offer]:
     """The best passages for `claim` among the folder's readable sources (a reader thread)."""
+    from ..answers.cite import _place
+    from ..answers.evidence import find_evidence, retrieve
+    from ..drafts.binding import claim_field
     ws = folder.ws
     cfg = ws.settings.config
     passages = find_evidence(claim, retrieve(ws.store, claim), threshold=cfg.threshold, mode=cfg.support.mode,
@@ -142,6 +144,7 @@ class CiteAction:
         return support is not None and "edit" in (getattr(support, "properties", None) or [])
 
     async def code_actions(self, folder, state, params: types.CodeActionParams) -> list[types.CodeAction]:
+        from .actions import wants
         if folder is None or not wants(params.context.only, CITE_KIND):
             return []
         target = target_at(state, params.range.start.line)
@@ -167,6 +170,8 @@ class CiteAction:
         return out
 
     def _edit(self, state, target: Target, offer: Offer) -> types.WorkspaceEdit | None:
+        from .actions import _workspace_edit
+        from .commands import block_text
         got = insertion(state, target, block_text([offer.citation]))
         if got is None:
             return None
@@ -182,6 +187,7 @@ class CiteAction:
     # -- codeAction/resolve -----------------------------------------------------------
 
     async def resolve(self, action: types.CodeAction) -> types.CodeAction:
+        from ..drafts.binding import claim_field
         data = plain(action.data) if action.data is not None else None
         if not isinstance(data, dict) or data.get("cairn") != "cite" or action.edit is not None:
             return action
@@ -208,6 +214,7 @@ class CiteAction:
     async def command(self, args) -> dict:
         """[uri, position] -> the claim at that position and its passages, each with
         its support, text, block and the edit inserting it (when it can be inserted)."""
+        from .commands import block_text
         await self.session.wait_ready()
         args = list(args) if isinstance(args, (list, tuple)) else []
         raw = plain(args[1]) if len(args) > 1 else None

@@ -44,7 +44,6 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from ..core.model import Chunk, CitationResult
-from ..engine.checks import replace_file
 from ..store.base import STORE_DIR, ignore_store_folder
 from .positions import LineIndex
 
@@ -55,7 +54,6 @@ if TYPE_CHECKING:
 
 CITED_DIR = "cited"  # in the workspace's .cairn folder: the cited texts for clients without cairn-source:
 SCHEME = "cairn-source"
-REQUEST = "cairn/sourceText"
 CAPABILITY = "cairnSourceDocuments"
 PAGED = (".pdf",)
 log = logging.getLogger(__name__)
@@ -247,6 +245,7 @@ def write_cited(folder: FolderView, name: str, text: str) -> Path | None:
     """Write `text` read-only to `.cairn/cited/<name>` of the folder; the file's path, or None
     (logged) when it may not be written: a symbolic link on the way, a source root around
     it, or the file system refused."""
+    from ..engine.checks import replace_file
     store = folder.root / STORE_DIR
     cited = store / CITED_DIR
     path = cited / name

@@ -18,13 +18,10 @@ from ..report.base import build_report
 from ..store import StoreError
 from . import binding as lsp_binding
 from .documents import uri_to_path
+from .names import ASK, BIND_PASTED, CITE_SELECTION
 
 log = logging.getLogger(__name__)
 
-REPORT = "cairn.report"
-REPORT_HTML = "cairn.reportHtml"
-REINDEX = "cairn.reindex"
-CITE_SELECTION = "cairn.citeSelection"
 CITABLE = (".md", ".txt")
 
 
@@ -154,7 +151,6 @@ def _cite(folder, ident: str, rng: types.Range, codec, claim: str | None = None)
     return {"text": block_text(citations), "citations": citations}
 
 
-BIND_PASTED = "cairn.bindPasted"
 
 
 async def bind_pasted(session, args) -> dict:
@@ -176,7 +172,6 @@ async def bind_pasted(session, args) -> dict:
     return {"text": text, "bound": bound}
 
 
-ASK = "cairn.ask"
 
 
 async def ask(session, args) -> dict:

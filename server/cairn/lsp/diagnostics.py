@@ -64,7 +64,7 @@ def claim_diagnostics(cr: ClaimResult, lines: list[str], codec: Codec, locate) -
             loc = span_of(i) if i is not None else None
             if i is not None and loc is not None:
                 related.append(types.DiagnosticRelatedInformation(location=loc, message=_what(cr, i)))
-        elif d.code in ("unsupported-claim", "number-mismatch", "contradiction", "judge-fallback"):
+        elif d.code in ("unsupported-claim", "number-mismatch", "contradiction", "relation-mismatch", "judge-fallback"):
             for i, r in enumerate(cr.citations):
                 if r.resolved:
                     loc = span_of(i)

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..core.model import ClaimResult, DraftResult
-from ..drafts import split_lines
 from .diagnostics import claim_diagnostics, to_lsp
 from .positions import Codec
 
@@ -73,6 +72,7 @@ def json_state(path: Path, rel: str, uri: str, checked: list[CheckedDraft], code
     """The state of a file from `engine.check_file`'s answers; `locate(citation_result)` gives
     a cited span's Location (for the diagnostics' related information). `version`: the editor's
     version of the open text checked (None: the file as saved)."""
+    from ..drafts import split_lines
     text = checked[0].text if checked else ""
     lines = split_lines(text)
     diags: list[types.Diagnostic] = []

@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..verify.verifier import resolved_quotes
-
 if TYPE_CHECKING:
     from .state import DraftState
     from .views import FolderView, SessionView
@@ -53,6 +51,7 @@ class Judging:
             log.exception("judging %s failed", path)
 
     def _start(self, folder: FolderView, state: DraftState) -> None:
+        from ..verify.verdicts import resolved_quotes
         judge: Any = folder.verifier.judge  # one that can be asked in bulk has judge_many and name (cairn.judge)
         if judge is None or getattr(judge, "problem", None) or not hasattr(judge, "judge_many"):
             return  # no judge, or one that cannot be asked (its fallbacks are shown already)

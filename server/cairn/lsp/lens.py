@@ -52,7 +52,7 @@ def lens_title(cr: ClaimResult, threshold: float, indexes: list[int]) -> str:
         return "not supported"
     if first.code == "unsupported-claim":
         return " · ".join(x for x in [f"unsupported {score} < {threshold:g}", where] if x)
-    if first.code in ("number-mismatch", "contradiction"):
+    if first.code in ("number-mismatch", "contradiction", "relation-mismatch", "context-limits"):
         return f"{first.code.replace('-', ' ')}: {first.message}"
     if first.code == "context-negates":
         return "context negates the quote"

@@ -22,7 +22,7 @@ from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..core.terminal import safe
-from . import actions, cite_action, cited_text, commands, completion, definition, hover, lens
+from . import cite_action, cited_text, names
 from . import log as log_mod
 from .framing import FramedStdin
 from .session import Session
@@ -188,6 +188,7 @@ def create_server() -> CairnServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded()
     async def on_hover(params: types.HoverParams):
+        from . import hover
         folder, state = await session.current(params.text_document.uri)
         if folder is None or state is None:
             return None
@@ -197,6 +198,7 @@ def create_server() -> CairnServer:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded()
     async def on_definition(params: types.DefinitionParams):
+        from . import definition
         folder, state = await session.current(params.text_document.uri)
         if folder is None or state is None:
             return None
@@ -205,13 +207,14 @@ def create_server() -> CairnServer:
         return await session.read(definition.definition, folder, state, params.position.line, virtual=virtual,
                                   files=not virtual)
 
-    @server.feature(cited_text.REQUEST)
+    @server.feature(names.REQUEST)
     async def on_source_text(params):  # not guarded: a refusal is the request's error
         return await session.read(cited_text_request, session, params)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
     @guarded(default=[])
     async def on_code_lens(params: types.CodeLensParams):
+        from . import lens
         folder, state = await session.current(params.text_document.uri)
         if folder is None or state is None:
             return []
@@ -219,11 +222,12 @@ def create_server() -> CairnServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL],
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, names.FIX_ALL],
                                 resolve_provider=True),
     )
     @guarded(default=[])
     async def on_code_action(params: types.CodeActionParams):
+        from . import actions
         folder, state = await session.current(params.text_document.uri)
         if folder is None or state is None:
             return []
@@ -246,6 +250,7 @@ def create_server() -> CairnServer:
     )
     @guarded()
     async def on_completion(params: types.CompletionParams):
+        from . import completion
         doc = session.documents.get(params.text_document.uri)
         if doc is None or not session.is_draft(doc):
             return None
@@ -256,31 +261,37 @@ def create_server() -> CairnServer:
 
     # -- commands --------------------------------------------------------------------------
 
-    @server.command(commands.REPORT)
+    @server.command(names.REPORT)
     async def report_command(*args):
+        from . import commands
         return await commands.report(session)
 
-    @server.command(commands.REPORT_HTML)
+    @server.command(names.REPORT_HTML)
     async def report_html_command(*args):
+        from . import commands
         return await commands.report_html(session)
 
-    @server.command(commands.REINDEX)
+    @server.command(names.REINDEX)
     async def reindex_command(*args):
+        from . import commands
         return await commands.reindex(session)
 
-    @server.command(commands.CITE_SELECTION)
+    @server.command(names.CITE_SELECTION)
     async def cite_selection_command(*args):
+        from . import commands
         return await commands.cite_selection(session, list(args))
 
-    @server.command(commands.BIND_PASTED)
+    @server.command(names.BIND_PASTED)
     async def bind_pasted_command(*args):
+        from . import commands
         return await commands.bind_pasted(session, list(args))
 
-    @server.command(commands.ASK)
+    @server.command(names.ASK)
     async def ask_command(*args):
+        from . import commands
         return await commands.ask(session, list(args))
 
-    @server.command(cite_action.EVIDENCE)
+    @server.command(names.EVIDENCE)
     async def evidence_command(*args):
         return await cite.command(list(args))
 

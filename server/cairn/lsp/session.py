@@ -21,26 +21,25 @@ import functools
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.uris import from_fs_path
 
-from ..answers.json_answers import is_answer_file
-from ..core.config import ConfigError, find_root
-from ..index.workspace import IndexResult
-from ..report.base import metrics_of
-from ..store import StoreError
-from . import reuse as lsp_reuse
-from .checking import DraftState, Folder
-from .config import ServerOptions, editor_section, folder_settings, plain, server_options
+from .changes import Changes
+from .config import ServerOptions
 from .diagnostics import SOURCE
 from .documents import Document, Documents, uri_to_path
 from .json_answers import JsonState
 from .judging import Judging
 from .positions import Codec
 from .progress import Progress
-from .watch import classify, watchers
+from .startup import Startup
+from .state import DraftState
+
+if TYPE_CHECKING:
+    from .checking import Folder
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +47,7 @@ CHECKED = "cairn/checked"
 CONFIG_CODE = "configuration"  # the one diagnostic of an open draft while its folder's configuration is refused
 
 
-class Session:
+class Session(Startup, Changes):
     def __init__(self, ls):
         self.ls = ls
         self.documents = Documents()
@@ -124,6 +123,7 @@ class Session:
         return best
 
     def is_draft(self, doc: Document) -> bool:
+        from ..answers.json_answers import is_answer_file
         p = doc.path
         if p is None:
             return False
@@ -135,167 +135,6 @@ class Session:
     def uri_for(self, path: Path) -> str:
         doc = self.documents.by_path(path)
         return doc.uri if doc is not None else (from_fs_path(str(path)) or path.as_uri())
-
-    # -- start ------------------------------------------------------------------------
-
-    def initialize(self, params: types.InitializeParams) -> None:
-        self.codec = Codec(self.ls.workspace.position_encoding)
-        self.options, problems = server_options(params.initialization_options)
-        for p in problems:
-            log.warning("%s", p)
-        uris = [f.uri for f in params.workspace_folders or []]
-        if not uris:
-            root = params.root_uri or (from_fs_path(params.root_path) if params.root_path else None)
-            if root:
-                uris = [root]
-        self.folder_uris = uris
-
-    async def start(self) -> None:
-        """After `initialized`: settings, watchers, indexing (with progress), then the drafts."""
-        ready = self._ready()
-        try:
-            await self._fetch_settings()
-            for uri in self.folder_uris:
-                self._add_folder(uri)
-            await self._register()
-            for folder in list(self.folders):
-                await self._index_folder(folder)
-        except Exception:
-            log.exception("starting failed; drafts are checked without a fresh index")
-        finally:
-            ready.set()
-        await self.check_everything()
-
-    def _add_folder(self, uri: str) -> Folder | None:
-        path = uri_to_path(uri)
-        if path is None or not path.is_dir():
-            log.warning("workspace folder %s is not a local folder; skipped", uri)
-            return None
-        root = find_root(path)
-        for f in self.folders:
-            if f.root == root.resolve():
-                return f
-        try:
-            return self._make_folder(root, uri)
-        except (StoreError, ConfigError) as exc:  # the index cannot be used, or its URL is not allowed
-            self.tell("error", f"{root.name}: {exc}; this folder is not checked")
-            return None
-
-    def _make_folder(self, root: Path, uri: str, replacing: Folder | None = None) -> Folder:
-        settings, messages, error = folder_settings(root, self._editor.get(uri) or self._editor.get("", {}))
-        for level, msg in messages:
-            self.tell(level, f"{root.name}: {msg}")
-        # the index is kept unless the settings now name another one
-        keep = replacing is not None and replacing.settings.config.store == settings.config.store
-        folder = Folder(root, settings, self.codec, store=replacing.ws.store if keep and replacing is not None else None,
-                        uri=uri, config_error=error)
-        if folder.judge_problem:
-            self.tell("warning", folder.judge_problem)
-        if folder.ws.store.rebuilt_reason:
-            self.tell("warning", f"the index was damaged ({folder.ws.store.rebuilt_reason}) and is being rebuilt")
-        if replacing is not None:
-            self.folders[self.folders.index(replacing)] = folder
-        else:
-            self.folders.append(folder)
-        return folder
-
-    async def _fetch_settings(self) -> None:
-        """The `cairn` section of each folder: workspace/configuration, else initializationOptions."""
-        fallback = editor_section(self.options.settings)
-        self._editor = {"": fallback}
-        if not self.capability("workspace.configuration", False):
-            for uri in self.folder_uris:
-                self._editor[uri] = fallback
-            return
-        items = [types.ConfigurationItem(section="cairn")] + [
-            types.ConfigurationItem(scope_uri=uri, section="cairn") for uri in self.folder_uris
-        ]
-        try:
-            got = await asyncio.wait_for(
-                self.ls.workspace_configuration_async(types.ConfigurationParams(items=items)), 10
-            )
-        except Exception as exc:  # noqa: BLE001 - any failure of the client falls back to its initializationOptions
-            log.warning("workspace/configuration failed (%s); using initializationOptions", exc)
-            got = None
-        got = list(got) if isinstance(got, (list, tuple)) else []
-        self._editor[""] = editor_section(got[0]) if got else fallback
-        for i, uri in enumerate(self.folder_uris):
-            v = got[i + 1] if i + 1 < len(got) else None
-            self._editor[uri] = editor_section(v) if v is not None else self._editor[""]
-
-    async def _register(self) -> None:
-        regs = []
-        if self.capability("workspace.did_change_watched_files.dynamic_registration", False):
-            relative = bool(self.capability("workspace.did_change_watched_files.relative_pattern_support", False))
-            regs.append(
-                types.Registration(
-                    id="cairn-watch",
-                    method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                    register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                        watchers=watchers(self.folders, relative)
-                    ),
-                )
-            )
-        if self.capability("workspace.did_change_configuration.dynamic_registration", False):
-            regs.append(
-                types.Registration(id="cairn-config", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
-                                   register_options=types.DidChangeConfigurationRegistrationOptions(section="cairn"))
-            )
-        if not regs:
-            return
-        try:
-            await asyncio.wait_for(
-                self.ls.client_register_capability_async(types.RegistrationParams(registrations=regs)), 10
-            )
-        except Exception as exc:  # noqa: BLE001 - a client without watchers still gets cairn.reindex
-            log.warning("the client did not accept the file watchers (%s); sources are re-read on cairn.reindex", exc)
-
-    async def _index_folder(self, folder: Folder):
-        if folder.config_error is not None:
-            # a refused configuration reads no source (and leaves the index as it was) until it is fixed
-            folder.answers = set()
-            return IndexResult()
-        try:
-            res = await self.with_progress(f"Cairn: indexing {folder.root.name}", folder.index_all)
-        except StoreError as exc:
-            # another process holds the index: what it holds is still read; the next change re-indexes
-            self.tell("warning", f"{folder.root.name}: not indexed now: {exc}")
-            return IndexResult()
-        for src, msg in sorted(res.errors.items()):
-            log.warning("%s: skipped: %s", src, msg)
-        for src, msgs in sorted(res.warnings.items()):
-            for m in msgs:
-                log.warning("%s: %s", src, m)
-        for src in res.denied:
-            log.warning("%s: not read: it leaves the source roots", src)
-        log.info("%s: indexed %d source(s), %d unchanged, %d removed, %d skipped", folder.root.name,
-                 len(res.indexed), res.unchanged, len(res.removed), len(res.errors))
-        try:
-            folder.answers = await self.run(folder.answers_now)
-        except Exception:
-            log.exception("finding the drafts of %s failed", folder.root)
-        return res
-
-    async def with_progress(self, title: str, work):
-        """Run `work(progress)` on the engine thread, reporting $/progress when the client can show it."""
-        token = await self.progress.token("index")
-        self._indexing += 1
-        try:
-            return await self.progress.around(token, title, work, self.run)
-        finally:
-            self._indexing -= 1
-
-    async def check_everything(self) -> None:
-        await self._ready().wait()
-        paths: list[Path] = []
-        for folder in self.folders:
-            paths += sorted(folder.answers)
-        for doc in self.documents:
-            if self.is_draft(doc) and doc.path not in paths:
-                paths.append(doc.path)
-        for p in paths:
-            self.request_check(p, 0)
-        self._notify_soon()  # the cycle's notification, even when there is nothing to check
 
     # -- documents --------------------------------------------------------------------
 
@@ -313,6 +152,7 @@ class Session:
 
     def _json_answer(self, doc: Document) -> bool:
         """Whether an open document is one of the workspace's JSON answer files."""
+        from ..answers.json_answers import is_answer_file
         if doc.path is None or not is_answer_file(doc.path):
             return False
         folder = self.folder_for(doc.path)
@@ -392,6 +232,7 @@ class Session:
             self._notify_soon()
 
     async def _check(self, path: Path) -> None:
+        from ..answers.json_answers import is_answer_file
         await self._ready().wait()
         folder = self.folder_for(path)
         if folder is None:
@@ -515,6 +356,7 @@ class Session:
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=version))
 
     def _publish(self, state: DraftState | JsonState, *, update: bool = True) -> None:
+        from . import reuse as lsp_reuse
         diags = state.lsp_diagnostics()
         folder = self.folder_for(state.path)
         affected: set[str] = set()
@@ -560,6 +402,7 @@ class Session:
                 log.exception("workspace/codeLens/refresh failed")
 
     def metrics(self):
+        from ..report.base import metrics_of
         results = []
         for folder in self.folders:
             for p in sorted(folder.answers):
@@ -653,136 +496,6 @@ class Session:
             await self.check_now(path, patience)
             folder = self.folder_for(path) or folder
         return folder.json_answers.get(path)
-
-    # -- files on disk -----------------------------------------------------------------
-
-    async def watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
-        await self._ready().wait()
-        plan = classify(self, params.changes)
-        for folder in plan.config:
-            await self.reload_folder(folder)
-        for folder, idents in plan.sources.items():
-            if folder not in self.folders:
-                continue
-            try:
-                res, affected = await self.run(folder.reindex, sorted(idents))
-            except StoreError as exc:
-                log.warning("%s: not re-indexed now: %s", ", ".join(sorted(idents)), exc)
-                continue
-            for src, msg in sorted(res.errors.items()):
-                log.warning("%s: skipped: %s", src, msg)
-            if res.indexed or res.removed:
-                log.info("re-indexed %s; re-checking %d draft(s)", ", ".join(res.indexed + res.removed), len(affected))
-            for p in affected:
-                self.request_check(p, 0)
-            self._refresh_lenses = self._refresh_lenses or bool(affected)
-        for folder in plan.rescan:
-            if folder in self.folders:
-                await self._index_folder(folder)
-                await self._recheck_folder(folder)
-        for folder, changes in plan.drafts.items():
-            if folder not in self.folders:
-                continue
-            if any(kind != types.FileChangeType.Changed or p not in folder.answers for p, kind in changes):
-                await self._refresh_answers(folder)
-            for p, _ in changes:
-                doc = self.documents.by_path(p)
-                if doc is not None:
-                    doc.disk_checked = False
-                    self.request_check(p, 0)
-                elif p in folder.answers or p in folder.drafts or p in folder.json_answers:
-                    self.request_check(p, 0)
-
-    async def _refresh_answers(self, folder: Folder) -> None:
-        old = set(folder.answers)
-        try:
-            folder.answers = await self.run(folder.answers_now)
-        except Exception:
-            log.exception("finding the drafts of %s failed", folder.root)
-            return
-        for p in folder.answers - old:
-            self.request_check(p, 0)
-        for p in old - folder.answers:
-            if self.documents.by_path(p) is None:
-                self._drop(folder, p)
-        self._notify_soon()
-
-    async def _recheck_folder(self, folder: Folder) -> None:
-        self._refresh_lenses = True
-        for p in set(folder.drafts) | set(folder.json_answers) | folder.answers:
-            self.request_check(p, 0)
-        for doc in self.documents:
-            if self.is_draft(doc) and self.folder_for(doc.path) is folder:
-                self.request_check(doc.path, 0)
-
-    async def reindex_all(self) -> dict:
-        await self._ready().wait()
-        total = 0
-        for folder in list(self.folders):
-            res = await self._index_folder(folder)
-            total += res.total
-            await self._recheck_folder(folder)
-        return {"sources": total}
-
-    # -- configuration -------------------------------------------------------------------
-
-    async def did_change_configuration(self, params: types.DidChangeConfigurationParams) -> None:
-        await self._ready().wait()
-        if self.capability("workspace.configuration", False):
-            await self._fetch_settings()
-        else:
-            s = plain(params.settings)
-            section = s.get("cairn") if isinstance(s, dict) and "cairn" in s else s
-            section = editor_section(section)
-            self._editor = {"": section, **{u: section for u in self.folder_uris}}
-        for folder in list(self.folders):
-            await self.reload_folder(folder)
-
-    async def reload_folder(self, folder: Folder) -> None:
-        """Settings may have changed (cairn.toml or the client's): rebuild the folder when they did."""
-        uri = folder.uri
-        settings, messages, error = folder_settings(folder.root, self._editor.get(uri) or self._editor.get("", {}))
-        if (settings.config == folder.settings.config and settings.judge_url_trusted == folder.settings.judge_url_trusted
-                and settings.store_url_trusted == folder.settings.store_url_trusted and error == folder.config_error):
-            for level, msg in messages:
-                self.tell(level, f"{folder.root.name}: {msg}")
-            return
-        log.info("%s: the configuration changed; re-indexing and re-checking", folder.root.name)
-        await self.run(lambda: None)  # let the engine finish what it is doing with the old folder
-        new = self._make_folder(folder.root, uri, replacing=folder)
-        for p in list(self._published):
-            if folder.contains(p):
-                self._drop(folder, p)
-        for doc in self.documents:
-            if doc.path is not None and new.contains(doc.path):
-                doc.judge_wanted = True  # a new judge, perhaps: judge the open drafts once again
-        await self._index_folder(new)
-        await self._recheck_folder(new)
-
-    async def did_change_workspace_folders(self, params: types.DidChangeWorkspaceFoldersParams) -> None:
-        await self._ready().wait()
-        for removed in params.event.removed or []:
-            path = uri_to_path(removed.uri)
-            for f in list(self.folders):
-                if path is not None and f.uri == removed.uri:
-                    for p in list(self._published):
-                        if f.contains(p):
-                            self._drop(f, p)
-                    self.folders.remove(f)
-            if removed.uri in self.folder_uris:
-                self.folder_uris.remove(removed.uri)
-        added = []
-        for a in params.event.added or []:
-            self.folder_uris.append(a.uri)
-            await self._fetch_settings()
-            new = self._add_folder(a.uri)
-            if new is not None:
-                added.append(new)
-        if added:
-            await self._register()
-        for f in added:
-            await self._index_folder(f)
-            await self._recheck_folder(f)
 
     def shutdown(self) -> None:
         for t in self._timers.values():

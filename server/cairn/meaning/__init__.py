@@ -12,7 +12,11 @@ score cannot see.
   it (`context-negates`);
 - `sentences`: the sentence boundaries the context rule and the judge use;
 - `scan` (where `quantities` looks) and `lexicon` (the word classes
-  `polarity` reads) serve the rules above.
+  `polarity` reads) serve the rules above;
+- `parsed`: the rules over the sentence reader's structure (`cairn.reading`):
+  a quantity or entity bound to another argument (`relation-mismatch`), a
+  restriction or modality dropped (`context-limits`), negation by clause and
+  a retraction after the quote; only those adopted (`ADOPTED`) fail a claim.
 
 Each rule fails a claim whatever its score; `check()` runs them all over a
 claim and its resolved evidence.
@@ -20,6 +24,7 @@ claim and its resolved evidence.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -27,6 +32,9 @@ from ..support.words import chunks
 from . import backing, polarity, quantifiers
 from .backing import compare
 from .context import ContextNegation, check_context, in_sentence, negation_before
+from .parsed import run as parsed
+from .parsed.limits import Limit
+from .parsed.relation import RelationMismatch
 from .polarity import POSITIVE, Contradiction, contradictions, reversed_movements
 from .quantifiers import only_conflicts, quantifier_conflicts
 from .quantities import NumberMismatch
@@ -34,7 +42,7 @@ from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-33"
+RULES_VERSION = "meaning-35"
 
 __all__ = [
     "RULES_VERSION",
@@ -67,11 +75,19 @@ class Findings:
     numbers: list[NumberMismatch] = field(default_factory=list)
     contradictions: list[Contradiction] = field(default_factory=list)
     context: list[tuple[int, ContextNegation]] = field(default_factory=list)  # (evidence index, finding)
+    relations: list[RelationMismatch] = field(default_factory=list)
+    limits: list[tuple[int, Limit]] = field(default_factory=list)  # (evidence index, finding)
 
 
-def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Findings:
+# The structural rules that fail a claim on their own: each measured to fire on at most 5 % of the
+# labelled supported rows of every development domain (bench/reader_adoption.py; docs/reading.md)
+ADOPTED = frozenset({"relation", "limits-modality", "limits-universal", "negation-scope", "retraction"})
+
+
+def check(claim: str, evidence: list[Evidence], *, polarity: bool = True, adopted: frozenset[str] = ADOPTED) -> Findings:
     """Every meaning rule over a claim and its resolved evidence, taken together;
-    `polarity=False` leaves out the polarity and direction rule."""
+    `polarity=False` leaves out the polarity and direction rule; `adopted`: the
+    structural rules that may fail it (the benches measure each alone)."""
     quotes = [e.quote for e in evidence]
     found = Findings()
     if not quotes:
@@ -99,7 +115,57 @@ def check(claim: str, evidence: list[Evidence], *, polarity: bool = True) -> Fin
             neg = check_context(claim, e.text, *inner)
         if neg is not None:
             found.context.append((i, neg))
+    # a finding whose two sides read the same explains nothing ("claim says allowed; quote says allowed"):
+    # the difference lies in words around them, so the message shows the claim and the quote whole
+    same = [c for c in found.contradictions if _shown(c.claim) == _shown(c.quote)]
+    # a claim that is its quote word for word is read only for a retraction after it
+    if adopted:
+        structural(claim, evidence, found, polarity=polarity and not verbatim, adopted=adopted, same=bool(same))
+    if same:
+        # the reader's clauses name the difference ("claim says are allowed; quote says are not allowed");
+        # without them, the claim and the quote whole
+        found.contradictions = [c if c not in same else
+                                Contradiction(_clip(claim), _clip(_nearest(c.quote, quotes)), c.kind)
+                                for c in found.contradictions]
     return found
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return f"\u201c{text if len(text) <= limit else text[:limit - 1] + chr(0x2026)}\u201d"
+
+
+def _nearest(words: str, quotes: list[str]) -> str:
+    """The quote holding these words (the first quote when none does)."""
+    low = _shown(words)
+    return next((q for q in quotes if low in _shown(q)), quotes[0])
+
+
+def _shown(words: str) -> str:
+    return unicodedata.normalize("NFKC", " ".join(words.split())).casefold()
+
+
+def structural(claim: str, evidence: list[Evidence], found: Findings, *, polarity: bool = True,
+               adopted: frozenset[str] = ADOPTED, same: bool = False) -> None:
+    """The rules over the reader's structure (`parsed`), added to `found` where adopted."""
+    got = parsed.check(claim, [(e.quote, e.text, e.start, e.end) for e in evidence], polarity=polarity)
+    if "relation" in adopted:
+        found.relations += got.relations
+    found.limits += [(i, x) for i, x in got.limits
+                     if ("limits-modality" if x.kind == "modality" else "limits-universal") in adopted]
+    # a negation the quote's sentence holds outside the quote is the context rule's (context-negates)
+    scoped = [Contradiction(n.claim, n.quote, "negation") for n in got.negations]
+    if same and scoped:
+        # a finding of the word rules whose two sides read the same: the clauses say what differs
+        found.contradictions = [c for c in found.contradictions if _shown(c.claim) != _shown(c.quote)] or scoped
+    elif "negation-scope" in adopted and not found.context and not any(c.kind == "negation"
+                                                                       for c in found.contradictions):
+        found.contradictions += scoped
+    if "retraction" in adopted:
+        for i, sentence, why in got.retractions:
+            if any(j == i for j, _ in found.context):
+                continue
+            found.context.append((i, ContextNegation(sentence, f"\u201c{why}\u201d")))
 
 
 # the quotes met lately (a dict as an ordered set, emptied when full)

@@ -40,7 +40,7 @@ from .quantities import (
     _share,
     extract,
 )
-from .scan import _MONTH_NAMES, _REFERENCE_WORDS, _SENT_START, _SMALL, _UNITS, _WORD_BEFORE, _trie
+from .scan import _MONTH_NAMES, _REFERENCE_WORDS, _SMALL, _UNITS, _WORD_BEFORE, _trie, sentence_starts_at
 from .units import amount_in, converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
 
 __all__ = ["compare", "names_literals", "prepare", "restated", "restated_score", "without_identifiers"]
@@ -541,6 +541,11 @@ def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | Non
     # a claim's unit, when the quotes use that unit, is matched among those: "8 times
     # faster" is not backed by "4 times faster ... slice by 8"
     pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(n.unit == q.unit for n in numbers) else numbers
+    for n in numbers:
+        # the same figure with a unit that may name it ("£16.95" after "£25.60 a week ... and"): a rate
+        # given once for several figures
+        if n.value == q.value and n.unit and q.unit and n.unit != q.unit and same_unit(q.unit, n.unit):
+            return n
     for n in pool:
         if n.value == q.value and same_unit(q.unit, n.unit):
             return n
@@ -873,7 +878,7 @@ def _bare_months(quote: str) -> tuple[Quantity, ...]:
     out = []
     for m in _BARE_MONTH.finditer(quote):
         name = m.group(0)
-        if name == "May" and _SENT_START.search(quote, 0, m.start()):
+        if name == "May" and sentence_starts_at(quote, m.start()):
             continue
         out.append(Quantity("date", name, m.start(), m.end(), date=(None, _month(name), None)))
     return tuple(out)

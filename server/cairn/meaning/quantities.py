@@ -56,7 +56,6 @@ from .scan import (
     _RANGE_JOIN,
     _REFERENCE_WORDS,
     _SCALES,
-    _SENT_START,
     _UNITS,
     NUMBER_WORDS,
     TIME_UNITS,
@@ -64,6 +63,7 @@ from .scan import (
     _PlainNumber,
     _scan_chunks,
     _trie,
+    sentence_starts_at,
 )
 from .units import BASE, SHARES
 
@@ -102,7 +102,8 @@ def _decimal(written: str) -> Decimal | None:
 
 
 def _ident(number: str) -> tuple[int, ...]:
-    parts = [int(p) for p in re.findall(r"\d+", number)]
+    # through Decimal: int() of a string refuses more than 4300 digits, and a claim may hold a longer run
+    parts = [int(Decimal(p)) for p in re.findall(r"\d+", number)]
     while len(parts) > 1 and parts[-1] == 0:
         parts.pop()
     return tuple(parts)
@@ -246,7 +247,7 @@ _REFERENCE_NAMES = frozenset(_REFERENCE_WORDS.values())
 _QUANTITY_VERBS = frozenset(
     "cost costs total totals equal equals weigh weighs measure measures reach reaches score scores hit hits "
     "rate rates average averages number numbers count counts is are was were be been has have had "
-    "takes take gives give pays pay earns earn".split()
+    "takes take gives give pays pay earns earn contains contain holds hold weighs".split()
 )
 
 
@@ -745,7 +746,7 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
         elif ref.startswith("name:"):
             # "Apache 2.0", "Python 3.11": a name before a number; but "Allow 30 days" opens a sentence
             whole_year = "." not in written and 1000 <= value < 3000
-            if whole_year or ("." not in written and _SENT_START.search(text, 0, word_start)
+            if whole_year or ("." not in written and sentence_starts_at(text, word_start)
                               and not ref[5:].isupper() and not text[word_start:s].strip().isupper()):
                 ref = None
         if ref:

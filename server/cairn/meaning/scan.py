@@ -128,6 +128,14 @@ _NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion
 # (no digit after a scale either: "93 m2" is square metres once NFKC has made "m²" of it "m2")
 _SCALE_RE = "(?:" + "|".join(sorted(_SCALES, key=len, reverse=True)) + r")(?!\w)"
 _LONE_RE = "[" + "".join(_LONE_LETTER_UNITS) + "]"
+# "1.2 g of", "90 m long": grams and metres as a letter apart from the number, only before "of" or a
+# word that measures them, or the end of a clause (elsewhere a letter is too often a label)
+_SPACED_LONE = r"\s(?=[gm](?:\s+(?:of|long|wide|high|deep|tall|per)\b|[.,;:)]|$))"
+
+# the hyphenated words an identifier's name may have before its number, past the first ("SARS-CoV-2"):
+# bounded, so that the scanner is linear on a long hyphenated run (`a-b-c-...`), where each start
+# after a hyphen would otherwise read the rest of the run (issue 45, finding 8)
+_RUN_WORDS = 15
 
 # one scanner, alternatives in priority order
 _SCAN = re.compile(
@@ -138,7 +146,7 @@ _SCAN = re.compile(
   | (?P<my2>(?<![\w])(?P<mm2>{_MONTH_RE})(?:,?\s+(?P<my2y>\d{{4}})|\s?['\u2019](?P<my2yy>\d{{2}}))(?!\w|\.\d))
   | (?P<slash>(?<![\w./])(?P<s1>\d{{1,2}})/(?P<s2>\d{{1,2}})/(?P<s3>\d{{4}})(?![\w/]|\.\w))
   | (?P<dotted>(?<![\w.])\d+(?:\.\d+){{2,}}(?!\w|\.\d))
-  | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+)*)-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?!\w|\.\d))
+  | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+){{0,{_RUN_WORDS}}})-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?!\w|\.\d))
   | (?P<num>
         (?P<cur>(?<![\w])(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?))?
         (?P<sign>(?<![\w.,\d])(?:[-\u2212\u2013]|minus\s+|negative\s+)(?=\d|{_NUMWORD}))?
@@ -146,7 +154,7 @@ _SCAN = re.compile(
               |(?<![\w-])(?:{_NUMWORD})(?:-(?:{_NUMWORD}))?(?![\w])(?!-(?!(?:{_UNIT_RE})(?![^\W\d_]))))
         (?:(?P<ord>st|nd|rd|th)(?![\w]))?
         (?:\s?(?P<scale>{_SCALE_RE}))?
-        (?:[\s-]?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?P<lone>{_LONE_RE})(?![\w]))?
+        (?:[\s-]?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?:{_SPACED_LONE})?(?P<lone>{_LONE_RE})(?![\w]))?
     )
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -157,10 +165,22 @@ _WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*|§§?)\.?\s*$")
 _SENT_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 
 
+def sentence_starts_at(text: str, pos: int) -> bool:
+    """Whether a sentence may start at `pos`: what `_SENT_START.search(text, 0, pos)`
+    says, read back from `pos` over the white space before it only, so that asking at
+    every number of a long text is linear, not quadratic (issue 45, finding 8)."""
+    if pos <= 0:
+        return True
+    j = pos
+    while j > 0 and text[j - 1].isspace():
+        j -= 1
+    return "\n" in text[j:pos] or (0 < j < pos and text[j - 1] in ".!?:;")
+
+
 # where a quantity, date or identifier can start: the scanner is tried only there
 _START = re.compile(
     rf"""[$€£¥₹\d]|(?<![^\W\d_])(?:US\$|minus\s|negative\s|{_MONTH_RE}(?![^\W\d_])|(?:{_NUMWORD})(?![^\W\d_])
-        |[A-Za-z]+(?:-[A-Za-z]+)*-?\d|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?\d)""",
+        |[A-Za-z]+(?:-[A-Za-z]+){{0,{_RUN_WORDS}}}-?\d|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?\d)""",
     re.VERBOSE | re.IGNORECASE,
 )
 
@@ -275,7 +295,7 @@ _PLAIN = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 # what _SCAN's number may take after its digits (ordinal, scale, unit, a lone unit letter), and
 # what a day of one or two digits may take to make a date ("12 May", "3rd of June")
 _NUMBER_TAIL = re.compile(
-    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|{_LONE_RE}(?![\w])", re.IGNORECASE)
+    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|{_LONE_RE}(?![\w])|{_SPACED_LONE}", re.IGNORECASE)
 _DAY_TAIL = re.compile(rf"(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}", re.IGNORECASE)
 _PLAIN_AFTER = frozenset(",;:)!?.")
 

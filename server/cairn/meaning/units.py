@@ -44,7 +44,7 @@ BASE: dict[str, tuple[str, Decimal]] = {
     "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
     "mm": ("length", Decimal("0.001")), "cm": ("length", Decimal("0.01")), "m": ("length", Decimal(1)),
     "km": ("length", Decimal(1000)), "inch": ("length", Decimal("0.0254")), "ft": ("length", Decimal("0.3048")),
-    "mile": ("length", Decimal("1609.344")), "nautical mile": ("length", Decimal(1852)),
+    "yard": ("length", Decimal("0.9144")), "mile": ("length", Decimal("1609.344")), "nautical mile": ("length", Decimal(1852)),
     "m²": ("area", Decimal(1)), "ha": ("area", Decimal(10000)), "km²": ("area", Decimal(10**6)),
     "sq ft": ("area", Decimal("0.09290304")), "acre": ("area", Decimal("4046.8564224")),
     "sq mi": ("area", Decimal("2589988.110336")),
@@ -83,7 +83,7 @@ def in_words(q: Quantity) -> bool:
 # the system of units each non-metric unit belongs to (imperial and US customary; nautical): a figure
 # converted between systems is rounded by whoever wrote it; within one system the ratios are exact and so
 # are the figures
-_SYSTEM = {**dict.fromkeys(("inch", "ft", "mile", "lb", "oz", "cup", "tbsp", "tsp", "sq ft", "acre", "sq mi"),
+_SYSTEM = {**dict.fromkeys(("inch", "ft", "yard", "mile", "lb", "oz", "cup", "tbsp", "tsp", "sq ft", "acre", "sq mi"),
                            "imperial"),
            "nautical mile": "nautical"}
 

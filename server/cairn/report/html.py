@@ -193,7 +193,7 @@ def _csp_hash(text: str) -> str:
 def _env() -> Environment:
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-    env = Environment(loader=PackageLoader("cairn", "html"), autoescape=select_autoescape(["html", "j2"],
+    env = Environment(loader=PackageLoader("cairn.report", "templates"), autoescape=select_autoescape(["html", "j2"],
                       default_for_string=True, default=True), undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda x: "n/a" if x is None else f"{x:.1%}"

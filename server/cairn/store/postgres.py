@@ -28,11 +28,8 @@ its password); nothing falls back to an empty index.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import re
-import socket
 import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -43,137 +40,42 @@ from typing import Any
 from ..core.config import redact_url
 from ..core.model import Chunk
 from .base import (
-    WORD,
     IndexStore,
     NewVersion,
     StoreError,
     StoreUnavailable,
     VersionInfo,
-    occurrences_in_quote_order,
     versions_to_keep,
 )
+from .postgres_schema import (
+    _BY_SOURCE,
+    _COPY_TYPES,
+    _JOIN_CURRENT,
+    _LOCK_KEY,
+    _NOT_TEXT,
+    _QUOTE_WORDS,
+    _R_AT,
+    _R_EXACT,
+    _R_TEXT,
+    _R_VID,
+    _ROWS_SQL,
+    _UNDONE_BY,
+    _UNDONE_LATER,
+    _VERSION_COLS,
+    _WORDS,
+    EXTRA_HINT,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Conn,
+    _clean,
+    _import_driver,
+    workspace_key,
+)
+from .postgres_search import Search
 
 log = logging.getLogger("cairn.store")
 
-# a psycopg connection: the driver is an optional extra, imported when this store is opened
-Conn = Any
-
-EXTRA_HINT = "pip install 'cairn[postgres]'"
-# one key for the advisory lock of migrations and gc (any constant of Cairn's own)
-_LOCK_KEY = 0x6361_6972_6E00_0001
-
-# A chunk's words, as its text-search index holds them: every run of letters and digits
-# (the server's own notion of them, [[:alnum:]]), lowercased by the 'simple' configuration.
-# Everything else becomes a space first, so the parser never sees a URL, a tag, a hyphen or
-# a number with dots, whose tokens would depend on the text around them: a run of letters
-# and digits between spaces is always the same token, wherever it stands.
-_WORDS = "to_tsvector('simple', regexp_replace({}, '[^[:alnum:]]+', ' ', 'g'))"
-# the whole words of a quote, as a query of them all: its runs of letters and digits, but
-# for the first and the last when the quote starts or ends inside one (a quote may begin or
-# end in the middle of a word); empty when no run is whole
-_QUOTE_QUERY = ("plainto_tsquery('simple', regexp_replace(regexp_replace(%(quote)s, '^[[:alnum:]]+|[[:alnum:]]+$',"
-                " '', 'g'), '[^[:alnum:]]+', ' ', 'g'))")
-_QUOTE_WORDS = f"SELECT {_QUOTE_QUERY}::text"
-
-# Each migration is applied once, in order, in one transaction; `cairn_meta.schema`
-# is the number of the last one applied.
-MIGRATIONS: list[list[str]] = [
-    [
-        "CREATE EXTENSION IF NOT EXISTS pg_trgm",
-        """CREATE TABLE cairn_versions (
-             id bigserial PRIMARY KEY, source text NOT NULL, version text NOT NULL, lineage text NOT NULL,
-             chunk_chars integer NOT NULL, pages text, indexed_at double precision NOT NULL, text bytea NOT NULL,
-             UNIQUE (source, version, lineage, chunk_chars))""",
-        """CREATE TABLE cairn_chunks (
-             id bigserial PRIMARY KEY,
-             version_id bigint NOT NULL REFERENCES cairn_versions (id) ON DELETE CASCADE,
-             chunk_id text NOT NULL, start_at integer NOT NULL, end_at integer NOT NULL, page integer,
-             text text NOT NULL,
-             exact bytea)""",  # the text as stored when PostgreSQL's text cannot hold it (NUL, lone surrogates)
-        "CREATE INDEX cairn_chunks_by_id ON cairn_chunks (chunk_id)",
-        "CREATE INDEX cairn_chunks_by_version ON cairn_chunks (version_id)",
-        "CREATE INDEX cairn_chunks_trgm ON cairn_chunks USING gin (text gin_trgm_ops)",
-        """CREATE TABLE cairn_current (
-             workspace text NOT NULL, source text NOT NULL,
-             version_id bigint NOT NULL REFERENCES cairn_versions (id) ON DELETE CASCADE,
-             PRIMARY KEY (workspace, source))""",
-        "CREATE INDEX cairn_current_by_version ON cairn_current (version_id)",
-        """CREATE TABLE cairn_source_errors (
-             workspace text NOT NULL, source text NOT NULL, version text, message text NOT NULL,
-             PRIMARY KEY (workspace, source))""",
-        "CREATE TABLE cairn_source_warnings (source text NOT NULL, version text NOT NULL, message text NOT NULL)",
-        "CREATE INDEX cairn_source_warnings_by_version ON cairn_source_warnings (source, version)",
-        "CREATE TABLE cairn_git_seen (blob text PRIMARY KEY)",
-        """CREATE TABLE cairn_kv_cache (
-             workspace text NOT NULL, key text NOT NULL, value text NOT NULL, created double precision NOT NULL,
-             PRIMARY KEY (workspace, key))""",
-    ],
-    [  # 2: retention: versions `cairn gc --purge` removed, never brought back from history
-        "CREATE TABLE cairn_purged (source text NOT NULL, version text NOT NULL, PRIMARY KEY (source, version))",
-    ],
-    [  # 3: a source version's own date (front matter, HTML meta, PDF metadata), for mixed-dates
-        """CREATE TABLE cairn_version_dates (
-             version_id bigint PRIMARY KEY REFERENCES cairn_versions (id) ON DELETE CASCADE, date text NOT NULL)""",
-    ],
-    [  # 4: a quote's candidate chunks found by its words (text search) instead of trigrams:
-        # the trigram index cost the server about 0.5 CPU seconds a MB of sources (docs/team.md)
-        "DROP INDEX IF EXISTS cairn_chunks_trgm",
-        f"CREATE INDEX cairn_chunks_words ON cairn_chunks USING gin ({_WORDS.format('text')})",
-        # no statistics of the expression: ANALYZE would work it out again for every sampled
-        # row (30,000), each time it runs (every ANALYZE_AFTER chunks stored, and autovacuum's)
-        "ALTER INDEX cairn_chunks_words ALTER COLUMN 1 SET STATISTICS 0",
-    ],
-]
-SCHEMA_VERSION = str(len(MIGRATIONS))
-# statements of migration 1 that migration 4 undoes: a database made from nothing skips them,
-# so it needs no pg_trgm extension (a database made before schema 4 has them and is migrated)
-_UNDONE_BY = 4
-_UNDONE_LATER = {s for s in MIGRATIONS[0] if "trgm" in s}
-
-# the columns of cairn_chunks as COPY writes them, in PostgreSQL's binary format: no text
-# to format and parse for the numbers, no escaping of the chunks' text
-_COPY_TYPES = ("int8", "text", "int4", "int4", "int4", "text", "bytea")
-
-_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")  # what a PostgreSQL text value cannot hold
-
-_CHUNK_COLS = ("ch.chunk_id, v.source, v.version, ch.start_at, ch.end_at, ch.page, ch.text, v.id, v.indexed_at,"
-               " ch.exact")
-_R_TEXT, _R_VID, _R_AT, _R_EXACT = 6, 7, 8, 9
-_VERSION_COLS = "v.id, v.source, v.version, v.lineage, v.chunk_chars, v.pages"
-_ROWS_SQL = f"SELECT {_CHUNK_COLS} FROM cairn_chunks ch JOIN cairn_versions v ON v.id = ch.version_id"
-_JOIN_CURRENT = " JOIN cairn_current c ON c.version_id = v.id AND c.workspace = %(ws)s"
-_BY_SOURCE = ' ORDER BY v.source COLLATE "C", ch.start_at'  # the order of SQLite's binary collation
-
-
-def workspace_key(root: Path) -> str:
-    """Which clone this is: its host and absolute path (current versions are per clone)."""
-    return hashlib.sha256(f"{socket.gethostname()}\0{root.resolve()}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
-
-
-def _import_driver() -> tuple[Any, Any]:
-    try:
-        import psycopg
-        import psycopg_pool
-    except ImportError as exc:
-        raise StoreError(
-            f"[store] url names a PostgreSQL database, but its driver is not installed ({exc.name} is missing):"
-            f" {EXTRA_HINT}"
-        ) from None
-    return psycopg, psycopg_pool
-
-
-def _clean(text: str) -> tuple[str, bytes | None]:
-    """Text PostgreSQL can hold, and the exact text when that differs."""
-    if _NOT_TEXT.search(text) is None:
-        return text, None
-    return _NOT_TEXT.sub("\ufffd", text), text.encode("utf-8", "surrogatepass")
-
-
-def _like_pattern(quote: str) -> str:
-    return "%" + quote.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
-class PostgresStore(IndexStore):
+class PostgresStore(Search, IndexStore):
     """A workspace's view of a shared PostgreSQL index. Thread-safe: a pool of connections."""
 
     POOL_SIZE = 4
@@ -513,102 +415,6 @@ class PostgresStore(IndexStore):
             "SELECT count(*) FROM cairn_chunks ch JOIN cairn_current cu ON cu.version_id = ch.version_id"
             " WHERE cu.workspace = %s", (self.workspace,)).fetchone()[0])
 
-    def find_quote(self, quote: str, *, sources: Iterable[str] | None = None, limit: int = 50,
-                   terms: dict[str, int] | None = None) -> list[tuple[Chunk, int]]:
-        """Where `quote` occurs verbatim in the current sources: (chunk, offset in chunk).
-
-        Candidates are the chunks holding every whole word of the quote (the
-        text-search index over runs of letters and digits, _WORDS): a chunk
-        holding the quote holds them, as the quote's own separators cut them
-        there too. LIKE is the exact, case-sensitive substring test. A quote
-        with no whole word (one word, punctuation) is found by LIKE alone, a
-        scan of the current chunks.
-        """
-        if not quote:
-            return []
-        only = set(sources) if sources is not None else None
-        if _NOT_TEXT.search(quote):  # no stored text holds it as such: look in the exact texts
-            chunks = [ch for ch in self.current_chunks(sorted(only) if only is not None else None)
-                      if quote in ch.text]
-        else:
-            chunks = [self._chunk(r) for r in self._run("read", lambda c: self._quote_rows(c, quote))]
-        return occurrences_in_quote_order(chunks, quote, only, limit)
-
-    def _quote_rows(self, c: Conn, quote: str) -> list[Any]:
-        """Rows of the current chunks holding `quote` (LIKE), found by its whole words when it has some.
-
-        One statement when the quote is found (its words' query is worked out in
-        it); when nothing is found, whether the quote had a whole word at all is
-        asked, and a quote without one is looked for by LIKE alone."""
-        params = {"ws": self.workspace, "p": _like_pattern(quote), "quote": quote}
-        rows = c.execute(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {_WORDS.format('ch.text')} @@ {_QUOTE_QUERY}"
-                         " AND ch.text LIKE %(p)s" + _BY_SOURCE, params).fetchall()
-        if rows or c.execute(_QUOTE_WORDS, params).fetchone()[0]:
-            return rows
-        return c.execute(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.text LIKE %(p)s" + _BY_SOURCE, params).fetchall()
-
-    def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
-        """Current chunks holding all these words (prefix match on the last), in any case.
-
-        The text-search index finds the chunks holding the plain ASCII words but
-        the last as whole words (the last one, as a prefix, only when it is
-        alone); ILIKE narrows them to chunks holding every word anywhere, and
-        whole words are then picked out here. Words with other letters are left
-        to ILIKE alone (the server's notion of a letter and its lower case may
-        differ from Python's); with no plain ASCII word at all, ILIKE reads every
-        current chunk. Not exact: the server counts some combining marks (Hebrew
-        points, Indic vowel signs, U+0345: 1,404 code points below U+30000 on
-        the tests' C.UTF-8 server) as letters where Python's words end, so an
-        ASCII word written against one is not found here (the trigram index of
-        schema 3 found it)."""
-        clean = [w for w in WORD.findall(" ".join(words)) if w]
-        if not clean:
-            return []
-        conds = [f"ch.text ILIKE %(w{i})s" for i in range(len(clean))]
-        params: dict[str, Any] = {f"w{i}": _like_pattern(w) for i, w in enumerate(clean)}
-        # ASCII letters and digits only (WORD leaves no other ASCII), so each is one lexeme as it
-        # stands: the whole words, else the last one as a prefix (a prefix reads many entries)
-        terms = [f"'{w}'" for w in clean[:-1] if w.isascii() and len(w) < 256]
-        if not terms and clean[-1].isascii() and len(clean[-1]) < 256:
-            terms = [f"'{clean[-1]}':*"]
-        if terms:
-            conds.insert(0, f"{_WORDS.format('ch.text')} @@ to_tsquery('simple', %(q)s)")
-            params["q"] = " & ".join(terms)
-        rows = self._rows(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {' AND '.join(conds)} ORDER BY ch.id LIMIT %(n)s",
-                          {**params, "ws": self.workspace, "n": limit * 8})
-        whole = [re.compile(r"(?<![^\W_])" + re.escape(w) + r"(?![^\W_])", re.IGNORECASE) for w in clean[:-1]]
-        whole.append(re.compile(r"(?<![^\W_])" + re.escape(clean[-1]), re.IGNORECASE))
-        return [ch for ch in rows if all(p.search(ch.text) for p in whole)][:limit]
-
-    def rank(self, words: list[str], k: int) -> list[Chunk]:
-        """The `k` current chunks that best match these words, best first: PostgreSQL's
-        own text ranking (ts_rank over the 'simple' configuration, so no language's
-        stemming), on the chunks holding any of the words. No text-search index is
-        kept for this expression (the index of quotes' words holds other tokens), so
-        this reads the workspace's current chunks: fine for `cairn ask` on a team
-        corpus, slower than SQLite's FTS5."""
-        clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:64]
-        if not clean or k <= 0:
-            return []
-        query = " | ".join("'" + w.replace("'", "''").replace("\\", "") + "'" for w in clean)
-        rows = self._rows(
-            _ROWS_SQL + _JOIN_CURRENT
-            + " WHERE to_tsvector('simple', ch.text) @@ to_tsquery('simple', %(q)s)"
-            " ORDER BY ts_rank(to_tsvector('simple', ch.text), to_tsquery('simple', %(q)s)) DESC, v.source, ch.start_at"
-            " LIMIT %(n)s",
-            {"ws": self.workspace, "q": query, "n": k * 4})
-        out, seen = [], set()
-        for ch in rows:
-            if ch.chunk_id not in seen:
-                seen.add(ch.chunk_id)
-                out.append(ch)
-        return out[:k]
-
-    def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
-        pattern = _like_pattern(prefix.lower())[1:]  # no leading %: a prefix
-        return self._rows(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.chunk_id LIKE %(p)s ORDER BY ch.id LIMIT %(n)s",
-                          {"ws": self.workspace, "p": pattern, "n": limit})
-
     def versions_of(self, chunk_id: str) -> list[str]:
         return self._run("read", lambda c: [r[0] for r in c.execute(
             "SELECT DISTINCT v.version FROM cairn_chunks ch JOIN cairn_versions v ON v.id = ch.version_id"
@@ -753,4 +559,7 @@ def database_size(store: PostgresStore) -> int:
     return store._run("read", lambda c: c.execute("SELECT pg_database_size(current_database())").fetchone()[0])
 
 
-__all__ = ["EXTRA_HINT", "MIGRATIONS", "SCHEMA_VERSION", "PostgresStore", "database_size", "workspace_key"]
+__all__ = [
+    "_QUOTE_WORDS", "_WORDS", "EXTRA_HINT", "MIGRATIONS", "SCHEMA_VERSION", "PostgresStore", "_clean", "database_size",
+    "workspace_key",
+]

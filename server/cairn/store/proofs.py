@@ -67,6 +67,8 @@ class Proofs:
     _edited: set[int]
     _told_edited: set[int]
     _unnoted_edits: set[int]  # found when the table could not be written (a lock): kept in memory
+    _mac_cols: tuple[str, str] = ("c.mac", "d.mac")  # current's and version_dates' MAC columns, in queries
+    _forged_current: set[int]  # versions a `current` row names without its MAC (kept when it cannot be dropped)
     PROVEN_CACHE: int
 
     def _version_mac(self, vid: int, source: str, version: str, lineage: str, chunk_chars: int,
@@ -77,6 +79,42 @@ class Proofs:
     def _chunk_mac(self, vid: int, chunk_id: str, start: int, end: int, page: int | None, text: str) -> bytes:
         msg = f"chunk\0{vid}\0{chunk_id}\0{start}\0{end}\0{page}\0{text}"
         return provenance.mac(self._key, msg.encode("utf-8", "surrogatepass"))
+
+    def _current_mac(self, source: str, vid: int) -> bytes:
+        """The MAC of a `current` row: which version of a source is current decides verdicts."""
+        return provenance.mac(self._key, f"current\0{source}\0{vid}".encode("utf-8", "surrogatepass"))
+
+    def _date_mac(self, vid: int, date: str) -> bytes:
+        return provenance.mac(self._key, f"date\0{vid}\0{date}".encode("utf-8", "surrogatepass"))
+
+    def _current_proven(self, source: str, vid: int, mac: bytes | None) -> bool:
+        return vid not in self._forged_current and provenance.same(mac, self._current_mac(source, vid))
+
+    def _sweep_current(self, conn: sqlite3.Connection, *, read_only: bool = False) -> None:
+        """Drop the `current` rows whose MAC does not check (a committed index pointing a
+        source at a version of its choosing): their sources are indexed again from the
+        files. A read-only index keeps them, and they are never read as current here."""
+        has_mac = "mac" in {r[1] for r in conn.execute("PRAGMA table_info(current)")}
+        # a read-only index of schema 4 has no MAC columns: nothing in them is trusted
+        self._mac_cols = ("c.mac", "d.mac") if has_mac else ("NULL", "NULL")
+        rows = conn.execute(f"SELECT source, version_id, {'mac' if has_mac else 'NULL'} FROM current").fetchall()
+        bad = [(s, vid) for s, vid, m in rows if not provenance.same(m, self._current_mac(s, vid))]
+        if not bad:
+            return
+        log.warning("the index %s names current versions Cairn did not record on this machine (%d): they are"
+                    " not trusted, and their sources are read again from the files", getattr(self, "path", "?"),
+                    len(bad))
+        if not read_only:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.executemany("DELETE FROM current WHERE source = ? AND version_id = ?", bad)
+                conn.execute("COMMIT")
+                return
+            except sqlite3.OperationalError as exc:
+                _rollback(conn)
+                if unavailable_reason(exc) is None:
+                    raise
+        self._forged_current |= {vid for _, vid in bad}
 
     def _version_proven(self, vid: int, source: str, version: str, lineage: str, chunk_chars: int,
                         pages: str | None, text_sha: bytes | None, vmac: bytes | None) -> bool:

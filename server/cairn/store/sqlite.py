@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import sqlite3
 import threading
 import time
@@ -34,11 +33,7 @@ from .base import (
     STORE_FILE,
     IndexStore,
     NewVersion,
-    StoreError,
-    StoreUnavailable,
     VersionInfo,
-    ignore_store_folder,
-    versions_to_keep,
 )
 from .proofs import (
     _R_AT,
@@ -50,73 +45,18 @@ from .proofs import (
     _R_VERSION,
     _R_VID,
     _VERSION_COLS,
-    EDITS_DDL,
-    Proofs,
 )
-from .sqlite_bulk import bulk_batch, tune_search
+from .sqlite_bulk import bulk_batch
 from .sqlite_faults import (
-    StoreDamaged,
-    _Damage,
-    _rollback,
-    _unlink_if_link,
-    best_effort,
     guarded,
     immediate,
-    is_damage,
-    unavailable_reason,
 )
+from .sqlite_keep import Keep
+from .sqlite_open import SCHEMA_VERSION, Opening
 from .sqlite_search import Search
 from .sqlite_text import REST, stored_text, whole_text
 
 log = logging.getLogger("cairn.store")
-
-# 2: versions.text last; 3: MACs (provenance) on versions, chunks and the cache;
-# 4: versions.text of a new version holds only the text outside its chunks (sqlite_text)
-SCHEMA_VERSION = "4"
-
-_VERSIONS_DDL = """
-CREATE TABLE IF NOT EXISTS versions (
-  id INTEGER PRIMARY KEY,
-  source TEXT NOT NULL,
-  version TEXT NOT NULL,
-  lineage TEXT NOT NULL,
-  chunk_chars INTEGER NOT NULL,
-  pages TEXT,
-  indexed_at REAL NOT NULL,
-  text_sha BLOB,       -- sha256 of the stored (compressed) text
-  mac BLOB,            -- provenance: NULL or wrong = not written by Cairn on this machine
-  text BLOB NOT NULL,  -- last: a column after a large value costs a walk through its overflow pages
-  UNIQUE (source, version, lineage, chunk_chars)
-)"""
-
-_SCHEMA = _VERSIONS_DDL + """;
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS current (
-  source TEXT PRIMARY KEY,
-  version_id INTEGER NOT NULL REFERENCES versions(id)
-);
-CREATE TABLE IF NOT EXISTS chunks (
-  version_id INTEGER NOT NULL,
-  chunk_id TEXT NOT NULL,
-  start INTEGER NOT NULL,
-  end INTEGER NOT NULL,
-  page INTEGER,
-  text TEXT NOT NULL,
-  mac BLOB
-);
-CREATE INDEX IF NOT EXISTS chunks_by_id ON chunks (chunk_id);
-CREATE INDEX IF NOT EXISTS chunks_by_version ON chunks (version_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
-  text, content='chunks', content_rowid='rowid', tokenize='unicode61 remove_diacritics 0'
-);
-CREATE TABLE IF NOT EXISTS source_errors (source TEXT PRIMARY KEY, version TEXT, message TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS source_warnings (source TEXT NOT NULL, version TEXT NOT NULL, message TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS git_seen (blob TEXT PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS version_dates (version_id INTEGER PRIMARY KEY, date TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS kv_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL, mac BLOB);
-CREATE TABLE IF NOT EXISTS purged (source TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (source, version));
-"""
-
 
 @dataclass(slots=True)
 class _Prepared:
@@ -130,7 +70,7 @@ class _Prepared:
     rows: list[tuple[Any, ...]]  # the chunk rows, MACs included
 
 
-class Store(Search, Proofs, IndexStore):
+class Store(Search, Opening, Keep, IndexStore):
     """One workspace's chunk store. Thread-safe: one connection, one lock."""
 
     # larger batches than the default: FTS5 then writes larger segments (sqlite_bulk);
@@ -156,6 +96,7 @@ class Store(Search, Proofs, IndexStore):
         self._edited: set[int] = set()  # versions whose rows were changed outside Cairn (proofs.TRIGGERS)
         self._told_edited: set[int] = set()
         self._unnoted_edits: set[int] = set()
+        self._forged_current: set[int] = set()
         self._told_cache = False
         self._vid_hint: int | None = None  # the id prepare_version gives the next version
         self._prepared_count = 0
@@ -173,211 +114,6 @@ class Store(Search, Proofs, IndexStore):
         if self.read_only:
             return None
         return Store(self.root, path=self.path, checked=False)
-
-    # -- failures -------------------------------------------------------------------
-
-    def failure(self, exc: sqlite3.Error, verb: str) -> StoreError:
-        """The StoreError an SQLite failure on this index is (see _guarded)."""
-        if is_damage(exc):
-            return StoreDamaged(f"the index {self.path} is damaged: {exc}")
-        reason = unavailable_reason(exc)
-        if reason == "locked by another process":
-            return StoreUnavailable(f"the index {self.path} is locked by another process: {exc}")
-        if reason is not None:
-            return StoreUnavailable(f"cannot {verb} the index {self.path}: {reason}; nothing was changed")
-        return StoreError(f"the index {self.path}: {exc}")
-
-    # -- opening, damage and rebuilding ---------------------------------------------
-
-    def _connect(self, *, read_only: bool = False) -> sqlite3.Connection:
-        # The index's folder and files are Cairn's own and never symbolic links: a workspace
-        # that brings links there could make Cairn write into files outside it. A link is
-        # removed (never what it points to) and the store starts afresh.
-        folder = self.path.parent
-        _unlink_if_link(folder)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except FileExistsError:
-            raise StoreError(f"{folder} is not a folder; Cairn keeps its index there: move it away") from None
-        except OSError as exc:
-            raise StoreUnavailable(f"cannot make the folder {folder} for the index: {exc.strerror or exc}") from exc
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            p = Path(str(self.path) + suffix)
-            _unlink_if_link(p)
-            if p.exists() and not p.is_file():
-                raise StoreError(f"{p} is not a file; Cairn keeps its index there: move it away")
-        if folder.name == STORE_DIR and not read_only:
-            _unlink_if_link(folder / ".gitignore")
-            ignore_store_folder(folder)
-        uri = self.path.absolute().as_uri() + "?nofollow=1"  # SQLite refuses a link swapped in meanwhile
-        if read_only:
-            # a read-only folder has no room for SQLite's shared-memory file: read the
-            # file as it is (nothing else can write it either)
-            uri += "&mode=ro&immutable=1"
-        conn = sqlite3.connect(uri, uri=True, timeout=30.0, check_same_thread=False, isolation_level=None)
-        conn.execute("PRAGMA busy_timeout = 30000")
-        if not read_only:
-            try:
-                conn.execute("PRAGMA journal_mode = WAL")
-            except sqlite3.OperationalError as exc:
-                if unavailable_reason(exc) != "it is read-only":
-                    raise  # a read-only index keeps the journal mode it has
-        conn.execute("PRAGMA synchronous = NORMAL")
-        return conn
-
-    def _open(self) -> sqlite3.Connection:
-        try:
-            return self._open_checked()
-        except _Damage as exc:
-            return self._rebuild(str(exc))
-        except sqlite3.Error as exc:
-            if is_damage(exc):
-                return self._rebuild(str(exc))
-            if unavailable_reason(exc) in ("it is read-only", "the file cannot be opened") and self.path.is_file():
-                try:
-                    conn = self._open_checked(read_only=True)
-                    self.read_only = True
-                    log.info("the index %s is read-only: it is read, never written", self.path)
-                    return conn
-                except (sqlite3.Error, _Damage):
-                    pass
-            raise self.failure(exc, "open") from exc
-
-    def _open_checked(self, *, read_only: bool = False) -> sqlite3.Connection:
-        conn = self._connect(read_only=read_only)
-        try:
-            self._check(conn, read_only=read_only)
-        except BaseException:
-            conn.close()
-            raise
-        return conn
-
-    def _check(self, conn: sqlite3.Connection, *, read_only: bool = False) -> None:
-        conn.executescript(_SCHEMA)
-        row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        if row is None:
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        elif row[0] == "3" and read_only:
-            pass  # read as it is (schema 4 reads schema 3's rows); nothing is written to a read-only index
-        elif row[0] in ("1", "2", "3"):
-            self._migrate(conn, row[0])
-        elif row[0] != SCHEMA_VERSION:
-            raise _Damage(f"index schema {row[0]} is not {SCHEMA_VERSION}")
-        ok = conn.execute("PRAGMA quick_check(1)").fetchone()
-        if not ok or ok[0] != "ok":
-            raise _Damage(f"index failed its integrity check: {ok[0] if ok else '?'}")
-        if not read_only:
-            tune_search(conn)
-        self._check_owner(conn)
-        if not read_only:
-            self._guard_edits(conn)
-        self._note_edits(conn)
-
-    @staticmethod
-    def _migrate(conn: sqlite3.Connection, schema: str) -> None:
-        """Schema 1 or 2 -> 3: the versions table made anew (its text column last, the
-        MAC columns before it), MAC columns added to chunks and the cache. Migrated,
-        not rebuilt: superseded versions may exist nowhere else (no git history).
-        Nothing migrated has a MAC: it is of unverified provenance, like a foreign index.
-        3 -> 4: nothing to rewrite (a version's text is read in either form, see
-        sqlite_text); the number keeps a Cairn that knows only schema 3 from misreading
-        the new rows."""
-        log.info("migrating the index from schema %s to %s", schema, SCHEMA_VERSION)
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] != schema:
-                conn.execute("ROLLBACK")  # another process migrated it meanwhile
-                return
-            if schema in ("1", "2"):
-                conn.execute(_VERSIONS_DDL.replace("EXISTS versions (", "EXISTS versions_new (", 1))
-                conn.execute(
-                    "INSERT INTO versions_new (id, source, version, lineage, chunk_chars, pages, indexed_at, text)"
-                    " SELECT id, source, version, lineage, chunk_chars, pages, indexed_at, text FROM versions"
-                )
-                conn.execute("DROP TABLE versions")
-                conn.execute("ALTER TABLE versions_new RENAME TO versions")
-                for table in ("chunks", "kv_cache"):
-                    if "mac" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
-                        conn.execute(f"ALTER TABLE {table} ADD COLUMN mac BLOB")
-            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
-            conn.execute("COMMIT")
-        except BaseException:
-            _rollback(conn)
-            raise
-
-    def _check_owner(self, conn: sqlite3.Connection) -> None:
-        """Note an index last opened with another key (or before keys): its rows
-        are checked one by one anyway; this forgets what it says about git
-        history (a forged `seen` would hide a version) and says so once."""
-        owner = provenance.mac(self._key, b"cairn index owner").hex()
-        row = conn.execute("SELECT value FROM meta WHERE key = 'owner'").fetchone()
-        if row is not None and row[0] == owner:
-            return
-        if conn.execute("SELECT 1 FROM versions LIMIT 1").fetchone() is not None:
-            log.warning(
-                "the index %s was not written by Cairn on this machine (or by an older Cairn): the current"
-                " versions of the sources are read again from the files; older versions it holds are"
-                " of unverified provenance", self.path,
-            )
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("DELETE FROM git_seen")
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('owner', ?)", (owner,))
-            conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            _rollback(conn)
-            if unavailable_reason(exc) is None:
-                raise
-            # read-only or full: it is noted on a later run
-
-    def _rebuild(self, reason: str) -> sqlite3.Connection:
-        kept = self._move_aside(reason)
-        log.warning("index %s is damaged (%s); it is kept as %s and a new index is made", self.path, reason, kept.name)
-        self.rebuilt_reason = f"{reason}; the damaged file is kept as {kept.name}"
-        self._forget_proofs()
-        try:
-            return self._open_checked()
-        except (sqlite3.Error, _Damage) as exc:
-            if isinstance(exc, sqlite3.Error) and not is_damage(exc):
-                raise self.failure(exc, "make") from exc
-            raise StoreError(f"a new index at {self.path} could not be made: {exc}") from exc
-
-    def _move_aside(self, reason: str) -> Path:
-        """Rename the damaged index (and its journal files) to index.db.damaged-<time>;
-        never delete it: superseded versions may be stored nowhere else."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        kept = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
-        n = 1
-        while any(Path(str(kept) + s).exists() for s in ("", "-wal", "-shm", "-journal")):
-            n += 1
-            kept = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
-        for suffix in ("", "-wal", "-journal", "-shm"):
-            p = Path(str(self.path) + suffix)
-            if not p.exists():
-                continue
-            try:
-                os.rename(p, str(kept) + suffix)
-            except OSError as exc:
-                raise StoreUnavailable(
-                    f"the index {self.path} is damaged ({reason}) and cannot be moved aside:"
-                    f" {exc.strerror or exc}; nothing was changed"
-                ) from exc
-        return kept
-
-    def recover(self, exc: Exception) -> None:
-        """After a failure found mid-run: real damage is moved aside and a new index made
-        (the caller re-indexes); anything else (I/O, read-only, locked) is raised as a
-        StoreError and the file is left as it is."""
-        if not is_damage(exc):
-            if isinstance(exc, StoreError):
-                raise exc
-            raise self.failure(exc, "use") if isinstance(exc, sqlite3.Error) else StoreError(str(exc))
-        with self._lock:
-            try:
-                self._conn.close()
-            except sqlite3.Error:
-                pass
-            self._conn = self._rebuild(str(exc))
 
     @property
     def where(self) -> str:
@@ -464,9 +200,12 @@ class Store(Search, Proofs, IndexStore):
         # the date row follows the version written now (a stale row of a reused id never survives)
         c.execute("DELETE FROM version_dates WHERE version_id = ?", (vid,))
         if v.date:
-            c.execute("INSERT INTO version_dates (version_id, date) VALUES (?, ?)", (vid, v.date))
+            c.execute("INSERT INTO version_dates (version_id, date, mac) VALUES (?, ?, ?)",
+                      (vid, v.date, self._date_mac(vid, v.date)))
         if v.make_current:
-            c.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (v.source, vid))
+            c.execute("INSERT OR REPLACE INTO current (source, version_id, mac) VALUES (?, ?, ?)",
+                      (v.source, vid, self._current_mac(v.source, vid)))
+            self._forged_current.discard(vid)
             c.execute("DELETE FROM source_errors WHERE source = ?", (v.source,))
         return vid
 
@@ -503,33 +242,12 @@ class Store(Search, Proofs, IndexStore):
         self._vid_hint = vid + 1
         version.prepared = self._prepared(vid, version, stored_text(version.text, version.chunks))
 
-    def _drop_versions(self, c: sqlite3.Connection, vids: list[int]) -> None:
-        """Drop these versions in one transaction (all or none)."""
-        try:
-            with immediate(c):
-                for vid in vids:
-                    self._drop_version(c, vid)
-        finally:
-            self._forget_proofs()
-
-    @staticmethod
-    def _drop_version(c: sqlite3.Connection, vid: int) -> None:
-        """Remove a version, its chunks and their search entries (in the caller's transaction),
-        and the note that its rows were changed outside Cairn (which deleting its chunk rows
-        makes, proofs.TRIGGERS)."""
-        for rowid, text in c.execute("SELECT rowid, text FROM chunks WHERE version_id = ?", (vid,)).fetchall():
-            c.execute("INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', ?, ?)", (rowid, text))
-        c.execute("DELETE FROM chunks WHERE version_id = ?", (vid,))
-        c.execute("DELETE FROM versions WHERE id = ?", (vid,))
-        c.execute("DELETE FROM current WHERE version_id = ?", (vid,))
-        c.execute("DELETE FROM version_dates WHERE version_id = ?", (vid,))
-        c.execute(EDITS_DDL)
-        c.execute("DELETE FROM outside_edits WHERE version_id = ?", (vid,))
-
     @guarded("write")
     def set_current(self, source: str, version_id: int) -> None:
         with self._lock:
-            self._conn.execute("INSERT OR REPLACE INTO current (source, version_id) VALUES (?, ?)", (source, version_id))
+            self._conn.execute("INSERT OR REPLACE INTO current (source, version_id, mac) VALUES (?, ?, ?)",
+                               (source, version_id, self._current_mac(source, version_id)))
+            self._forged_current.discard(version_id)
             self._conn.execute("DELETE FROM source_errors WHERE source = ?", (source,))
 
     @guarded("write")
@@ -580,28 +298,33 @@ class Store(Search, Proofs, IndexStore):
         """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""
         with self._lock:
             row = self._conn.execute(
-                "SELECT d.date FROM versions v JOIN version_dates d ON d.version_id = v.id"
+                f"SELECT d.date, v.id, {self._mac_cols[1]} FROM versions v JOIN version_dates d ON d.version_id = v.id"
                 " WHERE v.source = ? AND v.version = ? ORDER BY v.id DESC LIMIT 1", (source, version)).fetchone()
-        return row[0] if row else None
+        if row is None or not provenance.same(row[2], self._date_mac(row[1], row[0])):
+            return None  # a date Cairn did not record here (it would decide `mixed-dates`)
+        return row[0]
 
     @guarded("read")
     def current_versions(self) -> dict[str, VersionInfo]:
         with self._lock:
             self._note_edits(self._conn)
             rows = self._conn.execute(
-                f"SELECT {_VERSION_COLS} FROM current c JOIN versions v ON v.id = c.version_id"
+                f"SELECT {_VERSION_COLS}, {self._mac_cols[0]} FROM current c JOIN versions v ON v.id = c.version_id"
             ).fetchall()
-            return {r[1]: self._info(r) for r in rows if self._proven_version_row(r)}
+            return {r[1]: self._info(r) for r in rows
+                    if self._current_proven(r[1], r[0], r[8]) and self._proven_version_row(r)}
 
     @guarded("read")
     def current_version(self, source: str) -> VersionInfo | None:
         with self._lock:
             self._note_edits(self._conn)
             r = self._conn.execute(
-                f"SELECT {_VERSION_COLS} FROM current c JOIN versions v ON v.id = c.version_id WHERE c.source = ?",
-                (source,),
+                f"SELECT {_VERSION_COLS}, {self._mac_cols[0]} FROM current c JOIN versions v ON v.id = c.version_id"
+                " WHERE c.source = ?", (source,),
             ).fetchone()
-            return self._info(r) if r and self._proven_version_row(r) else None
+            if r is None or not self._current_proven(r[1], r[0], r[8]):
+                return None
+            return self._info(r) if self._proven_version_row(r) else None
 
     @guarded("read")
     def version_text(self, version_id: int) -> str:
@@ -625,12 +348,14 @@ class Store(Search, Proofs, IndexStore):
 
     def _current_rows(self, rows: Iterable[Sequence[Any]]) -> list[Chunk]:
         self._note_edits(self._conn)
-        return [self._chunk(r) for r in rows if self._proven(r)]
+        forged = self._forged_current  # `current` rows without their MAC (all others are dropped at open)
+        return [self._chunk(r) for r in rows if r[_R_VID] not in forged and self._proven(r)]
 
     @guarded("read")
     def current_version_ids(self) -> set[int]:
         with self._lock:
-            return {r[0] for r in self._conn.execute("SELECT version_id FROM current")}
+            rows = self._conn.execute(f"SELECT c.source, c.version_id, {self._mac_cols[0]} FROM current c")
+            return {r[1] for r in rows if self._current_proven(r[0], r[1], r[2])}
 
     @guarded("read")
     def lookup_many(self, chunk_ids: Iterable[str], current: set[int] | None = None) -> dict[str, list[Chunk]]:
@@ -701,166 +426,10 @@ class Store(Search, Proofs, IndexStore):
                 " ORDER BY v.indexed_at DESC, v.id DESC LIMIT 1", (source, version)).fetchone()
             return self._info(r) if r else None
 
-    # -- retention ----------------------------------------------------------------
-
-    @guarded("write")
-    def purge(self, sources: list[str]) -> int:
-        with self._lock:
-            c = self._conn
-            c.execute("PRAGMA secure_delete = ON")  # freed pages are overwritten with zeros
-            try:
-                with immediate(c):
-                    n = 0
-                    for source in sources:
-                        for vid, version in c.execute("SELECT id, version FROM versions WHERE source = ?",
-                                                      (source,)).fetchall():
-                            c.execute("INSERT OR IGNORE INTO purged VALUES (?, ?)", (source, version))
-                            self._drop_version(c, vid)
-                            n += 1
-                        c.execute("DELETE FROM current WHERE source = ?", (source,))
-                        c.execute("DELETE FROM source_errors WHERE source = ?", (source,))
-                        c.execute("DELETE FROM source_warnings WHERE source = ?", (source,))
-                    # cached reports and verdicts may quote a purged source: all of them go
-                    c.execute("DELETE FROM kv_cache")
-                    c.execute("DELETE FROM git_seen")
-            finally:
-                self._forget_proofs()
-            # rebuild the search index's own pages and rewrite the file: deleted rows
-            # would otherwise stay readable in free pages
-            c.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild')")
-            c.execute("VACUUM")
-            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # and the write-ahead log holds none of it
-            c.execute("PRAGMA secure_delete = OFF")
-            self._forget_proofs()
-        return n
-
-    @guarded("read")
-    def purged_versions(self, source: str | None = None) -> set[tuple[str, str]]:
-        with self._lock:
-            if source is None:
-                rows = self._conn.execute("SELECT source, version FROM purged").fetchall()
-            else:
-                rows = self._conn.execute("SELECT source, version FROM purged WHERE source = ?", (source,)).fetchall()
-        return {(r[0], r[1]) for r in rows}
-
-    @guarded("write")
-    def lift_purge(self, sources: list[str]) -> int:
-        with self._lock:
-            n = 0
-            for source in sources:
-                n += self._conn.execute("DELETE FROM purged WHERE source = ?", (source,)).rowcount
-            self._conn.execute("DELETE FROM git_seen")  # history may be read again for them
-            self._conn.execute("DELETE FROM kv_cache")  # and reports made without them are stale
-        return n
-
-    @guarded("write")
-    def drop_superseded_before(self, cutoff: float, keep: set[tuple[str, str]] | None = None) -> int:
-        with self._lock:
-            c = self._conn
-            rows = c.execute("SELECT id, source, version FROM versions WHERE indexed_at < ? AND id NOT IN"
-                             " (SELECT version_id FROM current)", (cutoff,)).fetchall()
-            drop = [r[0] for r in rows if not keep or (r[1], r[2]) not in keep]
-            if not drop:
-                return 0
-            self._drop_versions(c, drop)
-        return len(drop)
-
-    # -- small key-value cache (judge verdicts, draft reports) ----------------------
-    #
-    # An entry counts only with its MAC: a cached verdict planted in a committed
-    # index (say, a judge's "supported") is never read.
-
-    def _kv_mac(self, key: str, value: str) -> bytes:
-        return provenance.mac(self._key, f"kv\0{key}\0{value}".encode("utf-8", "surrogatepass"))
-
-    @guarded("read")
-    def cache_get(self, key: str) -> str | None:
-        with self._lock:
-            row = self._conn.execute("SELECT value, mac FROM kv_cache WHERE key = ?", (key,)).fetchone()
-        if row is None or not provenance.same(row[1], self._kv_mac(key, row[0])):
-            return None
-        return row[0]
-
-    @best_effort
-    def cache_put(self, key: str, value: str) -> None:
-        with self._lock:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO kv_cache (key, value, created, mac) VALUES (?, ?, ?, ?)",
-                (key, value, time.time(), self._kv_mac(key, value)),
-            )
-
-    @best_effort
-    def cache_prune(self, prefix: str, max_age: float) -> None:
-        with self._lock:
-            self._conn.execute(
-                "DELETE FROM kv_cache WHERE key >= ? AND key < ? AND created < ?",
-                (prefix, prefix + "\uffff", time.time() - max_age),
-            )
-
-    @guarded("read")
-    def state_token(self) -> str:
-        """Changes whenever a version is stored or dropped or `current` moves."""
-        with self._lock:
-            c = self._conn
-            n, top = c.execute("SELECT count(*), coalesce(max(id), 0) FROM versions").fetchone()
-            cur = c.execute("SELECT group_concat(source || ':' || version_id, '|') FROM "
-                            "(SELECT source, version_id FROM current ORDER BY source)").fetchone()[0]
-        return f"{n}:{top}:{cur or ''}"
-
-    # -- git history bookkeeping ---------------------------------------------------
-
-    @guarded("read")
-    def git_seen(self, blob: str) -> bool:
-        with self._lock:
-            return self._conn.execute("SELECT 1 FROM git_seen WHERE blob = ?", (blob,)).fetchone() is not None
-
-    @best_effort
-    def mark_git_seen(self, blob: str) -> None:
-        with self._lock:
-            self._conn.execute("INSERT OR IGNORE INTO git_seen VALUES (?)", (blob,))
-
-    # -- gc -------------------------------------------------------------------------
-
-    @guarded("write")
-    def gc(self, cited: set[tuple[str, str | None]]) -> int:
-        """Drop the superseded versions no citation resolves to.
-
-        `cited` holds (chunk_id, version prefix or None). A citation keeps the
-        version its `version` names; without one, the version a lookup picks
-        (a current one, else the newest holding the chunk)."""
-        with self._lock:
-            c = self._conn
-            holders = {
-                chunk_id: c.execute(
-                    "SELECT v.id, v.version FROM chunks ch JOIN versions v ON v.id = ch.version_id"
-                    " WHERE ch.chunk_id = ? ORDER BY v.indexed_at DESC, v.id DESC",
-                    (chunk_id,),
-                ).fetchall()
-                for chunk_id in {cid for cid, _ in cited}
-            }
-            keep = versions_to_keep({r[0] for r in c.execute("SELECT version_id FROM current")}, cited, holders)
-            drop = [r[0] for r in c.execute("SELECT id FROM versions").fetchall() if r[0] not in keep]
-            self._drop_versions(c, drop)
-            c.execute("DELETE FROM git_seen")
-        try:
-            with self._lock:
-                self._conn.execute("VACUUM")  # may number chunk rows anew
-                self._forget_proofs()
-        except sqlite3.OperationalError:
-            pass
-        return len(drop)
-
-    @guarded("read")
-    def stats(self) -> dict[str, int]:
-        with self._lock:
-            c = self._conn
-            return {
-                "versions": c.execute("SELECT count(*) FROM versions").fetchone()[0],
-                "current_sources": c.execute("SELECT count(*) FROM current").fetchone()[0],
-                "chunks": c.execute("SELECT count(*) FROM chunks").fetchone()[0],
-            }
-
 
 def store_size(root: Path) -> int:
     p = root / STORE_DIR / STORE_FILE
     return p.stat().st_size if p.exists() else 0
+
+
+__all__ = ["SCHEMA_VERSION", "Store", "store_size"]

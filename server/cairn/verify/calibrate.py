@@ -305,7 +305,7 @@ def _meaning_failures(claim: str, quotes: list[str], *, polarity: bool) -> tuple
     if not quotes:
         return False, False
     found = meaning.check(claim, [meaning.Evidence(q, q, 0, len(q)) for q in quotes], polarity=polarity)
-    return bool(found.numbers), bool(found.contradictions or found.context)
+    return bool(found.numbers), bool(found.contradictions or found.context or found.relations or found.limits)
 
 
 # --------------------------------------------------------------------------

@@ -1,0 +1,108 @@
+"""`relation-mismatch` (SPEC section 4): the claim binds a quantity or an
+entity to another argument than its quote does, or swaps two arguments' roles.
+
+- A quantity is bound to the phrase it is given for (`£25.60 for each
+  additional child`). The claim's quantity, found in the quote, is bound there
+  to something else, while the quote binds the claim's phrase to a different
+  quantity: "claim pairs £25.60 with each additional child; the quote pairs it
+  with the eldest or only child".
+- An entity (a proper noun) as the subject of a clause is paired with the
+  entity its object names. The claim pairs A with B where the quote's clauses
+  on the same predicate pair A with C and some D with B, never A with B.
+- Roles swapped: the claim has A do P to B where the quote has B do P to A.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...reading.model import Quantity, Reading
+from .words import content, quoted
+
+
+@dataclass(frozen=True, slots=True)
+class RelationMismatch:
+    claim: str  # the claim's pairing, as written
+    quote: str  # the quote's pairing, as written
+    message: str
+
+
+def relation_mismatches(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    return _quantities(claim, quote) + _entities(claim, quote)
+
+
+def _quantities(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    out = []
+    for cq in claim.quantities:
+        mine = content(claim, cq.bound)
+        if not mine:
+            continue
+        same = [q for q in quote.quantities if q.value == cq.value and q.bound]
+        if not same or any(mine <= content(quote, q.bound) for q in same):
+            continue
+        others = [q for q in quote.quantities if q.value != cq.value and q.bound and mine <= content(quote, q.bound)
+                  and _kind(quote, q) == _kind(claim, cq)]
+        # a phrase that points back ("for that period") may name what the claim's does
+        same = [q for q in same if not _pointing(quote, q.bound)]
+        if not others:
+            continue
+        if not same:
+            continue
+        theirs = same[0]
+        other = others[0]
+        out.append(RelationMismatch(
+            f"{cq.shown} for {claim.shown(cq.bound)}", f"{theirs.shown} for {quote.shown(theirs.bound)}",
+            f"claim pairs {cq.shown} with {quoted(claim.shown(cq.bound))}; the quote pairs it with "
+            f"{quoted(quote.shown(theirs.bound))} (and {other.shown} with {quoted(quote.shown(other.bound))})"))
+    return out
+
+
+def _kind(r: Reading, q: Quantity) -> str:
+    """What a quantity counts: its currency or sign, else the lemma of the noun it measures."""
+    marks = "".join(r.tokens[i].text for i in q.tokens if not any(c.isdigit() for c in r.tokens[i].text))
+    return marks or (r.tokens[q.measures].lemma if q.measures is not None else "")
+
+
+def _pointing(r: Reading, ids: tuple[int, ...]) -> bool:
+    return any(r.tokens[i].lemma in ("this", "that", "these", "those", "it", "them", "same") for i in ids)
+
+
+def _pairs(r: Reading) -> list[tuple[str, str, str, int, int]]:
+    """(predicate lemma, subject lemma, object lemma, subject token, object token) of each clause
+    whose subject and object are proper nouns."""
+    out = []
+    for c in r.clauses:
+        for s in c.subjects:
+            if r.tokens[s].pos != "PROPN":
+                continue
+            for o in c.objects:
+                if r.tokens[o].pos == "PROPN" and r.tokens[o].lemma != r.tokens[s].lemma:
+                    out.append((c.lemma, r.tokens[s].lemma, r.tokens[o].lemma, s, o))
+    return out
+
+
+def _entities(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    theirs = _pairs(quote)
+    if not theirs:
+        return []
+    out = []
+    for pred, a, b, s, o in _pairs(claim):
+        same_pred = [p for p in theirs if p[0] == pred]
+        if any(p[1] == a and p[2] == b for p in same_pred):
+            continue
+        mine = f"{claim.tokens[s].text} {pred} {claim.tokens[o].text}"
+        swapped = next((p for p in same_pred if p[1] == b and p[2] == a), None)
+        if swapped is not None:
+            out.append(RelationMismatch(mine, f"{quote.tokens[swapped[3]].text} {pred} {quote.tokens[swapped[4]].text}",
+                                        f"claim has {claim.tokens[s].text} as the subject and {claim.tokens[o].text} "
+                                        f"as the object of {quoted(pred)}; the quote has them the other way round"))
+            continue
+        with_a = next((p for p in same_pred if p[1] == a and p[2] != b), None)
+        with_b = next((p for p in same_pred if p[2] == b and p[1] != a), None)
+        if with_a is not None and with_b is not None:
+            out.append(RelationMismatch(
+                mine, f"{quote.tokens[with_a[3]].text} … {quote.tokens[with_a[4]].text}",
+                f"claim pairs {claim.tokens[s].text} with {claim.tokens[o].text}; the quote pairs "
+                f"{quote.tokens[with_a[3]].text} with {quote.tokens[with_a[4]].text} and "
+                f"{quote.tokens[with_b[3]].text} with {quote.tokens[with_b[4]].text}"))
+    return out

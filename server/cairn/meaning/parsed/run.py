@@ -1,0 +1,67 @@
+"""The structural rules over a claim and its resolved quotes, each quote read
+in its sentence; nothing when the reader is unavailable (`reading.read`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...reading.read import read
+from ..sentences import sentence_around, sentence_spans
+from .limits import Limit, limits
+from .relation import RelationMismatch, relation_mismatches
+from .retraction import retraction
+from .scope import ScopedNegation, negation_scope
+
+# A quote's sentence longer than this is not read (a table or a listing is not a sentence)
+SENTENCE_REACH = 600
+
+
+@dataclass(slots=True)
+class Structural:
+    relations: list[RelationMismatch] = field(default_factory=list)
+    limits: list[tuple[int, Limit]] = field(default_factory=list)  # (evidence index, finding)
+    negations: list[ScopedNegation] = field(default_factory=list)
+    retractions: list[tuple[int, str, str]] = field(default_factory=list)  # (evidence index, sentences, retraction)
+
+
+def quote_sentence(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence of `text` around [start, end), clipped to SENTENCE_REACH on either side."""
+    s, e = sentence_around(text, start, end)
+    return max(s, start - SENTENCE_REACH), min(e, end + SENTENCE_REACH)
+
+
+def _next_sentence(text: str, e: int) -> tuple[int, int] | None:
+    for a, b in sentence_spans(text[e:e + SENTENCE_REACH]):
+        if text[e + a:e + b].strip():
+            return e + a, e + b
+    return None
+
+
+def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bool = True) -> Structural:
+    """`evidence`: (quote, chunk text, start, end) of each resolved quote."""
+    found = Structural()
+    mine = read(claim)
+    if mine is None:
+        return found
+    for i, (_quote, text, start, end) in enumerate(evidence):
+        s, e = quote_sentence(text, start, end)
+        theirs = read(text[s:e])
+        if theirs is None:
+            continue
+        if polarity:
+            found.relations += relation_mismatches(mine, theirs)
+            found.limits += [(i, x) for x in limits(mine, theirs)]
+            found.negations += negation_scope(mine, theirs)
+        # what follows the quote in its sentence after a semicolon, or the next sentence
+        if any(c.negation for c in mine.clauses):
+            continue  # a claim that denies something is read against a retraction by the polarity rules
+        rest = text[end:e]
+        after, upto = (rest[rest.index(";") + 1:], e) if ";" in rest else ("", e)
+        if not after.strip():
+            nxt = _next_sentence(text, e)
+            after, upto = (text[nxt[0]:nxt[1]], nxt[1]) if nxt else ("", e)
+        if after.strip() and len(after) <= SENTENCE_REACH:
+            got = read(after)
+            if got is not None and (why := retraction(got)) is not None:
+                found.retractions.append((i, " ".join(text[s:upto].split()), why))
+    return found

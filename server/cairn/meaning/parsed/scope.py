@@ -1,0 +1,69 @@
+"""Negation with its scope (`contradiction`): a clause of the claim and the
+quote's clause on the same predicate, with the same subject, differ in
+negation. Read by clause, a negation elsewhere in either text (`so no special
+rules are needed`) does not cancel it: "libffi is completely thread-safe"
+against "libffi is not completely thread-safe". A clause a sentence only
+reports ("was claimed to be fixed", "users believe that …") is not compared."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...reading.model import Clause, Reading
+from .words import aligned, content
+
+
+@dataclass(frozen=True, slots=True)
+class ScopedNegation:
+    claim: str
+    quote: str
+    message: str
+
+
+def _shown(r: Reading, c: Clause) -> str:
+    """The clause's verb group with its predicate ("is not completely thread-safe")."""
+    verb = r.tokens[c.predicate]
+    head = r.tokens[verb.head] if verb.dep in ("acomp", "attr") else verb
+    ids = [head.i, c.predicate] + [k for k in r.kids[head.i] if r.tokens[k].dep in ("neg", "aux", "auxpass", "advmod")
+                                   and abs(k - head.i) <= 3]
+    ids += [k for k in r.subtree(c.predicate) if k < c.predicate]
+    return r.shown(ids)
+
+
+# verbs whose complement a sentence reports, believes or expects rather than states
+_REPORTING = frozenset("claim say believe think report allege expect hope seem appear suppose rumour rumor "
+                       "suggest wish want try plan intend".split())
+
+
+def _reported(r: Reading, c: Clause) -> bool:
+    """Whether the clause is the complement of a reporting verb ("claimed to be fixed", "believe that …")."""
+    v = r.tokens[c.predicate]
+    if v.dep in ("acomp", "attr"):
+        v = r.tokens[v.head]
+    return v.dep in ("xcomp", "ccomp") and r.tokens[v.head].lemma in _REPORTING
+
+
+def _until(r: Reading, c: Clause) -> bool:
+    return any(r.tokens[k].lemma in ("until", "till", "unless") for k in c.tokens)
+
+
+def negation_scope(claim: Reading, quote: Reading) -> list[ScopedNegation]:
+    out = []
+    for c in claim.clauses:
+        subj = content(claim, c.subjects)
+        if not subj or _until(claim, c) or _reported(claim, c):
+            continue  # no subject to hold the two clauses to; "not … until" limits a time, it denies nothing
+        # the same subject on both sides ("Ann and Emily" is not "Emily")
+        cands = [(n, q) for n, q in aligned(claim, c, quote) if subj == content(quote, q.subjects)
+                 and not _until(quote, q) and not _reported(quote, q)]
+        if not cands:
+            continue
+        best = cands[0][0]
+        top = [q for n, q in cands if n == best]
+        if all(bool(q.negation) != bool(c.negation) for q in top):
+            q = top[0]
+            mine, theirs = _shown(claim, c), _shown(quote, q)
+            if mine.casefold() == theirs.casefold():
+                continue
+            out.append(ScopedNegation(mine, theirs, f"claim says {mine}; quote says {theirs}"))
+    return out

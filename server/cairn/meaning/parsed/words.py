@@ -1,0 +1,36 @@
+"""What the structural rules share: content lemmas, clause alignment, quoting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ...reading.model import Clause, Reading
+
+CONTENT = frozenset("NOUN PROPN ADJ VERB NUM ADV".split())
+_LIGHT = frozenset("be have do get make very also just so then there here now".split())
+
+
+def content(r: Reading, ids: Iterable[int]) -> set[str]:
+    """The content lemmas of these tokens."""
+    return {r.tokens[i].lemma for i in ids if r.tokens[i].pos in CONTENT and r.tokens[i].lemma not in _LIGHT
+            and any(c.isalnum() for c in r.tokens[i].text)}
+
+
+def aligned(claim: Reading, c: Clause, quote: Reading) -> list[tuple[int, Clause]]:
+    """The quote's clauses on the same predicate as claim clause `c` that share
+    at least one other content word with it (its subject, object or a modifier),
+    best first, with the number of words shared."""
+    mine = content(claim, c.tokens) - {c.lemma}
+    out = []
+    for q in quote.clauses:
+        if q.lemma != c.lemma:
+            continue
+        shared = len(mine & (content(quote, q.tokens) - {q.lemma}))
+        if shared:
+            out.append((shared, q))
+    out.sort(key=lambda x: -x[0])
+    return out
+
+
+def quoted(text: str) -> str:
+    return f"\u201c{text}\u201d"

@@ -1,0 +1,66 @@
+"""The rules over the sentence reader through the real `cairn check`: each case of
+fixtures/reading (a figure bound to another thing, must against can, a dropped
+restriction, swapped roles, a retraction, negation by clause, comparatives,
+units, month spellings, Unicode forms) gets its verdict, its code and a message
+naming the deciding words of each side."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from cairn.reading.read import available
+
+from cairn_testing import check_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "reading"))
+from make_reading import CASES, build  # the fixture builder lives beside its data
+
+pytestmark = pytest.mark.skipif(not available()[0], reason=f"the sentence reader is off: {available()[1]}")
+
+
+@pytest.fixture(scope="module")
+def claims(tmp_path_factory) -> dict[str, dict]:
+    code, report = check_json(build(tmp_path_factory.mktemp("reading") / "ws"))
+    assert code == 1
+    return {c["text"]: c for c in report["drafts"][0]["claims"]}
+
+
+@pytest.mark.parametrize("claim,source,quote,codes,supported", CASES, ids=[c[0][:40] for c in CASES])
+def test_each_case(claims, claim, source, quote, codes, supported):
+    got = claims[claim]
+    assert got["citations"][0]["resolved"] is True
+    assert [d["code"] for d in got["diagnostics"]] == codes, got["diagnostics"]
+    assert got["supported"] is supported
+
+
+def test_messages_name_the_deciding_words(claims):
+    msg = {c: [d["message"] for d in v["diagnostics"]] for c, v in claims.items()}
+    assert msg["Child Benefit is £25.60 a week for each additional child."] == [
+        "claim pairs £25.60 with \u201ceach additional child\u201d; the quote pairs it with \u201cthe eldest or only"
+        " child\u201d (and £16.95 with \u201ceach additional child\u201d)"]
+    assert msg["Benefit must be paid weekly."] == [
+        "claim says \u201cmust be paid\u201d (required); quote says \u201ccan choose to be paid\u201d (optional)"]
+    assert msg["Every pupil receives a certificate."] == [
+        "claim says \u201cEvery pupil\u201d without restriction; the quote's sentence restricts it: \u201cPupils with"
+        " 100% attendance over the year\u201d"]
+    assert msg["Basel lies on the Danube."] == [
+        "claim pairs Basel with Danube; the quote pairs Basel with Rhine and Vienna with Danube"]
+    assert msg["The cache is cleared on restart."] == [
+        "the quote's sentence reads \u201cMany users believe that the cache is cleared on restart; this is not the"
+        " case.\u201d (\u201cthis is not the case\u201d)"]
+    assert msg["libffi is completely thread-safe, so no special rules are needed."] == [
+        "claim says is completely thread-safe; quote says is not completely thread-safe"]
+    assert msg["The winter had more frost days than the average."] == ["claim says more frost; quote says fewer frost"]
+    assert msg["The practice pitch is 90 m long."] == ["claim says 90 m; quotes say 90 yards"]
+
+
+def test_no_message_names_the_same_words_on_both_sides(claims):
+    for c in claims.values():
+        for d in c["diagnostics"]:
+            m = re.match(r"claim says (.+?); quotes? says? (.+)$", d["message"])
+            if m:
+                assert m.group(1).casefold() != m.group(2).casefold(), d["message"]
