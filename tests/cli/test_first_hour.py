@@ -18,7 +18,7 @@ def test_init_writes_a_workspace_that_checks_clean(tmp_path: Path):
     assert proc.returncode == 0, proc.stderr
     for rel in ("cairn.toml", "sources/", "drafts/", ".cairn/.gitignore", "drafts/first-draft.md"):
         assert f"created {rel}" in proc.stdout
-    assert (tmp_path / ".cairn" / ".gitignore").read_text() == "*\n"
+    assert (tmp_path / ".cairn" / ".gitignore").read_text().splitlines()[1:] == ["*", "!.gitignore", "!snapshots/", "!snapshots/**"]
     draft = (tmp_path / "drafts" / "first-draft.md").read_text()
     assert "```cite\n" in draft
     version = re.search(r"^version: (\w+)$", draft, re.M).group(1)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..core import chunking
 from ..core.config import CONFIG_FILE, Config
+from ..store.base import STORE_GITIGNORE
 
 EXAMPLE_SOURCE = "sources/example.md"
 FIRST_DRAFT = "drafts/first-draft.md"
@@ -197,7 +198,7 @@ def init_workspace(root: Path) -> InitResult:
             made.add(folder)
             if folder != ".cairn":
                 res.written.append(folder + "/")
-    files = [(CONFIG_FILE, config_text()), (".cairn/.gitignore", "*\n")]
+    files = [(CONFIG_FILE, config_text()), (".cairn/.gitignore", STORE_GITIGNORE)]
     if "sources" in made:  # an example only in a folder Cairn made: never among the user's files
         files.append((EXAMPLE_SOURCE, _EXAMPLE_TEXT))
         if "drafts" in made:

@@ -27,6 +27,8 @@ from .common import (
     _source_name,
     _workspace,
 )
+from .fetch import fetch_cmd
+from .show import show_cmd
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -115,6 +117,9 @@ def index_cmd() -> None:
     ws = _workspace()
     res = engine.index(ws, _Progress("indexing", "file"))
     _report_index(res)
+    from .snapshots_out import report_snapshots
+
+    report_snapshots(ws)
 
 
 _AS_HELP = "Check as this principal (else CAIRN_PRINCIPAL, the editor setting, cairn.toml's `principal`)."
@@ -472,16 +477,26 @@ def gc_cmd(purge: tuple[str, ...], lift: tuple[str, ...], more: tuple[str, ...])
             n = ws.store.lift_purge(idents)
             click.echo(f"lifted {n} purge record(s): history may bring those versions back", err=True)
             return
+        from ..index.rebuild import forget_sources
+
         n = ws.store.purge(idents)
-        click.echo(f"purged {n} stored version(s) of {len(idents)} source(s)", err=True)
+        snaps = forget_sources(ws, idents)
+        click.echo(f"purged {n} stored version(s) of {len(idents)} source(s), and {snaps} snapshot(s)"
+                   " from .cairn/snapshots/", err=True)
         for ident in idents:
             if (ws.root / ident).exists():
                 _err(f"warning: {ident} is still on disk: the next run indexes it again (delete it first)")
         return
+    from ..index.rebuild import held, sweep
+
+    before = held(ws)
     dropped, expired = retention.collect(ws)
+    gone = sweep(ws, before)
     click.echo(f"dropped {dropped} stored version(s) no draft cites", err=True)
     if expired:
         click.echo(f"dropped {expired} superseded version(s) older than the retention period", err=True)
+    if gone:
+        click.echo(f"removed {gone} snapshot(s) of those versions from .cairn/snapshots/", err=True)
 
 
 @main.group("store")
@@ -515,3 +530,5 @@ def serve_cmd() -> None:
 
 main.add_command(cli_answers.cite_cmd)
 main.add_command(cli_answers.ask_cmd)
+main.add_command(show_cmd)
+main.add_command(fetch_cmd)

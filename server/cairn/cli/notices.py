@@ -44,7 +44,7 @@ def unusable_setup(ws: Workspace, paths_given: bool) -> str | None:
     """A `drafts` glob that matches no answer, or drafts to check while a source root
     holds no file (every citation would fail for a reason the output does not show)."""
     empty = [r for r in ws.roots if not holds_a_file(ws.root / r)]
-    if empty and ws.answers():
+    if empty and not ws.web_sources and ws.answers():
         return (f"source root {', '.join(repr(r) for r in empty)} holds no file, so no citation can resolve: put"
                 " the documents your drafts cite there (.md .txt .html .pdf), or set `sources` in cairn.toml to"
                 " the folders that hold them")

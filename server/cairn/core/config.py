@@ -163,8 +163,17 @@ class Settings:
     def source_roots(self) -> list[str]:
         """The source roots as normalised relative paths with `/`."""
         if self._source_roots is None:
-            self._source_roots = [normalise_root(r) for r in self.config.sources]
+            self._source_roots = [normalise_root(r) for r in self.config.sources if not is_web_url(r)]
         return list(self._source_roots)
+
+    def web_urls(self) -> list[str]:
+        """The `sources` entries that are web sources (http(s) URLs, SPEC section 2)."""
+        return [r.strip() for r in self.config.sources if is_web_url(r)]
+
+
+def is_web_url(entry: str) -> bool:
+    """A `sources` entry naming a web source rather than a folder."""
+    return isinstance(entry, str) and entry.strip().lower().startswith(("http://", "https://"))
 
 
 def find_root(start: Path) -> Path:
@@ -343,12 +352,13 @@ def load_settings(
         # try the file alone to tell which side is wrong
         msg = _describe(exc, CONFIG_FILE if _file_is_bad(file_cfg) else "editor settings")
         raise ConfigError(msg) from exc
-    roots = [normalise_root(r) for r in config.sources]
+    folders = [r for r in config.sources if not is_web_url(r)]
+    roots = [normalise_root(r) for r in folders]
     for pattern in config.drafts:
         check_drafts_glob(pattern)
     if root.exists():
         real_root = root.resolve()
-        for r, normal in zip(config.sources, roots):
+        for r, normal in zip(folders, roots):
             try:
                 target = (root / normal).resolve()
             except (OSError, RuntimeError) as exc:  # a loop of links

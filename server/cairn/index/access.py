@@ -34,6 +34,12 @@ class SourceAccess:
     _roots: list[str] | None
     _allowed: dict[str, bool]
     _real_dirs: dict[str, str | None]
+    _web: list[str] | None
+
+    @property
+    def web_sources(self) -> list[str]:
+        """The workspace's web sources (URLs, index.fetch); a Workspace lists them."""
+        return []
 
     @property
     def roots(self) -> list[str]:
@@ -47,6 +53,7 @@ class SourceAccess:
         self._real_dirs.clear()
         self._real_roots = None
         self._roots = None
+        self._web = None
 
     def real_roots(self) -> list[Path]:
         if self._real_roots is None:
@@ -90,7 +97,7 @@ class SourceAccess:
         (symbolic links followed) under a root's real path."""
         got = self._allowed.get(identity)
         if got is None:
-            got = self._allowed[identity] = self._decide_allowed(identity)
+            got = self._allowed[identity] = identity in self.web_sources or self._decide_allowed(identity)
         return got
 
     def _decide_allowed(self, identity: str) -> bool:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from ..core.gitsafe import run_git
 from ..sources import is_source_name
 from ..store import StoreError
+from .rebuild import restore
 
 if TYPE_CHECKING:
     from .workspace import Workspace
@@ -103,6 +104,7 @@ class History:
         # scopes read to the end at this HEAD: every blob in them is indexed (or marked seen),
         # so a later miss needs no second scan (hundreds of stale ids cost one scan, not hundreds)
         self._done: tuple[str | None, set[str]] = (None, set())
+        self._restored = False  # the snapshots brought into the index (rebuild.restore) by this object
 
     def toplevel(self) -> Path | None:
         """The top level of the workspace's own repository; None when history is not used."""
@@ -126,6 +128,13 @@ class History:
         """Index the first committed version that holds `chunk_id`; True when found."""
         if chunk_id in self._missing:
             return False
+        if not self._restored:
+            # the snapshots first (.cairn/snapshots/, a deleted index's record), then git
+            self._restored = True
+            if restore(self.ws):
+                self.generation += 1
+                if self.ws.store.lookup(chunk_id):
+                    return True
         try:
             return self._find(chunk_id, source_hint)
         except (sqlite3.Error, StoreError):

@@ -17,9 +17,12 @@ from ..core import chunking
 from ..core.config import Settings, load_settings
 from ..sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
 from ..store import STORE_DIR, IndexStore, NewVersion, StoreError, VersionInfo, open_store
+from . import rebuild
 from .access import SKIP_DIRS, text_name
 from .answer_files import AnswerFiles
+from .fetch import WEB_LIST, web_sources
 from .parallel import PARALLEL_BYTES, Job, Parsers, Stored, Writer
+from .snapshots import Snapshots
 from .statcache import SourceStatus, status_of
 
 log = logging.getLogger(__name__)
@@ -88,6 +91,23 @@ class Workspace(AnswerFiles):
         # files and folders, node_modules/, __pycache__/, links within the roots), named by
         # `cairn index` but not counted by the other commands
         self.passed_over: set[str] = set()
+        self._snapshots: Snapshots | None = None
+        self._web: list[str] | None = None
+        self.web_problems: dict[str, str] = {}  # entries naming no fetchable URL, and why
+
+    @property
+    def snapshots(self) -> Snapshots:
+        """The record of every indexed version (.cairn/snapshots/, index.snapshots)."""
+        if self._snapshots is None:
+            self._snapshots = Snapshots(self.root, enabled=not self.settings.config.store.url)
+        return self._snapshots
+
+    @property
+    def web_sources(self) -> list[str]:
+        """The web sources (SPEC section 2): the URLs in `sources` and in each root's web.txt."""
+        if self._web is None:
+            self._web, self.web_problems = web_sources(self.root, self.settings, self._decide_allowed)
+        return self._web
 
     # -- sources ------------------------------------------------------------------
 
@@ -136,6 +156,10 @@ class Workspace(AnswerFiles):
                         continue
                     if name.startswith("."):
                         skipped[text_name(ident)] = "a hidden file (its name starts with '.'): not read"
+                        self.passed_over.add(text_name(ident))
+                        continue
+                    if name == WEB_LIST and dirpath == str(base):
+                        skipped[text_name(ident)] = "the list of web sources: `cairn fetch` downloads them"
                         self.passed_over.add(text_name(ident))
                         continue
                     if not self.is_source_file(name):
@@ -189,7 +213,7 @@ class Workspace(AnswerFiles):
             sources, res.denied, res.skipped = self.list_sources()
             res.passed_over = set(self.passed_over)
             known = self.store.current_versions()
-            stale = known.keys() - sources
+            stale = known.keys() - sources - set(self.web_sources)
         else:
             sources = [s for s in only if self.is_source_file(s) and self.readable_source(s)]
             stale = {s for s in only if s not in sources}
@@ -214,6 +238,7 @@ class Workspace(AnswerFiles):
                     self._parse_failed(job, exc, res)
                     continue
                 assert parsed is not None  # an outcome holds either the parse or its error
+                self.snapshots.write(job.ident, job.data, parsed[0].lineage)
                 pending.append(parsed)
                 pending_chars += len(parsed[0].text)
                 # the store's own work on it, here while the writer stores the batch before
@@ -242,6 +267,11 @@ class Workspace(AnswerFiles):
             parsers.close()
             writer.close()
         self._store_parsed(pending, res)
+        if only is None:
+            web, unchanged, errors = rebuild.index_web(self)
+            res.indexed += web
+            res.unchanged += unchanged
+            res.errors.update(errors)
         for ident in sorted(stale):
             self.store.drop_current(ident)
             res.removed.append(ident)
@@ -285,7 +315,8 @@ class Workspace(AnswerFiles):
             if status[0] > MAX_SOURCE_BYTES:
                 raise SourceError(f"larger than {MAX_SOURCE_BYTES // (1024 * 1024)} MB")
             # the file unchanged since it was last read, as the store's current version
-            if is_current(self.source_status.known(ident, status)):
+            known_version = self.source_status.known(ident, status)
+            if is_current(known_version) and known_version is not None and self.snapshots.has(known_version):
                 res.unchanged += 1
                 return None
             data = path.read_bytes()
@@ -299,10 +330,12 @@ class Workspace(AnswerFiles):
         version = hashlib.sha256(data).hexdigest()
         if len(data) == status[0]:
             self.source_status.note(ident, status, version)
+        existing = None if is_current(version) else self.store.find_version(ident, version, lineage, chunk_chars)
+        if is_current(version) or existing is not None:
+            self.snapshots.write(ident, data, lineage)  # the record, when an earlier run kept none
         if is_current(version):
             res.unchanged += 1
             return None
-        existing = self.store.find_version(ident, version, lineage, chunk_chars)
         if existing is not None:
             self.store.set_current(ident, existing)
             res.indexed.append(ident)
@@ -363,20 +396,28 @@ class Workspace(AnswerFiles):
         res.errors[ident] = f"{exc.__class__.__name__}: {exc}"
         self.store.record_error(ident, None, res.errors[ident])
 
-    def index_bytes(self, ident: str, data: bytes, *, current: bool = False) -> int | None:
-        """Index a version given as bytes (from git history) as superseded."""
+    def index_bytes(self, ident: str, data: bytes, *, current: bool = False,
+                    parse_name: str | None = None, snapshot: bool = True) -> int | None:
+        """Index a version given as bytes (from git history, a snapshot or a fetch), as superseded
+        unless `current`. `parse_name`: the file name it is parsed as (a web source's, by its
+        content type); `snapshot`: also keep it in the snapshots (not when it comes from there)."""
         version = hashlib.sha256(data).hexdigest()
         if (ident, version) in self.store.purged_versions(ident):
             return None  # removed by `cairn gc --purge`: history never brings it back
         chunk_chars = self.settings.config.chunk_chars
-        lineage = lineage_for(ident)
+        name = parse_name or ident
+        lineage = lineage_for(name)
         existing = self.store.find_version(ident, version, lineage, chunk_chars)
         if existing is not None:
+            if current:
+                self.store.set_current(ident, existing)
             return existing
         try:
-            doc = parse_bytes(ident, data)
+            doc = parse_bytes(name, data)
         except SourceError:
             return None
+        if snapshot:
+            self.snapshots.write(ident, data, doc.lineage)
         chunks = chunking.chunk_document(ident, doc.text, doc.pages, chunk_chars)
         return self.store.add_version(ident, version, doc.lineage, chunk_chars, doc.text, doc.pages, chunks,
                                       make_current=current, date=doc.date)

@@ -24,13 +24,21 @@ from ..core.model import Chunk
 STORE_DIR = ".cairn"
 
 
+# the store folder's `.gitignore`: the index is a cache, never committed; snapshots/ is the record (SPEC section 1)
+STORE_GITIGNORE = (
+    "# written by Cairn: index.db is a cache (never committed); snapshots/ is the record (commit it)\n"
+    "*\n!.gitignore\n!snapshots/\n!snapshots/**\n"
+)
+
+
 def ignore_store_folder(folder: Path) -> None:
-    """Write `*` to the store folder's `.gitignore` when it has none (so git never commits what Cairn keeps
-    there), never through a symbolic link; nothing when it exists or the folder is read-only."""
+    """Write STORE_GITIGNORE to the store folder's `.gitignore` when it has none (so git commits only the
+    snapshots of what Cairn keeps there), never through a symbolic link; nothing when it exists or the
+    folder is read-only."""
     try:
         fd = os.open(folder / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write("*\n")
+            f.write(STORE_GITIGNORE)
     except OSError:  # it exists, or a read-only workspace: the store still works
         pass
 STORE_FILE = "index.db"
