@@ -2,6 +2,7 @@
 // installed. Never a hard dependency: without it these functions say
 // "nothing selected" and the server is looked for elsewhere.
 import { execFile } from 'node:child_process';
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 
 const PYTHON_EXTENSION_ID = 'ms-python.python';
@@ -53,8 +54,8 @@ export function interpreterHasCairn(python: string): Promise<boolean> {
   return new Promise((resolve) => {
     execFile(
       python,
-      ['-c', 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("cairn.lsp") else 1)'],
-      { timeout: 15000 },
+      ['-P', '-c', 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("cairn.lsp") else 1)'],
+      { timeout: 15000, cwd: os.tmpdir() },
       (error) => resolve(error === null),
     );
   });

@@ -186,11 +186,11 @@ export class CairnServer implements vscode.Disposable {
     this.command = command;
     this.output.info(`Starting the Cairn server (${command.description}): ${[command.command, ...command.args].join(' ')}`);
 
-    const folder = vscode.workspace.workspaceFolders?.[0];
     const serverOptions: ServerOptions = {
       command: command.command,
       args: command.args,
-      options: { cwd: folder?.uri.fsPath, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+      // started outside the workspace: nothing a cloned folder holds is on the server's path
+      options: { cwd: os.tmpdir(), env: { ...process.env, PYTHONUNBUFFERED: '1' } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file', language: 'markdown' }],

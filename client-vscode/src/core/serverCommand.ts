@@ -122,7 +122,9 @@ export async function resolveServerCommand(lookup: ServerLookup): Promise<Server
     if (await lookup.interpreterHasCairn(python)) {
       return {
         command: python,
-        args: ['-m', 'cairn', 'serve'],
+        // -P: the working directory is not put on sys.path, so a workspace's own tomllib.py
+        // (or yaml/, cairn/) is never imported by the server (it also starts outside the workspace)
+        args: ['-P', '-m', 'cairn', 'serve'],
         origin: 'python',
         description: `interpreter selected in the Python extension: ${python}`,
       };

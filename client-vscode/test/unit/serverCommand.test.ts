@@ -55,7 +55,7 @@ describe('resolveServerCommand', () => {
     assert.equal(command.command, cairn);
   });
 
-  it('runs the selected interpreter with -m cairn serve when it can import cairn', async () => {
+  it('runs the selected interpreter with -P -m cairn serve when it can import cairn', async () => {
     let asked: string | undefined;
     const command = await resolveServerCommand(
       lookup({
@@ -69,7 +69,7 @@ describe('resolveServerCommand', () => {
     );
     assert.equal(asked, '/venv/bin/python');
     assert.equal(command.command, '/venv/bin/python');
-    assert.deepEqual(command.args, ['-m', 'cairn', 'serve']);
+    assert.deepEqual(command.args, ['-P', '-m', 'cairn', 'serve']);
     assert.equal(command.origin, 'python');
   });
 

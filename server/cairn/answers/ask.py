@@ -162,6 +162,9 @@ class AskModel(OpenAIJudge):
         try:
             data = json.loads(raw.decode("utf-8", "replace"))
             resp = _ChatResponse.model_validate(data)
+        except RecursionError:
+            raise _Failure("malformed reply: nested too deeply to be a chat completion", retry=False,
+                           transport=False) from None
         except ValueError as exc:
             why = _summary(exc) if isinstance(exc, ValidationError) else "the response is not JSON"
             raise _Failure(f"malformed reply: not a chat completion ({why})", retry=False, transport=False) from None
@@ -295,15 +298,20 @@ def to_markdown(asked: Asked, report_entry: DraftOut) -> str:
     from ..drafts.binding import claim_field
     from ..drafts.fields import block_text
 
-    out = [f"# {' '.join(asked.question.split())}", "", f"<!-- cairn ask: {label(asked)} -->", ""]
+    from ..core.terminal import safe
+
+    # a model's text (and a question) is shown, never obeyed: its control characters, which a
+    # terminal showing the answer would act on (OSC 0 retitles it, OSC 52 writes the clipboard),
+    # are written as escapes; the quotes are JSON strings in the cite blocks, escaped there
+    out = [f"# {safe(' '.join(asked.question.split()))}", "", f"<!-- cairn ask: {safe(label(asked))} -->", ""]
     for c in report_entry.claims:
-        text = " ".join(c.text.split())
+        text = safe(" ".join(c.text.split()))
         cits = [{"chunk_id": x.chunk_id, "start": x.start, "end": x.end, "quote": x.quote, "source": x.source,
                  "version": (x.version or "")[:12], "claim": claim_field(text)} for x in c.citations
                 if None not in (x.chunk_id, x.start, x.end, x.quote, x.source, x.version)]
         if not text and not cits:
             for d in c.diagnostics:
-                out += [f"<!-- cairn ask: {d.message.replace('--', '- -')} -->", ""]
+                out += [f"<!-- cairn ask: {safe(d.message).replace('--', '- -')} -->", ""]
             continue
         out += [text or "(no claim text)", ""]
         if cits:

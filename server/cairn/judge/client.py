@@ -119,6 +119,8 @@ def first_json_object(text: str) -> dict | None:
             obj, _ = decoder.raw_decode(text, m.start())
         except json.JSONDecodeError:
             continue
+        except RecursionError:
+            return None  # nested deeper than any answer: no object is read from this reply
         if isinstance(obj, dict):
             return obj
     return None
@@ -507,7 +509,7 @@ class ChatClient:
     def _read(self, raw: bytes) -> JudgeAnswer:
         try:
             data = json.loads(raw.decode("utf-8", "replace"))
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise _Failure(
                 f"malformed answer: the response is not JSON: {_snippet(raw.decode('utf-8', 'replace'))!r}",
                 retry=False,
@@ -515,6 +517,9 @@ class ChatClient:
             ) from None
         try:
             resp = _ChatResponse.model_validate(data)
+        except RecursionError:
+            raise _Failure("malformed answer: nested too deeply to be a chat completion", retry=False,
+                           transport=False) from None
         except ValidationError as exc:
             raise _Failure(
                 f"malformed answer: not a chat completion ({_summary(exc)})", retry=False, transport=False

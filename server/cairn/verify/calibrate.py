@@ -133,6 +133,8 @@ def load_rows(path: str | Path) -> Rows:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise CalibrationDataError(f"{path}:{n}: not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise CalibrationDataError(f"{path}:{n}: nested too deeply to be a row") from None
         if not isinstance(obj, dict):
             raise CalibrationDataError(f"{path}:{n}: expected a JSON object")
         row = _row(obj, n, path, skipped)
