@@ -295,10 +295,9 @@ def label(asked: Asked) -> str:
 
 def to_markdown(asked: Asked, report_entry: DraftOut) -> str:
     """A draft ready to paste: the question as a heading, each claim a paragraph with its cite block."""
+    from ..core.terminal import safe
     from ..drafts.binding import claim_field
     from ..drafts.fields import block_text
-
-    from ..core.terminal import safe
 
     # a model's text (and a question) is shown, never obeyed: its control characters, which a
     # terminal showing the answer would act on (OSC 0 retitles it, OSC 52 writes the clipboard),
