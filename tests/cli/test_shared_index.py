@@ -142,7 +142,7 @@ def test_store_migrate_and_schema_errors(demo: Path, pg_url: str):
     assert proc.returncode == 2 and "is damaged" in proc.stderr and "Traceback" not in proc.stderr
     # the SQLite store answers the same command
     proc = run_cairn(demo, "store", "migrate", env={"CAIRN_STORE_URL": ""})
-    assert proc.returncode == 0 and "index.db is at schema 4" in proc.stderr
+    assert proc.returncode == 0 and "index.db is at schema 5" in proc.stderr
 
 
 # -- sharing -----------------------------------------------------------------------------
