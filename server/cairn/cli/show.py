@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..core.terminal import safe
-from ..index.snapshots import REPOSITORY_RECORD, SNAPSHOT_DIR
-from ..store import STORE_DIR
 from .common import EXIT_FAIL, EXIT_USAGE, _err, _guard, _report_index, _workspace
 
 if TYPE_CHECKING:
@@ -59,6 +57,7 @@ def commit_of(ws: Workspace, data: bytes) -> str | None:
 
 
 def _fetch_line(record: dict[str, Any], here: bool) -> str:
+    from ..index.snapshots import REPOSITORY_RECORD
     parts = [str(record.get("time") or "?"), str(record.get("status") or "?"), str(record.get("content_type") or "?")]
     final = record.get("final_url")
     line = " ".join(parts) + (f" from {final}" if final else "")
@@ -109,6 +108,8 @@ def show_cmd(ref: str, context: bool, principal: str | None) -> None:
     """The stored text of a chunk at a version (default: the one a citation names, else the latest)."""
     from ..engine import checks as engine
     from ..index.history import History
+    from ..index.snapshots import SNAPSHOT_DIR
+    from ..store import STORE_DIR
 
     m = CHUNK_REF.match(ref.strip())
     if not m:
@@ -153,6 +154,8 @@ def show_cmd(ref: str, context: bool, principal: str | None) -> None:
 
 
 def _print(ws: Workspace, ch: Chunk, how: str, found: list[Chunk], context: bool) -> None:
+    from ..index.snapshots import SNAPSHOT_DIR
+    from ..store import STORE_DIR
     cur = ws.store.current_version(ch.source)
     state = "current" if cur is not None and cur.version == ch.version else (
         f"superseded; the current version is {cur.version[:12]}" if cur is not None else "superseded; the source is"
