@@ -107,7 +107,9 @@ def checked(demo_template: Path, tmp_path: Path) -> tuple[Path, dict]:
     root = copy_tree(demo_template, tmp_path / "demo")
     proc = cairn(root, "check", "--format", "json")
     assert proc.returncode == 1, proc.stderr
-    assert sorted(p.name for p in (root / ".cairn").iterdir()) == [".gitignore", "index.db"]
+    # the index and the snapshots a check keeps beside it (snapshots/, snapshots.local); no journal
+    names = sorted(p.name for p in (root / ".cairn").iterdir())
+    assert names == [".gitignore", "index.db", "snapshots", "snapshots.local"], names
     return root, verdicts(proc.stdout)
 
 

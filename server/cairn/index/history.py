@@ -131,7 +131,12 @@ class History:
         if not self._restored:
             # the snapshots first (.cairn/snapshots/, a deleted index's record), then git
             self._restored = True
-            if restore(self.ws):
+            try:
+                added = restore(self.ws)
+            except StoreError as exc:  # an index it cannot write (read-only): checked as it is
+                added = 0
+                log.warning("the snapshots were not restored into the index: %s", exc)
+            if added:
                 self.generation += 1
                 if self.ws.store.lookup(chunk_id):
                     return True
