@@ -229,6 +229,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
     named = (*context, *titles)
     offered = _offered(tuple(quotes))
     numbers = offered.numbers
+    index = _Numbers(numbers)
     dates = offered.dates
     if any(q.kind == "date" for q in cq):
         dates = dates + offered.months
@@ -236,7 +237,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
     out: list[NumberMismatch] = []
     for q in cq:
         if q.kind == "number":
-            if _backing(claim, q, numbers) is None and _bound_backing(claim, q, offered.amounts) is None \
+            if _backing(claim, q, numbers, index) is None and _bound_backing(claim, q, offered.amounts) is None \
                     and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None \
                     and _bound_within(claim, q, offered.bounds) is None and _years_within(claim, q, ranges) is None \
                     and not _named_version(q, offered.quantities) and not _every(claim, q, offered.quantities):
@@ -533,40 +534,91 @@ def _time_bound_met(claim: str, q: Quantity, times: list[Quantity]) -> bool:
     return False
 
 
-def _backing(claim: str, q: Quantity, numbers: list[Quantity]) -> Quantity | None:
+class _Numbers:
+    """The quotes' numbers (_numbers_of) kept for lookup by value and unit, so
+    that a claim of many numbers is checked against quotes of many numbers in
+    time proportional to the two, not their product (`_backing`)."""
+
+    def __init__(self, numbers: list[Quantity]) -> None:
+        self.numbers = numbers
+        # for each finite value, the first number of each unit that has it (its place, the number)
+        self.firsts: dict[Decimal, dict[str | None, tuple[int, Quantity]]] = {}
+        self.units: set[str] = set()
+        self.worded: list[Quantity] = []  # shares written in words ("a third")
+        self.found: dict[tuple[Decimal | None, Decimal | None, str | None, str, bool], Quantity | None] = {}
+        for i, n in enumerate(numbers):
+            if n.value is not None and n.value.is_finite():
+                self.firsts.setdefault(n.value, {}).setdefault(n.unit, (i, n))
+            if n.unit is not None:
+                self.units.add(n.unit)
+            if in_words(n):
+                self.worded.append(n)
+
+    def first(self, value: Decimal | None, keep: Callable[[str | None], bool]) -> Quantity | None:
+        """The first number equal to `value` whose unit `keep` accepts."""
+        if value is None or not value.is_finite():
+            return next((n for n in self.numbers if n.value == value and keep(n.unit)), None)
+        got = [(i, n) for unit, (i, n) in self.firsts.get(value, {}).items() if keep(unit)]
+        return min(got, key=lambda x: x[0])[1] if got else None
+
+
+def _backing(claim: str, q: Quantity, numbers: list[Quantity], index: _Numbers | None = None) -> Quantity | None:
     """The quotes' number (of `numbers`, _numbers_of) that states the claim's
     number `q`: the same value in the same unit, the amount in another unit
     (`converts`), or, after a hedge (`about 3 km`), its rounding; None when
-    none does."""
+    none does. `index` is `numbers` kept for lookup (the same answer, found
+    without reading every number)."""
+    found = index if index is not None and index.numbers is numbers else _Numbers(numbers)
+    key = (q.value, q.high, q.unit, q.text, hedged(claim, q.start))
+    if key in found.found:
+        return found.found[key]
+    got = _backing_in(claim, q, found, key[4])
+    found.found[key] = got
+    return got
+
+
+def _backing_in(claim: str, q: Quantity, found: _Numbers, hedge: bool) -> Quantity | None:
+    numbers = found.numbers
+    unit = q.unit
     # a claim's unit, when the quotes use that unit, is matched among those: "8 times
     # faster" is not backed by "4 times faster ... slice by 8"
-    pool = [n for n in numbers if n.unit == q.unit] if q.unit and any(n.unit == q.unit for n in numbers) else numbers
-    for n in numbers:
+    by_unit = bool(unit) and unit in found.units
+    if unit:
         # the same figure with a unit that may name it ("£16.95" after "£25.60 a week ... and"): a rate
         # given once for several figures
-        if n.value == q.value and n.unit and q.unit and n.unit != q.unit and same_unit(q.unit, n.unit):
+        n = found.first(q.value, lambda u: bool(u) and u != unit and same_unit(unit, u))
+        if n is not None:
             return n
-    for n in pool:
-        if n.value == q.value and same_unit(q.unit, n.unit):
-            return n
-    for n in numbers:
-        # the same figure in another unit is another quantity (-40 °F is not -40 °C, though they
-        # are the same temperature): the writer changed the unit, not the figure
-        if converts(q, n) and not (n.value == q.value and q.unit and n.unit):
-            return n
-    for n in numbers:  # "40m passengers" may be forty million, not forty metres
-        for a, b in ((q, n), (n, q)):
-            if a.unit == "m" and a.text[-1:] == "m" and a.text[-2:-1].isdigit() and b.unit is None \
-                    and a.value is not None and b.value == a.value * 10**6:
+    n = found.first(q.value, (lambda u: u == unit) if by_unit else (lambda u: same_unit(unit, u)))
+    if n is not None:
+        return n
+    if unit is not None:
+        for n in numbers:
+            # the same figure in another unit is another quantity (-40 °F is not -40 °C, though they
+            # are the same temperature): the writer changed the unit, not the figure
+            if n.unit is not None and n.unit != unit and converts(q, n) and not (n.value == q.value and n.unit):
                 return n
-    if hedged(claim, q.start) or in_words(q):  # a fraction word is a round figure: "half" for 48 %
+    if q.value is not None and q.value.is_finite() and (unit == "m" or (unit is None and "m" in found.units)):
+        # "40m passengers" may be forty million, not forty metres
+        if unit == "m":
+            n = found.first(q.value * 10**6, lambda u: u is None) \
+                if q.text[-1:] == "m" and q.text[-2:-1].isdigit() else None
+        else:
+            n = found.first(q.value / 10**6, lambda u: u == "m")
+            if n is not None and not (n.text[-1:] == "m" and n.text[-2:-1].isdigit() and n.value is not None
+                                      and q.value == n.value * 10**6):
+                n = None
+        if n is not None:
+            return n
+    pool = [n for n in numbers if n.unit == unit] if by_unit else numbers
+    if hedge or in_words(q):  # a fraction word is a round figure: "half" for 48 %
         for n in pool:
             if hedged_rounding(q, n):
                 return n
-    for n in pool:
-        if in_words(n) and q.unit == "%" and q.value is not None and n.value is not None \
-                and rounds_to(n.value, q.value):
-            return n  # "33 %" for "a third"
+    if unit == "%" and q.value is not None:
+        for n in found.worded:
+            if (not by_unit or n.unit == unit) and n.value is not None and rounds_to(n.value, q.value):
+                return n  # "33 %" for "a third"
     return None
 
 
@@ -584,6 +636,7 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
         return claim
     offered = _offered(tuple(quotes))
     numbers = offered.numbers
+    index = _Numbers(numbers)
     text = unicodedata.normalize("NFKC", claim)
     out: list[str] = []
     last = 0
@@ -603,7 +656,7 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
         elif q.kind == "date":  # "early March 2022" for "6 March 2022"
             n = next((d for d in offered.dates if _date_holds(d, q)), None)
         else:
-            n = _backing(text, q, numbers) or _span_of(q, offered.ranges) or _bound_backing(text, q, offered.amounts)
+            n = _backing(text, q, numbers, index) or _span_of(q, offered.ranges) or _bound_backing(text, q, offered.amounts)
             if n is None:
                 written = _change_backing(text, q, numbers)  # "a third" for "from 300 to 200"
         if n is not None:
