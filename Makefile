@@ -38,8 +38,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# the tests run in JOBS processes (pytest-xdist; CI has 2 cores); JOBS=0 runs them in this one process
+JOBS ?= 2
 test-python: $(STAMP) $(NATIVE) lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(JOBS)
 
 # The VS Code extension: unit tests, lint and the real-VS-Code end-to-end test.
 test-vscode: $(STAMP) $(NATIVE)
