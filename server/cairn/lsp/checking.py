@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .. import drafts as drafts_mod
 from ..core.config import Settings
-from ..core.model import Claim, ClaimResult, Diagnostic, Pos, Range
+from ..core.model import Claim, ClaimResult, Diagnostic, DraftDoc, Pos, Range
 from ..engine import checks as engine
 from ..engine.reuse import SpanIndex
 from ..index.workspace import IndexResult, Workspace
@@ -235,6 +235,14 @@ class Folder:
         made: dict[str, Segment] = {}
         placed: list[tuple[int, Segment]] = []
         uncited = 0
+        # the pieces to verify, parsed first so that their claims are read ahead together (a draft
+        # opened whole, or a source change: many claims at once)
+        parsed: dict[str, DraftDoc] = {}
+        for _, piece in placed_text:
+            before = old.get(piece)
+            if piece not in parsed and (before is None or not self._fresh(before)):
+                parsed[piece] = before.doc if before is not None else drafts_mod.parse_draft(piece)
+        self.verifier.read_ahead(claim for doc in parsed.values() for claim in doc.claims)
         for line, piece in placed_text:
             seg = made.get(piece)
             if seg is None:
@@ -246,7 +254,7 @@ class Folder:
                             if t not in wanted and self._fresh(s):
                                 for cr in s.claims:
                                     claim_cache.setdefault(_layout_key(cr.claim), cr)
-                    seg = self._verify(piece, seg, claim_cache)
+                    seg = self._verify(piece, seg, claim_cache, parsed)
                 made[piece] = seg
             placed.append((line, seg))
             uncited += seg.doc.uncited_paragraphs
@@ -295,9 +303,10 @@ class Folder:
     def forget(self, path: Path) -> None:
         self._cites.pop(path, None)
 
-    def _verify(self, text: str, stale: Segment | None, cache: dict) -> Segment:
-        """Verify a piece: new, or the same text whose verdicts a source change may have made stale."""
-        doc = stale.doc if stale is not None else drafts_mod.parse_draft(text)
+    def _verify(self, text: str, stale: Segment | None, cache: dict, parsed: dict | None = None) -> Segment:
+        """Verify a piece: new, or the same text whose verdicts a source change may have made stale;
+        `parsed`: pieces already parsed (text -> draft)."""
+        doc = stale.doc if stale is not None else (parsed or {}).get(text) or drafts_mod.parse_draft(text)
         seg = Segment(text=text, doc=doc, lines=stale.lines if stale is not None else drafts_mod.split_lines(text),
                       epoch=self.epoch, generation=self.generation)
         kept = {}

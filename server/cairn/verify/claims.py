@@ -20,7 +20,7 @@ from ..core.model import (
     Range,
 )
 from ..drafts import binding
-from ..meaning import Evidence, NumberMismatch, sentence_around
+from ..meaning import Evidence, NumberMismatch, read_ahead, sentence_around
 from ..meaning import check as check_meaning
 from ..meaning import plain as plain_text_of
 from ..meaning.backing import names_literals, restated_score, without_identifiers
@@ -56,6 +56,10 @@ class ClaimChecks:
 
     def prefetch(self, chunk_ids: Iterable[str | None]) -> None:
         raise NotImplementedError
+
+    def read_ahead(self, claims: Iterable[Claim]) -> None:
+        """Have the claims that quote a source read by the sentence reader ahead, in batches."""
+        read_ahead([claim.text for claim in claims if any(c.quote for c in claim.citations)])
 
     def verify_claim(self, claim: Claim) -> ClaimResult:
         cfg = self.ws.settings.config
@@ -237,6 +241,7 @@ class ClaimChecks:
                      cache: dict | None = None) -> DraftResult:
         """Verify every claim; `cache` (claim key -> ClaimResult) skips unchanged claims."""
         self.prefetch(c.chunk_id for claim in doc.claims for c in claim.citations)
+        self.read_ahead([claim for claim in doc.claims if cache is None or claim.key not in cache])
         claims = []
         for claim in doc.claims:
             if cache is not None:

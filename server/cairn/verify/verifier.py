@@ -45,6 +45,15 @@ def _span(*ranges: Range | None) -> Range | None:
     return Range(start, end)
 
 
+def _keep_readings() -> None:
+    """The sentence reader keeps its readings in the user's cache folder, each under this machine's MAC."""
+    from ..reading import kept
+    from ..store import provenance
+
+    kept.use(provenance.user_folder("XDG_CACHE_HOME", ".cache", "cache"),
+             lambda message: provenance.mac(provenance.machine_key(), message))
+
+
 def short(version: str) -> str:
     return version[:8]
 
@@ -65,6 +74,7 @@ class QuoteSearch:
 
 class Verifier(ClaimChecks):
     def __init__(self, workspace: Workspace, *, judge: Judge | None = None) -> None:
+        _keep_readings()
         self.ws = workspace
         self.store = workspace.store
         self.history = History(workspace)
