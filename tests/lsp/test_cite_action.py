@@ -5,6 +5,7 @@ gives a block the server verifies; a denied source is never offered."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from lsprotocol import types
@@ -56,9 +57,13 @@ async def titled(client, u, line) -> list[types.CodeAction]:
         found[:] = cites(await actions(client, u, line))
         return found and all("support" in a.title for a in found)
 
-    for _ in range(200):
+    # the evidence is searched in the background: polled for up to a minute (a busy machine runs
+    # other tests beside this one), not a fixed number of times
+    deadline = asyncio.get_running_loop().time() + 60
+    while asyncio.get_running_loop().time() < deadline:
         if await poll():
             return found
+        await asyncio.sleep(0.05)
     raise AssertionError(f"no titled cite actions on line {line}: {[a.title for a in found]}")
 
 
