@@ -71,8 +71,10 @@ def question_words(question: str) -> list[str]:
 
 
 def retrieve(ws: Workspace, question: str, k: int) -> list[Chunk]:
-    """The `k` current chunks that best match the question, best first."""
-    return [c for c in ws.store.rank(question_words(question), k) if ws.allowed(c.source)]
+    """The `k` current chunks of the sources the principal may read that best match
+    the question, best first (ranked among those sources only: IndexStore.rank)."""
+    chunks = ws.store.rank(question_words(question), k, readable=ws.readable_sources())
+    return [c for c in chunks if ws.allowed(c.source)]
 
 
 # -- the extractive answer ----------------------------------------------------------------

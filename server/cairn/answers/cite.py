@@ -67,7 +67,8 @@ def find_places(ws: Workspace, quote: str, sources: list[str] | None = None, lim
     candidates: list[Chunk] = []
     if words:
         only = set(sources) if sources is not None else None
-        candidates = [c for c in ws.store.search_words(words[:8], limit=2000)
+        readable = ws.readable_sources(None if only is None else only.__contains__)
+        candidates = [c for c in ws.store.search_words(words[:8], limit=2000, readable=readable)
                       if ws.allowed(c.source) and (only is None or c.source in only)]
     places = _scan(ws, pat, candidates, limit)
     if not places:  # the full-text search may tokenise differently: every chunk decides

@@ -26,7 +26,7 @@ sentence is scored, to show as a near miss.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -81,11 +81,13 @@ def query_words(claim: str) -> list[str]:
 CANDIDATES = 30  # chunks the full-text ranking hands to the support check
 
 
-def retrieve(store: IndexStore, claim: str, n: int = CANDIDATES) -> list[Chunk]:
+def retrieve(store: IndexStore, claim: str, n: int = CANDIDATES, *,
+             readable: Sequence[str] | None = None) -> list[Chunk]:
     """The `n` current chunks the store's full-text ranking finds best for the
-    claim's words (each word once; numbers and names first)."""
+    claim's words (each word once; numbers and names first), among the `readable`
+    sources only when given (Workspace.readable_sources: the principal's)."""
     words = query_words(claim)
-    return store.rank(words, n) if words else []
+    return store.rank(words, n, readable=readable) if words else []
 
 
 def find_evidence(

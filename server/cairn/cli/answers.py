@@ -192,11 +192,15 @@ def _evidence_for(ws: Workspace, claim: str, k: int, sources: tuple[str, ...], a
     _report_index(res, quiet=True)
     cfg = ws.settings.config
 
-    def allowed(source: str) -> bool:
-        return ws.allowed(source) and (not patterns or any(fnmatchcase(source, p) or source == p for p in patterns))
+    def named(source: str) -> bool:
+        return not patterns or any(fnmatchcase(source, p) or source == p for p in patterns)
 
-    passages = find_evidence(claim, retrieve(ws.store, claim), threshold=cfg.threshold, mode=cfg.support.mode,
-                             allowed=allowed, k=k)
+    def allowed(source: str) -> bool:
+        return ws.allowed(source) and named(source)
+
+    # ranked among the readable (and named) sources only: the others never take a candidate's place
+    candidates = retrieve(ws.store, claim, readable=ws.readable_sources(named))
+    passages = find_evidence(claim, candidates, threshold=cfg.threshold, mode=cfg.support.mode, allowed=allowed, k=k)
     texts: dict[str, str | None] = {}
     shown = []
     for p in passages:

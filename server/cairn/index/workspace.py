@@ -109,6 +109,15 @@ class Workspace(AnswerFiles):
             self._web, self.web_problems = web_sources(self.root, self.settings, self._decide_allowed)
         return self._web
 
+    def readable_sources(self, also: Callable[[str], bool] | None = None) -> list[str] | None:
+        """The current sources the principal may read (allowed), and that `also` keeps
+        when given: the only ones the store's searches rank and limit among (its
+        `readable`), so a denied source's text never decides what else comes back.
+        None when that is every current source."""
+        current = self.store.current_versions()
+        keep = [s for s in current if self.allowed(s) and (also is None or also(s))]
+        return None if len(keep) == len(current) else sorted(keep)
+
     # -- sources ------------------------------------------------------------------
 
     def is_source_file(self, name: str) -> bool:

@@ -68,7 +68,8 @@ def compute(folder, claim: str) -> list[Offer]:
     from ..drafts.binding import claim_field
     ws = folder.ws
     cfg = ws.settings.config
-    passages = find_evidence(claim, retrieve(ws.store, claim), threshold=cfg.threshold, mode=cfg.support.mode,
+    candidates = retrieve(ws.store, claim, readable=ws.readable_sources())
+    passages = find_evidence(claim, candidates, threshold=cfg.threshold, mode=cfg.support.mode,
                              allowed=ws.allowed, k=OFFERS)
     texts: dict[str, str | None] = {}
     out = []

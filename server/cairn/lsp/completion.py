@@ -352,12 +352,14 @@ async def complete(session, folder, doc, position: types.Position) -> types.Comp
         prefix = "".join(_WORD.findall(spot.typed))[:16]
         if prefix and not re.fullmatch(r"[0-9a-fA-F]+", prefix):
             return types.CompletionList(is_incomplete=True, items=[])
-        chunks = await session.read(store.chunk_ids_with_prefix, prefix, 50)
+        readable = await session.read(folder.ws.readable_sources)  # chosen in the query, before its limit
+        chunks = await session.read(store.chunk_ids_with_prefix, prefix, 50, readable=readable)
         chunks = [c for c in chunks if folder.ws.allowed(c.source)]
         return types.CompletionList(is_incomplete=True, items=chunk_id_items(lines, session.codec, spot, chunks))
     words = _WORD.findall(spot.typed)
     if not words:
         return types.CompletionList(is_incomplete=True, items=[])
-    chunks = await session.read(store.search_words, words, MAX_ITEMS * 2)
+    readable = await session.read(folder.ws.readable_sources)
+    chunks = await session.read(store.search_words, words, MAX_ITEMS * 2, readable=readable)
     chunks = [c for c in chunks if folder.ws.allowed(c.source)]
     return types.CompletionList(is_incomplete=True, items=quote_items(lines, session.codec, spot, chunks, eol))

@@ -13,7 +13,7 @@ import os
 import re
 import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -250,19 +250,28 @@ class IndexStore(ABC):
                    terms: dict[str, int] | None = None) -> list[tuple[Chunk, int]]: ...
 
     @abstractmethod
-    def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]: ...
+    def search_words(self, words: list[str], limit: int = 20, *, readable: Sequence[str] | None = None) -> list[Chunk]:
+        """Current chunks holding all these words (prefix match on the last). `readable`,
+        when given, names the only sources searched (the principal's: see rank)."""
 
     @abstractmethod
     def version_date(self, source: str, version: str) -> str | None:
         """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""
 
     @abstractmethod
-    def rank(self, words: list[str], k: int) -> list[Chunk]:
+    def rank(self, words: list[str], k: int, *, readable: Sequence[str] | None = None) -> list[Chunk]:
         """The `k` current chunks that best match these words, best first (full-text
-        ranking; the retrieval of `cairn ask` and of evidence for a claim)."""
+        ranking; the retrieval of `cairn ask` and of evidence for a claim).
+
+        `readable`, when given, names the only sources ranked: the ones the principal
+        may read (Workspace.readable_sources). They are chosen in the query, before
+        any limit, and nothing of the other sources enters the scores, so which
+        chunks come back, how many and in what order never depends on the text of
+        a source the principal may not read (docs/security.md)."""
 
     @abstractmethod
-    def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]: ...
+    def chunk_ids_with_prefix(self, prefix: str, limit: int = 50, *,
+                              readable: Sequence[str] | None = None) -> list[Chunk]: ...
 
     @abstractmethod
     def versions_of(self, chunk_id: str) -> list[str]: ...

@@ -6,7 +6,7 @@ store's pool (_run) and workspace key, and returns current chunks only."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..core.model import Chunk
@@ -67,8 +67,9 @@ class Search:
             return rows
         return c.execute(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.text LIKE %(p)s" + _BY_SOURCE, params).fetchall()
 
-    def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
-        """Current chunks holding all these words (prefix match on the last), in any case.
+    def search_words(self, words: list[str], limit: int = 20, *, readable: Sequence[str] | None = None) -> list[Chunk]:
+        """Current chunks holding all these words (prefix match on the last), in any case;
+        of the `readable` sources only when given, chosen in the query (before its limit).
 
         The text-search index finds the chunks holding the plain ASCII words but
         the last as whole words (the last one, as a prefix, only when it is
@@ -94,16 +95,21 @@ class Search:
         if terms:
             conds.insert(0, f"{_WORDS.format('ch.text')} @@ to_tsquery('simple', %(q)s)")
             params["q"] = " & ".join(terms)
+        if readable is not None:
+            conds.append(_ONLY)
+            params.update(_only_param(readable))
         rows = self._rows(_ROWS_SQL + _JOIN_CURRENT + f" WHERE {' AND '.join(conds)} ORDER BY ch.id LIMIT %(n)s",
                           {**params, "ws": self.workspace, "n": limit * 8})
         whole = [re.compile(r"(?<![^\W_])" + re.escape(w) + r"(?![^\W_])", re.IGNORECASE) for w in clean[:-1]]
         whole.append(re.compile(r"(?<![^\W_])" + re.escape(clean[-1]), re.IGNORECASE))
         return [ch for ch in rows if all(p.search(ch.text) for p in whole)][:limit]
 
-    def rank(self, words: list[str], k: int) -> list[Chunk]:
+    def rank(self, words: list[str], k: int, *, readable: Sequence[str] | None = None) -> list[Chunk]:
         """The `k` current chunks that best match these words, best first: PostgreSQL's
         own text ranking (ts_rank over the 'simple' configuration, so no language's
-        stemming), on the chunks holding any of the words. No text-search index is
+        stemming), on the chunks holding any of the words, of the `readable` sources
+        only when given (a condition of the query; ts_rank scores each chunk by its
+        own words alone, so no other chunk changes a score). No text-search index is
         kept for this expression (the index of quotes' words holds other tokens), so
         this reads the workspace's current chunks: fine for `cairn ask` on a team
         corpus, slower than SQLite's FTS5."""
@@ -111,12 +117,13 @@ class Search:
         if not clean or k <= 0:
             return []
         query = " | ".join("'" + w.replace("'", "''").replace("\\", "") + "'" for w in clean)
+        only = "" if readable is None else " AND " + _ONLY
         rows = self._rows(
             _ROWS_SQL + _JOIN_CURRENT
-            + " WHERE to_tsvector('simple', ch.text) @@ to_tsquery('simple', %(q)s)"
+            + " WHERE to_tsvector('simple', ch.text) @@ to_tsquery('simple', %(q)s)" + only +
             " ORDER BY ts_rank(to_tsvector('simple', ch.text), to_tsquery('simple', %(q)s)) DESC, v.source, ch.start_at"
             " LIMIT %(n)s",
-            {"ws": self.workspace, "q": query, "n": k * 4})
+            {"ws": self.workspace, "q": query, "n": k * 4, **_only_param(readable)})
         out, seen = [], set()
         for ch in rows:
             if ch.chunk_id not in seen:
@@ -124,7 +131,19 @@ class Search:
                 out.append(ch)
         return out[:k]
 
-    def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
+    def chunk_ids_with_prefix(self, prefix: str, limit: int = 50, *,
+                              readable: Sequence[str] | None = None) -> list[Chunk]:
         pattern = _like_pattern(prefix.lower())[1:]  # no leading %: a prefix
-        return self._rows(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.chunk_id LIKE %(p)s ORDER BY ch.id LIMIT %(n)s",
-                          {"ws": self.workspace, "p": pattern, "n": limit})
+        only = "" if readable is None else " AND " + _ONLY
+        return self._rows(_ROWS_SQL + _JOIN_CURRENT + " WHERE ch.chunk_id LIKE %(p)s" + only
+                          + " ORDER BY ch.id LIMIT %(n)s",
+                          {"ws": self.workspace, "p": pattern, "n": limit, **_only_param(readable)})
+
+
+# only the sources of a list (the principal's readable ones): a condition inside the query, before its limit
+_ONLY = "v.source = ANY(%(only)s)"
+
+
+def _only_param(readable: Sequence[str] | None) -> dict[str, list[str]]:
+    """_ONLY's parameter, none when every source is searched."""
+    return {} if readable is None else {"only": sorted(set(readable))}

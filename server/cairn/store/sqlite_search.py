@@ -6,8 +6,11 @@ provenance checks, and returns current, proven chunks only."""
 
 from __future__ import annotations
 
+import json
+import math
 import sqlite3
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -18,6 +21,8 @@ from .sqlite_faults import guarded, unavailable_reason
 
 # rows of current versions only: joined by `current`'s key (a join on version_id alone scans it)
 _JOIN_CURRENT = " JOIN current c2 ON c2.source = v.source AND c2.version_id = v.id"
+# only the sources of a JSON array (the principal's readable ones): a condition inside the query, before its limit
+_ONLY = " AND v.source IN (SELECT value FROM json_each(?))"
 
 
 class Search:
@@ -130,19 +135,23 @@ class Search:
         return occurrences_in_quote_order(chunks, quote, only, limit)
 
     @guarded("read")
-    def search_words(self, words: list[str], limit: int = 20) -> list[Chunk]:
-        """Current chunks holding all these words (prefix match on the last)."""
+    def search_words(self, words: list[str], limit: int = 20, *, readable: Sequence[str] | None = None) -> list[Chunk]:
+        """Current chunks holding all these words (prefix match on the last); of the
+        `readable` sources only when given, chosen before the limit."""
         clean = [w for w in (WORD.findall(" ".join(words))) if w]
         if not clean:
             return []
         q = " ".join(f'"{w}"' for w in clean[:-1]) + f' "{clean[-1]}"*'
+        params: tuple[Any, ...]
+        if readable is None:
+            where = " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
+            params = (q.strip(), limit * 4)
+        else:  # the other sources' rows must not take the places the limit leaves
+            where = " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)" + _ONLY + " LIMIT ?"
+            params = (q.strip(), _names(readable), limit * 4)
         with self._lock:
             try:
-                rows = self._conn.execute(
-                    self._ROWS_SQL + self._JOIN_CURRENT
-                    + " WHERE ch.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
-                    (q.strip(), limit * 4),
-                ).fetchall()
+                rows = self._conn.execute(self._ROWS_SQL + self._JOIN_CURRENT + where, params).fetchall()
             except sqlite3.OperationalError as exc:
                 if unavailable_reason(exc):
                     raise
@@ -154,13 +163,16 @@ class Search:
     RANK_ROWS = 2000
 
     @guarded("read")
-    def rank(self, words: list[str], k: int) -> list[Chunk]:
+    def rank(self, words: list[str], k: int, *, readable: Sequence[str] | None = None) -> list[Chunk]:
         """The `k` current chunks that best match these words, best first (SQLite
         full-text search's BM25 ranking; `cairn ask`'s retrieval). The rarest words
-        are searched (see RANK_ROWS); identical paragraphs count once."""
+        are searched (see RANK_ROWS); identical paragraphs count once. With
+        `readable`, see _rank_readable."""
         clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:64]
         if not clean or k <= 0:
             return []
+        if readable is not None:
+            return self._rank_readable(clean, k, _names(readable))
         with self._lock:
             conn = self._conn
             try:
@@ -203,11 +215,87 @@ class Search:
                     break
             return out[:k]
 
+    def _rank_readable(self, clean: list[str], k: int, names: str) -> list[Chunk]:
+        """rank among the named sources only. FTS5's own BM25 takes its word and
+        length statistics from the whole index, the sources the principal may not
+        read included, so here the statistics are those of the named sources' current
+        chunks (the words kept as RANK_ROWS says, counted among them) and the score
+        is worked out here (readable_bm25)."""
+        base = (f"SELECT {_CHUNK_COLS} FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
+                " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
+                + _JOIN_CURRENT + " WHERE 1" + _ONLY)
+        with self._lock:
+            conn = self._conn
+            try:
+                counts = []
+                for w in clean:
+                    n = conn.execute(f"SELECT count(*) FROM ({base} LIMIT ?)",
+                                     ('"' + w + '"', names, self.RANK_ROWS + 1)).fetchone()[0]
+                    if n:
+                        counts.append((n, w))
+                counts.sort()
+                keep: list[str] = []
+                rows_seen = 0
+                for n, w in counts:
+                    if keep and rows_seen + n > self.RANK_ROWS:
+                        break
+                    keep.append(w)
+                    rows_seen += n
+                if not keep:
+                    return []
+                total = conn.execute("SELECT count(*) FROM current c2 JOIN versions v ON v.id = c2.version_id"
+                                     " JOIN chunks ch ON ch.version_id = v.id WHERE 1" + _ONLY, (names,)).fetchone()[0]
+                rows = conn.execute(base + " ORDER BY v.source, ch.start LIMIT ?",
+                                    (" OR ".join(f'"{w}"' for w in keep), names, self.RANK_ROWS * 4)).fetchall()
+            except sqlite3.OperationalError as exc:
+                if unavailable_reason(exc):
+                    raise
+                return []
+            chunks = self._current_rows(rows)
+        out, seen = [], set()
+        for ch in readable_bm25(chunks, keep, total):
+            if ch.chunk_id not in seen:
+                seen.add(ch.chunk_id)
+                out.append(ch)
+        return out[:k]
+
     @guarded("read")
-    def chunk_ids_with_prefix(self, prefix: str, limit: int = 50) -> list[Chunk]:
+    def chunk_ids_with_prefix(self, prefix: str, limit: int = 50, *,
+                              readable: Sequence[str] | None = None) -> list[Chunk]:
+        only, params = ("", ()) if readable is None else (_ONLY, (_names(readable),))
         with self._lock:
             rows = self._conn.execute(
-                self._ROWS_SQL + self._JOIN_CURRENT + " WHERE ch.chunk_id LIKE ? LIMIT ?",
-                (prefix.lower() + "%", limit),
+                self._ROWS_SQL + self._JOIN_CURRENT + " WHERE ch.chunk_id LIKE ?" + only + " LIMIT ?",
+                (prefix.lower() + "%", *params, limit),
             ).fetchall()
             return self._current_rows(rows)
+
+
+def _names(readable: Sequence[str]) -> str:
+    """The readable sources as the one parameter of _ONLY (a JSON array)."""
+    return json.dumps(sorted(set(readable)))
+
+
+def readable_bm25(chunks: list[Chunk], words: list[str], total: int) -> list[Chunk]:
+    """The chunks best first by BM25 (FTS5's constants, k1 = 1.2 and b = 0.75) for
+    these lower-case words, with the statistics of these chunks and `total` (how many
+    chunks the ranked sources have) alone. Words are runs of letters and digits in
+    lower case, as the full-text index's tokenizer cuts them; ties go by source
+    and place."""
+    if not chunks:
+        return []
+    wanted = set(words)
+    tfs = []
+    for ch in chunks:
+        toks = [t.lower() for t in WORD.findall(ch.text)]
+        tfs.append((Counter(t for t in toks if t in wanted), len(toks)))
+    avgdl = sum(n for _, n in tfs) / len(tfs) or 1.0
+    df = Counter(w for tf, _ in tfs for w in tf)
+    n = max(total, len(chunks))
+    idf = {w: math.log((n - df[w] + 0.5) / (df[w] + 0.5) + 1) for w in df}
+    scored = []
+    for ch, (tf, dl) in zip(chunks, tfs):
+        score = sum(idf[w] * tf[w] * 2.2 / (tf[w] + 1.2 * (0.25 + 0.75 * dl / avgdl)) for w in tf)
+        scored.append((-score, ch.source, ch.start, ch.chunk_id, ch))
+    scored.sort(key=lambda x: x[:4])
+    return [x[4] for x in scored]
