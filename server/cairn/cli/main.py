@@ -95,11 +95,11 @@ def _other_answers(ws: Workspace, paths: tuple[Path, ...], verifier: Verifier) -
 
     if not paths:
         return []
-    named, misses = ws.last_answers, ws.near_misses
+    named, misses, special = ws.last_answers, ws.near_misses, ws.special_answers
     try:
         outs, _ = engine.check_reports(ws, None, verifier, _Progress("reading the other answers", "draft"))
     finally:
-        ws.last_answers, ws.near_misses = named, misses
+        ws.last_answers, ws.near_misses, ws.special_answers = named, misses, special
     checked = {ws.relpath(p) for p in named}
     return [d for d in outs if d.path not in checked]
 
@@ -231,6 +231,9 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
             _err(f"{p}: is under a source root ({', '.join(ws.roots)}); sources are never drafts")
             sys.exit(EXIT_USAGE)
         if not p.is_dir() and not ws.answers([p]):
+            if ws.special_answers:
+                _err(f"{p}: not a regular file ({next(iter(ws.special_answers.values()))}): not read, not checked")
+                sys.exit(EXIT_USAGE)
             _err(f"{p}: not a draft of this workspace: a draft is a regular file whose real path is inside"
                  f" {ws.root} (not a link leaving it, a device or a pipe)")
             sys.exit(EXIT_USAGE)
@@ -318,7 +321,7 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
         # one span backing unrelated claims, across the workspace's answers (also those not named)
         reuse.annotate_results(results, _other_answers(ws, paths, verifier))
         report = build_report(results, tiers)
-    for line in notices.near_misses(ws):
+    for line in notices.special_answers(ws) + notices.near_misses(ws):
         _err(line)
     if fmt == "json":
         text = report.model_dump_json(indent=2)

@@ -11,6 +11,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.files import read_regular
+
 if TYPE_CHECKING:
     from ..index.workspace import Workspace
 
@@ -70,6 +72,13 @@ def empty_answer_file(p: Path) -> bool:
     return not parse_answers(text, jsonl=p.name.lower().endswith(".jsonl"))
 
 
+def special_answers(ws: Workspace) -> list[str]:
+    """An answer's name given to a pipe, a device or a socket: never read (reading would wait
+    for a writer, or never end), and the writer is told so instead of seeing it left out."""
+    return [f"warning: {ws.relpath(p)}: not a regular file ({kind}): not read, not checked"
+            for p, kind in sorted(ws.special_answers.items())]
+
+
 def near_misses(ws: Workspace) -> list[str]:
     """A fence meant as a citation but not read as one (```Cite, ```citation), in the
     answers the last check read and in the Markdown files discovery passed over."""
@@ -78,7 +87,7 @@ def near_misses(ws: Workspace) -> list[str]:
     out = []
     for path in sorted(set(ws.last_answers) | set(ws.near_misses)):
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = read_regular(path).decode("utf-8", errors="replace")
         except OSError:
             continue
         if not might_have_near_miss(text):

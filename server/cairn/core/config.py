@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .files import not_regular, read_regular
 from .policy import (
     AuthorityConfig,
     Policy,
@@ -179,7 +180,10 @@ def is_web_url(entry: str) -> bool:
 def find_root(start: Path) -> Path:
     start = start.resolve()
     for folder in (start, *start.parents):
-        if (folder / CONFIG_FILE).is_file():
+        # a cairn.toml that is no regular file (a pipe, a device) still marks the workspace:
+        # reading it then says what it is, instead of another folder's being taken
+        here = folder / CONFIG_FILE
+        if here.is_file() or not_regular(here) not in (None, "a folder"):
             return folder
     return start
 
@@ -209,10 +213,13 @@ def check_drafts_glob(pattern: str) -> None:
 
 def read_toml(root: Path) -> dict[str, Any]:
     path = root / CONFIG_FILE
+    kind = not_regular(path)
+    if kind is not None and kind != "a folder":
+        raise ConfigError(f"{CONFIG_FILE}: not a regular file ({kind}): not read")
     if not path.is_file():
         return {}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_regular(path).decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{CONFIG_FILE}: {exc}") from exc
     except RecursionError:

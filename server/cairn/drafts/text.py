@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..core.files import read_regular
 from ..core.model import Pos, Range, TextEdit
 
 _EOL = re.compile(r"\r\n|\r|\n")
@@ -17,7 +18,7 @@ _EOL = re.compile(r"\r\n|\r|\n")
 
 def read_draft(path: Path) -> tuple[str, bool]:
     """The draft decoded as UTF-8 (leading BOM removed); True when invalid bytes were replaced."""
-    data = Path(path).read_bytes()
+    data = read_regular(path)  # a pipe or a device is refused, never waited on
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:

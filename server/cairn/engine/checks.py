@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import drafts as drafts_mod
+from ..core.files import read_regular
 from ..core.model import Citation, DraftResult
 from ..index.workspace import IndexResult, ProgressFn, Workspace
 from ..verify.verifier import Verifier
@@ -202,7 +203,7 @@ def write_atomic(path: Path, text: str, *, expected: str | None = None) -> bool:
     With `expected` (the text that was checked), a draft whose text on disk is
     no longer that (the user saved it meanwhile) is left alone: returns False."""
     path = path.resolve()
-    raw = path.read_bytes()
+    raw = read_regular(path)
     if expected is not None:
         try:
             current = (raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8")
@@ -303,7 +304,7 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
         key = ""
         if use_cache:
             try:
-                data = p.read_bytes()
+                data = read_regular(p)
             except OSError:
                 data = b""
             key = _CACHE_PREFIX + hashlib.sha256(fp.encode() + b"\0" + ws.relpath(p).encode() + b"\0" + data).hexdigest()

@@ -8,6 +8,7 @@ import os
 from pathlib import Path, PurePosixPath
 
 from ..core.config import Settings
+from ..core.files import is_regular, not_regular, read_regular
 from ..core.gitsafe import run_git
 from .access import SKIP_DIRS, SourceAccess
 
@@ -19,8 +20,7 @@ def _head(path: Path) -> bytes | None:
     """The first 16 MB of a Markdown file, read once for discovery (the cheap tests
     for a cite block and for a near-miss fence; the real parser decides the rest)."""
     try:
-        with path.open("rb") as f:
-            return f.read(16 * 1024 * 1024)
+        return read_regular(path, 16 * 1024 * 1024)
     except OSError:
         return None
 
@@ -32,6 +32,9 @@ class AnswerFiles(SourceAccess):
     settings: Settings
     near_misses: list[Path]
     last_answers: list[Path]
+    # what the last answers() passed over for not being a regular file: path -> what it is
+    # ("a named pipe"), so a writer who made one is told why it is not checked
+    special_answers: dict[Path, str]
 
     def drafts_glob(self, pattern: str) -> list[Path]:
         """The paths a `drafts` glob names below the root. `drafts/**` is every file below
@@ -47,6 +50,7 @@ class AnswerFiles(SourceAccess):
     def answers(self, paths: list[Path] | None = None) -> list[Path]:
         """The drafts to check: named paths, else `drafts` globs, else discovery."""
         self.near_misses = []
+        self.special_answers = {}
         self.last_answers = self._answers(paths)
         return self.last_answers
 
@@ -113,7 +117,14 @@ class AnswerFiles(SourceAccess):
             real = p.resolve()
         except (OSError, RuntimeError):
             return False
-        return (real == self.root or self.root in real.parents) and real.is_file()
+        if not (real == self.root or self.root in real.parents):
+            return False
+        if is_regular(real):
+            return True
+        kind = not_regular(real)
+        if kind is not None and kind != "a folder" and not self.is_under_source_root(p):
+            self.special_answers[p] = kind
+        return False
 
     @staticmethod
     def _hidden(p: Path, base: Path) -> bool:

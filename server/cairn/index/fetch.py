@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..core.config import Settings
+from ..core.files import read_regular
 from ..sources import web
 from ..store import IndexStore
 from .rebuild import parse_name_of
@@ -37,8 +38,7 @@ def web_sources(root: Path, settings: Settings, readable: Callable[[str], bool])
         if not path.is_file() or not readable(ident):
             continue
         try:
-            with path.open("rb") as f:
-                raw = f.read(MAX_LIST_BYTES + 1)
+            raw = read_regular(path, MAX_LIST_BYTES + 1)
         except OSError:
             continue
         if len(raw) > MAX_LIST_BYTES:

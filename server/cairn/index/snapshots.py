@@ -22,12 +22,14 @@ import json
 import logging
 import os
 import re
+import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.files import read_regular
 from ..store import STORE_DIR, provenance
 from ..store.base import STORE_GITIGNORE
 
@@ -55,7 +57,7 @@ def write_gitignore(folder: Path) -> None:
         if os.path.islink(path):
             return
         if path.exists():
-            if path.read_text(encoding="utf-8", errors="replace") != OLD_GITIGNORE:
+            if read_regular(path).decode("utf-8", errors="replace") != OLD_GITIGNORE:
                 return
             tmp = folder / ".gitignore.tmp"
             _write_new(tmp, GITIGNORE.encode())
@@ -75,10 +77,13 @@ def _write_new(path: Path, data: bytes) -> None:
 def _read_limited(path: Path, limit: int) -> bytes | None:
     """A regular file's bytes (never through a link), None when missing, a link or too large."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # not blocking: a pipe put there opens at once and is refused by its mode
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
     with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None
         data = f.read(limit + 1)
     return None if len(data) > limit else data
 

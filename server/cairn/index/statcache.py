@@ -91,7 +91,8 @@ class SourceStatus:
         if self.path is None:
             return
         try:
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            # O_NONBLOCK: a pipe in its place opens at once and is refused by its mode below
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         except OSError:
             return  # none yet, or a link: start empty
         try:

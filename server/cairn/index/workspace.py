@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from ..core import chunking
 from ..core.config import Settings, load_settings
+from ..core.files import read_regular
 from ..sources import SourceError, has_extension, is_source_name, parse_bytes, skip_reason
 from ..store import STORE_DIR, IndexStore, NewVersion, StoreError, VersionInfo, open_store
 from . import rebuild
@@ -87,6 +88,7 @@ class Workspace(AnswerFiles):
         # not answers, but a writer who meant them as citations is told
         self.near_misses: list[Path] = []
         self.last_answers: list[Path] = []  # what answers() found last
+        self.special_answers: dict[Path, str] = {}  # what answers() passed over as no regular file
         # of what list_sources() skipped last: what is passed over as a matter of course (hidden
         # files and folders, node_modules/, __pycache__/, links within the roots), named by
         # `cairn index` but not counted by the other commands
@@ -328,7 +330,7 @@ class Workspace(AnswerFiles):
             if is_current(known_version) and known_version is not None and self.snapshots.has(known_version):
                 res.unchanged += 1
                 return None
-            data = path.read_bytes()
+            data = read_regular(path)  # a file swapped for a pipe since it was listed is refused
         except (OSError, SourceError) as exc:
             msg = str(exc) if isinstance(exc, SourceError) else f"cannot read: {exc.strerror or exc}"
             res.errors[ident] = msg

@@ -43,6 +43,7 @@ from urllib.parse import quote, urlsplit
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
+from ..core.files import is_regular, read_regular
 from ..core.model import Chunk, CitationResult
 from ..store.base import STORE_DIR, ignore_store_folder
 from .positions import LineIndex
@@ -263,7 +264,7 @@ def write_cited(folder: FolderView, name: str, text: str) -> Path | None:
         return None
     data = text.encode("utf-8")
     try:
-        if path.is_file() and path.read_bytes() == data:
+        if is_regular(path) and read_regular(path) == data:
             return path  # written before (a version's text never changes)
         replace_file(path, data, 0o444)  # (a link put there meanwhile is replaced, never written through)
     except OSError as exc:

@@ -27,6 +27,7 @@ from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.uris import from_fs_path
 
+from ..core.files import read_regular
 from .changes import Changes
 from .config import ServerOptions
 from .diagnostics import SOURCE
@@ -508,7 +509,7 @@ class Session(Startup, Changes):
 
 def _invalid_utf8(path: Path) -> bool:
     try:
-        data = path.read_bytes()
+        data = read_regular(path)  # a pipe opened in the editor is refused, never waited on
     except OSError:
         return False
     try:

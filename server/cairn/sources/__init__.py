@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core.files import read_regular
 from ..core.model import ParsedDocument
 from .base import SourceError
 
@@ -88,7 +89,7 @@ def parse_bytes(name: str, data: bytes) -> ParsedDocument:
 
 def parse_file(path: Path) -> ParsedDocument:
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except OSError as exc:
         raise SourceError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
     return parse_bytes(path.name, data)

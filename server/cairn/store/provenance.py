@@ -109,7 +109,8 @@ def _read_or_make(path: Path) -> bytes:
 
 
 def _read(path: Path) -> bytes:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    # O_NONBLOCK: a pipe put in the key's place opens at once, and its mode refuses it
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "r", encoding="ascii") as f:
         st = os.fstat(f.fileno())
         if not stat.S_ISREG(st.st_mode):
