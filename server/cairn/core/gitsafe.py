@@ -35,6 +35,8 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 SAFE_CONFIG = (
@@ -100,3 +102,32 @@ def run_git(root: Path | str, *args: str, timeout: float = 30) -> bytes | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return out.stdout if out.returncode == 0 else None
+
+
+def git_records(root: Path | str, *args: str, deadline: float) -> Iterator[bytes]:
+    """The NUL-separated records of a git command's output, read as git writes them, so a
+    caller that stops early (a bound reached) never holds the whole listing; git is stopped
+    when the caller stops, at `deadline` (time.monotonic()) or on failure. Nothing is
+    yielded when git is missing."""
+    try:
+        proc = subprocess.Popen(git_command(root, *args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, env=git_env())
+    except OSError:
+        return
+    assert proc.stdout is not None
+    rest = b""
+    try:
+        while time.monotonic() < deadline:
+            block = os.read(proc.stdout.fileno(), 1 << 16)
+            if not block:
+                break
+            *records, rest = (rest + block).split(b"\0")
+            yield from records
+        else:
+            return
+        if rest:
+            yield rest
+    finally:
+        proc.kill()
+        proc.stdout.close()
+        proc.wait()

@@ -23,10 +23,11 @@ import logging
 import os
 import sqlite3
 import stat
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.gitsafe import run_git
+from ..core.gitsafe import git_records, run_git
 from ..sources import is_source_name
 from ..store import StoreError
 from .rebuild import restore
@@ -39,6 +40,10 @@ log = logging.getLogger(__name__)
 MAX_COMMITS = 200
 MAX_BLOBS = 2000
 MAX_BLOB_BYTES = 64 * 1024 * 1024
+# a search lists at most this many tree entries (of every kind: an old commit may hold
+# hundreds of thousands of images) and takes at most this long; then it stops and says so
+MAX_ENTRIES = 1_000_000
+MAX_SECONDS = 20.0
 
 _told: set[tuple[Path, str]] = set()  # reasons already logged (a run makes several History objects)
 
@@ -105,6 +110,9 @@ class History:
         # so a later miss needs no second scan (hundreds of stale ids cost one scan, not hundreds)
         self._done: tuple[str | None, set[str]] = (None, set())
         self._restored = False  # the snapshots brought into the index (rebuild.restore) by this object
+        # why a search this run stopped at a bound before its end (None: each read all it could);
+        # once one has, this run searches no more (each would stop at the same bound)
+        self.stopped: str | None = None
 
     def toplevel(self) -> Path | None:
         """The top level of the workspace's own repository; None when history is not used."""
@@ -152,6 +160,9 @@ class History:
             return False
 
     def _find(self, chunk_id: str, source_hint: str | None) -> bool:
+        if self.stopped is not None:  # a search this run already stopped at a bound: one costly scan a run
+            self._missing.add(chunk_id)
+            return False
         top = self.toplevel()
         if top is None:
             return False
@@ -167,54 +178,17 @@ class History:
         if self._done[0] != head:
             self._done = (head, set())
         done = self._done[1]
-        blobs_read = 0
+        scan = _Scan(time.monotonic() + MAX_SECONDS)
         for scope in paths:
             if scope in done:
                 continue
-            commits = run_git(top, "log", f"-n{MAX_COMMITS}", "--format=%H", "--", prefix + scope)
-            if not commits:
-                continue
-            for commit in commits.decode().split():
-                listing = run_git(top, "ls-tree", "-r", "-z", commit, "--", prefix + scope)
-                if not listing:
-                    continue
-                for entry in listing.split(b"\0"):
-                    if not entry:
-                        continue
-                    meta, _, name = entry.partition(b"\t")
-                    parts = meta.split()
-                    # regular files only: a symbolic link's blob is the path it points to
-                    if len(parts) < 3 or parts[1] != b"blob" or parts[0] not in (b"100644", b"100755"):
-                        continue
-                    blob = parts[2].decode()
-                    path = name.decode("utf-8", "replace")
-                    if prefix and not path.startswith(prefix):
-                        continue
-                    ident = path[len(prefix):]
-                    if not is_source_name(ident) or not self.ws.under_roots(ident):
-                        continue
-                    if self.ws.store.git_seen(f"{blob}:{ident}"):
-                        continue
-                    blobs_read += 1
-                    if blobs_read > MAX_BLOBS:
-                        if self.ws.store.lookup(chunk_id):
-                            self.generation += 1
-                            return True
-                        self._missing.add(chunk_id)
-                        return False
-                    size = run_git(self.ws.root, "cat-file", "-s", blob)
-                    if size is None or int(size.strip() or 0) > MAX_BLOB_BYTES:
-                        self.ws.store.mark_git_seen(f"{blob}:{ident}")
-                        continue
-                    data = run_git(self.ws.root, "cat-file", "blob", blob, timeout=60)
-                    if data is None:
-                        continue
-                    if self.ws.index_bytes(ident, data) is not None:
-                        self.generation += 1
-                    self.ws.store.mark_git_seen(f"{blob}:{ident}")
-                    if self.ws.store.lookup(chunk_id):
-                        log.info("found chunk %s in %s at commit %s", chunk_id, ident, commit[:10])
-                        return True
+            found = self._scan_scope(top, prefix, scope, chunk_id, scan)
+            if found:
+                return True
+            if scan.stopped is not None:
+                self.stopped = scan.stopped
+                log.warning("the git history search for chunk %s was cut short: %s", chunk_id, scan.stopped)
+                break
             if head is not None:
                 done.add(scope)
         # a blob seen already may have been indexed by another process (a CLI
@@ -224,3 +198,88 @@ class History:
             return True
         self._missing.add(chunk_id)
         return False
+
+    def _scan_scope(self, top: Path, prefix: str, scope: str, chunk_id: str, scan: _Scan) -> bool:
+        """Read the versions of one scope (a source or a root), newest commit first, until
+        `chunk_id` is found (True) or a bound of `scan` is reached (scan.stopped says which)."""
+        commits = run_git(top, "log", f"-n{MAX_COMMITS}", "--format=%H", "--", prefix + scope,
+                          timeout=max(1.0, scan.deadline - time.monotonic()))
+        if not commits:
+            return False
+        for commit in commits.decode().split():
+            # a tree listed once needs no second listing: most commits leave most folders as they were
+            tree = run_git(top, "rev-parse", "--verify", "-q", f"{commit}:{prefix + scope}", timeout=10)
+            if tree is not None:
+                if (scope, tree) in scan.trees:
+                    continue
+                scan.trees.add((scope, tree))
+            if time.monotonic() >= scan.deadline:
+                scan.stopped = f"it took over {MAX_SECONDS:g} s (the bound for one search)"
+                return False
+            for entry in git_records(top, "ls-tree", "-r", "-z", commit, "--", prefix + scope, deadline=scan.deadline):
+                if not entry:
+                    continue
+                scan.entries += 1
+                if scan.entries > MAX_ENTRIES:
+                    scan.stopped = f"it listed {MAX_ENTRIES:,} tree entries (the bound for one search)"
+                    return False
+                meta, _, name = entry.partition(b"\t")
+                parts = meta.split()
+                # regular files only: a symbolic link's blob is the path it points to
+                if len(parts) < 3 or parts[1] != b"blob" or parts[0] not in (b"100644", b"100755"):
+                    continue
+                blob = parts[2].decode()
+                path = name.decode("utf-8", "replace")
+                if prefix and not path.startswith(prefix):
+                    continue
+                ident = path[len(prefix):]
+                if not is_source_name(ident) or not self.ws.under_roots(ident):
+                    continue
+                key = f"{blob}:{ident}"
+                if key in scan.seen or self.ws.store.git_seen(key):
+                    continue
+                scan.seen.add(key)
+                scan.blobs += 1
+                if scan.blobs > MAX_BLOBS:
+                    if self.ws.store.lookup(chunk_id):
+                        self.generation += 1
+                        return True
+                    scan.stopped = f"it read {MAX_BLOBS:,} versions of sources (the bound for one search)"
+                    return False
+                if self._read_blob(blob, ident, chunk_id, commit):
+                    return True
+            if time.monotonic() >= scan.deadline:
+                scan.stopped = f"it took over {MAX_SECONDS:g} s (the bound for one search)"
+                return False
+        return False
+
+    def _read_blob(self, blob: str, ident: str, chunk_id: str, commit: str) -> bool:
+        """Index one committed version; True when it holds `chunk_id`."""
+        size = run_git(self.ws.root, "cat-file", "-s", blob)
+        if size is None or int(size.strip() or 0) > MAX_BLOB_BYTES:
+            self.ws.store.mark_git_seen(f"{blob}:{ident}")
+            return False
+        data = run_git(self.ws.root, "cat-file", "blob", blob, timeout=60)
+        if data is None:
+            return False
+        if self.ws.index_bytes(ident, data) is not None:
+            self.generation += 1
+        self.ws.store.mark_git_seen(f"{blob}:{ident}")
+        if self.ws.store.lookup(chunk_id):
+            log.info("found chunk %s in %s at commit %s", chunk_id, ident, commit[:10])
+            return True
+        return False
+
+
+class _Scan:
+    """What one history search has spent, against its bounds."""
+
+    __slots__ = ("deadline", "entries", "blobs", "trees", "seen", "stopped")
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.entries = 0  # tree entries listed
+        self.blobs = 0  # versions of sources read
+        self.trees: set[tuple[str, bytes]] = set()  # (scope, tree) listed already
+        self.seen: set[str] = set()  # blob:identity pairs passed this search
+        self.stopped: str | None = None  # why the search stopped before its end

@@ -193,9 +193,11 @@ class Verifier(ClaimChecks):
         if not chunks:
             # where the quote went is searched across the corpus only when the
             # message or fixes are read (see Diagnostic)
+            cut = self.history.stopped
             diag(
                 "unknown-chunk",
-                f"chunk {cit.chunk_id} is in no indexed version of any source",
+                f"chunk {cit.chunk_id} is in no indexed version of any source"
+                + (f" (the git history search was cut short: {cut}; an older commit may hold it)" if cut else ""),
                 cit.line_of("chunk_id"),
                 pending=QuoteSearch(self, cit.quote),
             )
