@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from ..core.config import AskConfig, ConfigError
 from ..core.model import Chunk, Diagnostic, DraftResult, Pos, Problem, Range
 from ..index.workspace import Workspace
+from ..judge.cached import CachingJudge
 from ..judge.client import _ChatResponse, _content_text, _Failure, _snippet, _summary, first_json_object
 from ..judge.providers import OpenAIJudge
 from .json_answers import JsonAnswer, answer_from_object
@@ -245,7 +246,7 @@ def write_answer(question: str, passages: Sequence[Chunk], model: AskModel | Non
 
 def verify_answer(ws: Workspace, question: str, passages: list[Chunk], answer: JsonAnswer, *,
                   model: AskModel | None, problem: str | None = None, verifier: Verifier | None = None,
-                  judge: OpenAIJudge | None = None) -> Asked:
+                  judge: CachingJudge | None = None) -> Asked:
     """Verify an answer written for these passages, like any other answer."""
     from ..verify.verifier import Verifier
 
@@ -262,7 +263,7 @@ def verify_answer(ws: Workspace, question: str, passages: list[Chunk], answer: J
 
 
 def ask(ws: Workspace, question: str, *, k: int | None = None, verifier: Verifier | None = None,
-        model: AskModel | None = None, judge: OpenAIJudge | None = None) -> Asked:
+        model: AskModel | None = None, judge: CachingJudge | None = None) -> Asked:
     """Retrieve, answer, verify. The index must be up to date (engine.index)."""
     passages = retrieve(ws, question, k or ws.settings.config.ask.k)
     answer, problem = write_answer(question, passages, model)

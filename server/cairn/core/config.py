@@ -59,7 +59,7 @@ class SupportConfig(BaseModel):
 class JudgeConfig(BaseModel):
     # a value of the wrong type is an error, never coerced (`threshold = true` is not 1.0)
     model_config = ConfigDict(extra="forbid", strict=True)
-    provider: Literal["stub", "openai"] = "stub"
+    provider: Literal["stub", "openai", "nli"] = "stub"
     url: str = ""
     model: str = ""
     api_key_env: str = ""
@@ -126,7 +126,7 @@ class Settings:
     def __init__(self, root: Path, config: Config, *, judge_url_trusted: bool, warnings: list[str],
                  ask_url_trusted: bool = False, store_url_trusted: bool = True, policy: Policy | None = None,
                  principal_origin: str = "default", source_roots: list[str] | None = None,
-                 store_url_from_user: bool = True):
+                 store_url_from_user: bool = True, judge_model_trusted: bool = False):
         self.root = root
         self._source_roots = source_roots  # normalised once (load_settings does it while checking them)
         self.policy = policy or Policy()
@@ -134,9 +134,16 @@ class Settings:
         self.config = config
         self.judge_url_trusted = judge_url_trusted
         self.ask_url_trusted = ask_url_trusted
+        # the nli judge's model folder may be loaded: inside the workspace, or named by the user too
+        self.judge_model_trusted = judge_model_trusted
         self.store_url_trusted = store_url_trusted
         self.store_url_from_user = store_url_from_user  # False: only the workspace's cairn.toml names it
         self.warnings = warnings
+
+    @property
+    def judge_model_folder(self) -> Path:
+        """The nli judge's model folder (`judge.model`; relative to the workspace root)."""
+        return model_folder(self.root, self.config.judge.model)
 
     @property
     def store_url(self) -> str:
@@ -345,6 +352,8 @@ def load_settings(
     ask_user_url = ask_url_override or os.environ.get("CAIRN_ASK_URL") or (editor.get("ask") or {}).get("url")
     # the same rule for a shared index: the environment and the editor's user settings count
     user_store = os.environ.get("CAIRN_STORE_URL", "").strip() or (editor.get("store") or {}).get("url") or ""
+    # the nli judge's model folder: one the user names (environment, editor settings) wins and is trusted
+    user_model = os.environ.get("CAIRN_JUDGE_MODEL", "").strip() or (editor.get("judge") or {}).get("model") or ""
     merged = _merge(file_cfg, editor)
     if user_store:
         table = merged.get("store")
@@ -353,6 +362,10 @@ def load_settings(
         if url:
             merged.setdefault(section, {})
             merged[section] = {**merged[section], "url": url}
+    judge_table = merged.get("judge")
+    nli = isinstance(judge_table, dict) and judge_table.get("provider") == "nli"
+    if nli and isinstance(judge_table, dict) and isinstance(user_model, str) and user_model:
+        merged["judge"] = {**judge_table, "model": user_model}
     try:
         config = Config.model_validate(merged)
     except ValidationError as exc:
@@ -375,11 +388,30 @@ def load_settings(
     trusted = bool(user_url) or is_loopback_url(config.judge.url)
     ask_trusted = bool(ask_user_url) or is_loopback_url(config.ask.url)
     store_trusted = bool(user_store) or is_local_store_url(config.store.url)
+    model_trusted = bool(nli and user_model) or model_folder_inside(root, config.judge.model)
     policy, origin = _policy(config, principal_override,
                              editor_principal if isinstance(editor_principal, str) else None)
     return Settings(root, config, judge_url_trusted=trusted, warnings=[], store_url_trusted=store_trusted,
                     ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin, source_roots=roots,
-                    store_url_from_user=bool(user_store))
+                    store_url_from_user=bool(user_store), judge_model_trusted=model_trusted)
+
+
+def model_folder(root: Path, model: str) -> Path:
+    """The nli judge's model folder: `~` expanded, a relative path taken from the workspace root."""
+    path = Path(model.strip()).expanduser()
+    return path if path.is_absolute() else root / path
+
+
+def model_folder_inside(root: Path, model: str) -> bool:
+    """Whether a model folder is inside the workspace (links followed: a link out of it is outside)."""
+    if not model.strip():
+        return False
+    try:
+        target = model_folder(root, model).resolve()
+        real_root = root.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return target == real_root or real_root in target.parents
 
 
 def _policy(config: Config, flag: str | None, editor_principal: str | None) -> tuple[Policy, str]:

@@ -17,7 +17,7 @@ from ..core.config import Config, ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
     from ..index.workspace import Workspace
-    from ..judge.providers import OpenAIJudge
+    from ..judge.cached import CachingJudge
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ def no_sources(root: Path) -> Settings:
     return Settings(root, Config(sources=[]), judge_url_trusted=False, warnings=[])
 
 
-def make_judge_safely(ws: Workspace) -> tuple[OpenAIJudge | None, str | None]:
+def make_judge_safely(ws: Workspace) -> tuple[CachingJudge | None, str | None]:
     try:
         from ..judge.providers import make_judge
 

@@ -41,6 +41,19 @@ def resolved_quotes(cr: ClaimResult) -> list[str]:
     return [r.citation.quote for r in cr.citations if r.resolved and r.citation.quote]
 
 
+# how judge_quotes joins a quote and its sentence (a provider that reads text, not a prompt, splits it back)
+CONTEXT_OPEN = "\n(its sentence in the source: "
+CONTEXT_CLOSE = ")"
+
+
+def split_context(quote: str) -> tuple[str, str | None]:
+    """A judge quote's quote and its sentence in the source (None when judge_quotes added none)."""
+    head, mark, tail = quote.partition(CONTEXT_OPEN)
+    if not mark or not tail.endswith(CONTEXT_CLOSE):
+        return quote, None
+    return head, tail[: -len(CONTEXT_CLOSE)]
+
+
 def judge_quotes(results: list[CitationResult]) -> list[str]:
     """The resolved quotes as the judge reads them: each with the sentence of
     its source that holds it, when that sentence says more than the quote
@@ -54,7 +67,7 @@ def judge_quotes(results: list[CitationResult]) -> list[str]:
             ch, s, e = r.evidence
             sentence = _collapse(_sentence(ch.text, s, e))
             if sentence.rstrip(".!?;:") != _collapse(q).rstrip(".!?;:"):
-                q = f"{q}\n(its sentence in the source: {sentence})"
+                q = f"{q}{CONTEXT_OPEN}{sentence}{CONTEXT_CLOSE}"
         out.append(q)
     return out
 
