@@ -133,7 +133,7 @@ def test_a_draft_named_twice_is_one_answer(tmp_path: Path):
     ("chunk_chars = 1200.0", "chunk_chars"),
     ('strict_sentences = "yes"', "strict_sentences"),
     ('[ask]\nk = "3"', "ask.k"),
-    ('[[policy]]\npath = "sources/**"\nderived = "no"', "policy.0.derived"),
+    ('[[policy]]\npath = "sources/**"\nderived = "no"', "policy[1].derived"),
 ])
 def test_a_configuration_value_of_the_wrong_type_is_an_error(tmp_path: Path, toml: str, key: str):
     """A value of the wrong type is refused (exit 2, the key named), never coerced: `threshold = true`
@@ -143,7 +143,8 @@ def test_a_configuration_value_of_the_wrong_type_is_an_error(tmp_path: Path, tom
     (root / "drafts").mkdir()
     (root / "cairn.toml").write_text(toml + "\n", encoding="utf-8")
     proc = run_cairn(root, "check")
-    assert proc.returncode == 2 and f"cairn.toml: {key}:" in proc.stderr, proc.stderr
+    line = toml.count("\n") + 1  # the key is on the file's last line
+    assert proc.returncode == 2 and f"cairn.toml, line {line}: {key} = " in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
 
 

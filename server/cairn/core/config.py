@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .config_errors import describe, locate, toml_syntax
 from .files import not_regular, read_regular
 from .policy import (
     AuthorityConfig,
@@ -219,16 +220,25 @@ def check_drafts_glob(pattern: str) -> None:
 
 
 def read_toml(root: Path) -> dict[str, Any]:
+    return read_toml_text(root)[0]
+
+
+def read_toml_text(root: Path) -> tuple[dict[str, Any], str | None]:
+    """The parsed cairn.toml and its text (None without a file); the text tells
+    a configuration error's line."""
     path = root / CONFIG_FILE
     kind = not_regular(path)
     if kind is not None and kind != "a folder":
         raise ConfigError(f"{CONFIG_FILE}: not a regular file ({kind}): not read")
     if not path.is_file():
-        return {}
+        return {}, None
     try:
-        return tomllib.loads(read_regular(path).decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{CONFIG_FILE}: {exc}") from exc
+        text = read_regular(path).decode("utf-8")
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(toml_syntax(str(exc), CONFIG_FILE)) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{CONFIG_FILE}: {exc}; save it as UTF-8") from exc
     except RecursionError:
         raise ConfigError(f"{CONFIG_FILE}: arrays or tables nested too deeply") from None
     except OSError as exc:
@@ -313,14 +323,6 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _describe(err: ValidationError, origin: str) -> str:
-    parts = []
-    for e in err.errors():
-        loc = ".".join(str(x) for x in e["loc"])
-        parts.append(f"{loc}: {e['msg']}")
-    return f"{origin}: " + "; ".join(parts)
-
-
 def load_settings(
     root: Path,
     editor: dict[str, Any] | None = None,
@@ -335,7 +337,7 @@ def load_settings(
     also allow a judge URL). An invalid configuration raises ConfigError: it
     is never replaced by the defaults, which may read more than it would.
     """
-    file_cfg = read_toml(root)
+    file_cfg, file_text = read_toml_text(root)
     editor = {k: v for k, v in (editor or {}).items() if v is not None and k not in ("server", "trace")}
     if "chunk_chars" in editor:
         editor.pop("chunk_chars")
@@ -369,9 +371,36 @@ def load_settings(
     try:
         config = Config.model_validate(merged)
     except ValidationError as exc:
-        # try the file alone to tell which side is wrong
-        msg = _describe(exc, CONFIG_FILE if _file_is_bad(file_cfg) else "editor settings")
-        raise ConfigError(msg) from exc
+        # the file alone tells which side is wrong; its own errors are named with their lines
+        try:
+            Config.model_validate(file_cfg)
+        except ValidationError as file_exc:
+            raise ConfigError(describe(file_exc, Config, CONFIG_FILE, file_text)) from exc
+        raise ConfigError(describe(exc, Config, "editor settings", None)) from exc
+    try:
+        roots, folders = _checked_paths(root, config)
+        policy, origin = _policy(config, principal_override,
+                                 editor_principal if isinstance(editor_principal, str) else None)
+    except ConfigError as exc:
+        # the loader's own refusals start with their key: name the file and line too
+        key = str(exc).split(".", 1)[0].split(":", 1)[0].split(" ", 1)[0]
+        if key not in ("sources", "drafts", "authority", "policy", "principals"):
+            raise  # a principal from the command line or the environment: no line to name
+        if file_text is not None and key in file_cfg:
+            raise ConfigError(locate(str(exc), file_text, CONFIG_FILE)) from None
+        raise ConfigError(f"editor settings: {exc}") from None
+    trusted = bool(user_url) or is_loopback_url(config.judge.url)
+    ask_trusted = bool(ask_user_url) or is_loopback_url(config.ask.url)
+    store_trusted = bool(user_store) or is_local_store_url(config.store.url)
+    model_trusted = bool(nli and user_model) or model_folder_inside(root, config.judge.model)
+    return Settings(root, config, judge_url_trusted=trusted, warnings=[], store_url_trusted=store_trusted,
+                    ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin, source_roots=roots,
+                    store_url_from_user=bool(user_store), judge_model_trusted=model_trusted)
+
+
+def _checked_paths(root: Path, config: Config) -> tuple[list[str], list[str]]:
+    """The normalised source roots (and the folders as written): each inside the workspace;
+    each `drafts` glob relative and inside it."""
     folders = [r for r in config.sources if not is_web_url(r)]
     roots = [normalise_root(r) for r in folders]
     for pattern in config.drafts:
@@ -385,15 +414,7 @@ def load_settings(
                 raise ConfigError(f"sources: {r!r} cannot be resolved ({exc})") from None
             if target != real_root and real_root not in target.parents:
                 raise ConfigError(f"sources: {r!r} resolves outside the workspace ({target})")
-    trusted = bool(user_url) or is_loopback_url(config.judge.url)
-    ask_trusted = bool(ask_user_url) or is_loopback_url(config.ask.url)
-    store_trusted = bool(user_store) or is_local_store_url(config.store.url)
-    model_trusted = bool(nli and user_model) or model_folder_inside(root, config.judge.model)
-    policy, origin = _policy(config, principal_override,
-                             editor_principal if isinstance(editor_principal, str) else None)
-    return Settings(root, config, judge_url_trusted=trusted, warnings=[], store_url_trusted=store_trusted,
-                    ask_url_trusted=ask_trusted, policy=policy, principal_origin=origin, source_roots=roots,
-                    store_url_from_user=bool(user_store), judge_model_trusted=model_trusted)
+    return roots, folders
 
 
 def model_folder(root: Path, model: str) -> Path:
@@ -422,11 +443,3 @@ def _policy(config: Config, flag: str | None, editor_principal: str | None) -> t
         return Policy.build(config.authority, config.policy, principals, principal), origin
     except PolicyError as exc:
         raise ConfigError(str(exc)) from None
-
-
-def _file_is_bad(file_cfg: dict[str, Any]) -> bool:
-    try:
-        Config.model_validate(file_cfg)
-    except ValidationError:
-        return True
-    return False

@@ -233,6 +233,8 @@ def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, 
             what = e.problem or e.context or "syntax error"
             if e.context and e.problem:
                 what = f"{e.problem} ({e.context})"
+            if mark is not None and (e.problem or "").startswith("mapping values are not allowed"):
+                what += _colon_hint(body, mark.index)
             raise _BodyError(f"invalid YAML: {what}", mark.index + lead if mark else None) from None
         except yaml.reader.ReaderError as e:
             raise _BodyError(f"invalid YAML: {e.reason} (character {e.character!r})", e.position + lead) from None
@@ -245,6 +247,23 @@ def _fill_block(block: CiteBlock, ctx: _Ctx, stripped: str) -> tuple[CiteBlock, 
             return block, False, False
     assert root is not None  # a JSON value always makes a node
     return _fill_root(block, ctx, root)
+
+
+_PLAIN_WITH_COLON = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z_][\w-]*):[ \t]+([^\"'\s].*:(?:\s.*)?)$")
+
+
+def _colon_hint(body: str, index: int) -> str:
+    """The hint for YAML's "mapping values are not allowed": an unquoted value holding
+    `: ` (`quote: Note: the fee ...`) reads as a second key; quoting it fixes that."""
+    start = body.rfind("\n", 0, index) + 1
+    end = body.find("\n", index)
+    m = _PLAIN_WITH_COLON.match(body[start:end if end >= 0 else len(body)].rstrip())
+    if not m:
+        return ""
+    key, value = m.group(2), m.group(3)
+    quoted = json.dumps(value, ensure_ascii=False)
+    shown = quoted if len(quoted) <= 60 else quoted[:56] + '..."'
+    return f"; the value of '{key}' holds ': ', which YAML reads as a new key: put it in quotes, {key}: {shown}"
 
 
 def _fill_root(block: CiteBlock, ctx: _Ctx, root: _N) -> tuple[CiteBlock, bool, bool]:

@@ -124,7 +124,8 @@ def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[
             # the other editor settings are dropped, never the user's principal
             kept = {"principal": editor["principal"]} if isinstance(editor.get("principal"), str) else None
             settings = load_settings(root, kept)
-            messages.append(("warning", f"editor settings: {exc}; they are ignored"))
+            said = str(exc).removeprefix("editor settings: ")  # the loader may already say where
+            messages.append(("warning", f"editor settings: {said}; they are ignored"))
         except ConfigError as exc2:
             error = str(exc2)
             messages.append(("error", f"configuration error: {exc2}; no source is read until it is fixed"))
