@@ -28,9 +28,10 @@ def test_cited_block_pasted_into_a_draft_verifies(demo: Path):
     assert code == 0
 
 
-def test_several_places_are_listed_and_exit_2(demo: Path):
+def test_several_places_are_listed_and_exit_1(demo: Path):
+    """SPEC section 6: several places list them, exit 1 (2 is the usage-error code, issue 49 item 6)."""
     proc = run_cairn(demo, "cite", "credit")
-    assert proc.returncode == 2
+    assert proc.returncode == 1
     assert "places; narrow it with --source" in proc.stderr
     assert "sources/policy.md:8: A customer has 14 days to request a credit for a damaged delivery." in proc.stderr
     assert proc.stdout == ""
@@ -59,7 +60,7 @@ def test_json_for_scripts(demo: Path):
                                "source": "sources/policy.md", "version": got["citation"]["version"]}
     assert len(got["citation"]["version"]) == 12
     many = run_cairn(demo, "cite", "--json", "credit")
-    assert many.returncode == 2 and json.loads(many.stdout)["found"] > 1
+    assert many.returncode == 1 and json.loads(many.stdout)["found"] > 1
     none = run_cairn(demo, "cite", "--json", "zebra crossings are painted weekly")
     assert none.returncode == 1 and json.loads(none.stdout)["found"] == 0
 

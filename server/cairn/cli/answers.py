@@ -59,8 +59,8 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
     --for CLAIM the passages that best support a claim.
 
     White space in QUOTE is loose: a line break or indentation in the source
-    matches a space. Exit 2 when the passage is in several places (each is
-    listed; narrow it with --source or a longer quote), 1 when it is nowhere
+    matches a space. Exit 1 when the passage is in several places (each is
+    listed; narrow it with --source or a longer quote) or when it is nowhere
     (the closest passages are listed). With --for: exit 0 when a passage
     supports the claim, 1 when none does (the closest are still shown)."""
     from ..answers.cite import closest, find_places
@@ -107,7 +107,7 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
             _err(f"the quote is in {len(places)} places; narrow it with --source or a longer quote:")
             for p in places:
                 click.echo(safe(f"{_where(p)}: {p.sentence}"), err=True)
-        sys.exit(EXIT_USAGE)
+        sys.exit(EXIT_FAIL)  # an answer of the sources, not a usage error (SPEC section 6)
     near = closest(ws, quote, names)
     if as_json:
         click.echo(json.dumps({"found": 0, "closest": [

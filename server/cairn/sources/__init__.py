@@ -21,7 +21,9 @@ _CONTINUATION = bytes(range(0x80, 0xC0))
 
 def has_extension(name: str) -> bool:
     """Whether the file name (its last path part) has an extension: `LICENSE` has none."""
-    return "." in name.replace("\\", "/").rsplit("/", 1)[-1].lstrip(".")
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].lstrip(".")
+    # a last dot followed by digits only is a version, not a type: `MPL-2.0`, `LGPL-2.1`
+    return "." in base and not base.rsplit(".", 1)[1].isdigit()
 
 
 def is_source_name(name: str) -> bool:
@@ -61,6 +63,9 @@ def parse_bytes(name: str, data: bytes) -> ParsedDocument:
             at_least = utf8_chars_at_least(data)
             if at_least > MAX_PARSED_CHARS:
                 raise _too_long(at_least)
+        from .text import refuse_binary
+
+        refuse_binary(data)  # the bytes decide, whatever the extension (SPEC section 2)
         doc = parse_text(data)
         if lower.endswith(".md"):
             from .dates import markdown_date
@@ -84,6 +89,10 @@ def parse_bytes(name: str, data: bytes) -> ParsedDocument:
         raise SourceError(f"unsupported source type: {name}")
     if len(doc.text) > MAX_PARSED_CHARS:
         raise _too_long(len(doc.text))
+    if doc.parser == "text" and doc.warnings and "\ufffd" in doc.text:
+        base = name.replace("\\", "/").rsplit("/", 1)[-1]
+        doc.warnings.append(f"{base} looks like Latin-1 (or another 8-bit encoding): convert it to UTF-8,"
+                            f" e.g. iconv -f latin1 -t utf-8 {base} > {base}.utf8, and put that in its place")
     return doc
 
 

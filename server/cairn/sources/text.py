@@ -57,6 +57,17 @@ def parse_text(data: bytes) -> ParsedDocument:
 MAX_INVALID_SHARE = 0.01
 
 
+def refuse_binary(data: bytes) -> None:
+    """A file whose bytes are not text (NUL bytes, or mostly invalid UTF-8) is no source,
+    whatever its name says (a program copied as `fake.txt`)."""
+    if looks_binary(data):
+        raise SourceError("binary (NUL bytes): its bytes are not text, whatever its extension")
+    head = data[:65536]
+    text, bad = decode_utf8(head)
+    if bad > 0.3 * max(len(text), 1):
+        raise SourceError("binary (mostly not UTF-8): its bytes are not text, whatever its extension")
+
+
 def parse_text_without_extension(data: bytes) -> ParsedDocument:
     """A file such as LICENSE: read as `.txt` when its bytes are text, else a SourceError."""
     if looks_binary(data):
