@@ -24,15 +24,18 @@ def _workspace(root: Path, n: int = 6) -> Workspace:
 
 
 def _reads(monkeypatch) -> list[str]:
-    """The source files read from here on (a spy on Path.read_bytes: the files are still read)."""
+    """The source files read from here on (a spy on the indexer's file read, which refuses
+    what is not a regular file: the files are still read)."""
+    from cairn.index import workspace as workspace_mod
+
     seen: list[str] = []
-    real = Path.read_bytes
+    real = workspace_mod.read_regular
 
-    def spy(self: Path) -> bytes:
-        seen.append(self.name)
-        return real(self)
+    def spy(path, *args, **kwargs):
+        seen.append(Path(path).name)
+        return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", spy)
+    monkeypatch.setattr(workspace_mod, "read_regular", spy)
     return seen
 
 
