@@ -9,9 +9,10 @@ import os
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
-from robust_util import cairn_env
+from robust_util import cairn_env, run_cairn
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.invalid", "GIT_COMMITTER_NAME": "a",
            "GIT_COMMITTER_EMAIL": "a@example.invalid", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
@@ -90,3 +91,79 @@ def test_a_history_search_stops_at_its_entry_bound_and_says_so(tmp_path: Path):
     unknown = [d for d in diags if d["code"] == "unknown-chunk"]
     assert unknown and "history search was cut short" in unknown[0]["message"], diags
     assert took < 30, took
+
+
+def index(root: Path, timeout: float = 120) -> tuple[subprocess.CompletedProcess, float]:
+    began = time.monotonic()
+    proc = run_cairn(root, "index", timeout=timeout)
+    took = time.monotonic() - began
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc, took
+
+
+# --------------------------------------------------------------------------
+# Finding 15: HTML bounded in attributes per element and elements per page
+
+
+def test_html_over_its_attribute_and_element_bounds_is_skipped_unparsed(tmp_path: Path):
+    """Finding 15: a page whose one element has 60,000 attributes (libxml2 compares each with
+    those before it: seconds here, half a minute at 150,000) and a page of 500,000 `<p>x</p>`
+    (a node each: hundreds of megabytes) are skipped before lxml parses them, each with its
+    reason; a page within the bounds beside them is indexed."""
+    root = workspace(tmp_path / "ws")
+    attrs = b" ".join(b'a%d="1"' % i for i in range(60_000))
+    (root / "sources" / "attributes.html").write_bytes(b"<html><body><p " + attrs + b">x</p></body></html>")
+    (root / "sources" / "elements.html").write_bytes(b"<p>x</p>" * 500_000)
+    (root / "sources" / "plain.html").write_bytes(b'<p title="a > b">Refunds within 14 days.</p>')
+    proc, took = index(root)
+    assert "attributes.html: skipped: HTML element with over 1,000 attributes" in proc.stderr, proc.stderr
+    assert "elements.html: skipped: HTML with over 400,000 elements" in proc.stderr, proc.stderr
+    assert "indexed 1 source(s)" in proc.stdout + proc.stderr, proc.stderr
+    assert took < 10, took
+
+
+# --------------------------------------------------------------------------
+# Finding 16: PDF bounded in the content operators it runs
+
+
+def shared_stream_pdf(pages: int, operators: int) -> bytes:
+    """A PDF written by hand: `pages` pages that all draw one Flate content stream of
+    `operators` no-op operators (`q` / `Q` pairs) and one line of text."""
+    content = b"q\nQ\n" * (operators // 2) + b"BT /F1 12 Tf 72 720 Td (Refunds within 14 days.) Tj ET\n"
+    packed = zlib.compress(content, 9)
+    kids = " ".join(f"{5 + i} 0 R" for i in range(pages))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream",
+    ]
+    objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+                b" /Resources << /Font << /F1 3 0 R >> >> >>"] * pages
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def test_a_small_pdf_whose_pages_share_a_long_content_stream_is_skipped(tmp_path: Path):
+    """Finding 16: a PDF of a few kilobytes whose 20 pages share one content stream of 60,000
+    no-op operators (1.2 million for pypdf to run: over ten seconds) is skipped, naming the
+    operator bound; one page of the same stream, within the bounds, is indexed."""
+    root = workspace(tmp_path / "ws")
+    shared = shared_stream_pdf(pages=20, operators=60_000)
+    assert len(shared) < 10_000
+    (root / "sources" / "shared.pdf").write_bytes(shared)
+    (root / "sources" / "single.pdf").write_bytes(shared_stream_pdf(pages=1, operators=2_000))
+    proc, took = index(root)
+    assert "shared.pdf: skipped: PDF pages 1 to" in proc.stderr, proc.stderr
+    assert "content operators, over the bound of 1,000,000 for a document" in proc.stderr, proc.stderr
+    assert "indexed 1 source(s)" in proc.stdout + proc.stderr, proc.stderr
+    assert took < 10, took

@@ -21,6 +21,14 @@ BLOCK = frozenset(
 )
 HIDDEN = frozenset("script style noscript template head title meta link iframe object svg math".split())
 DEEP = 1000
+# Bounds read off the bytes before lxml parses: libxml2 compares each attribute of an element
+# with the ones before it (150,000 attributes in one tag took half a minute), and it keeps a
+# node of a few hundred bytes for every element (32 MB of `<p>x</p>` needed 1.7 GB).
+MAX_ATTRIBUTES = 1000  # on one element
+MAX_ELEMENTS = 400_000  # in one document
+# a start tag: its name, then attributes (a quoted value may hold `>`), up to its `>`
+_START_TAG = re.compile(rb"<[A-Za-z][^\s/>]*((?:[^>\"']+|\"[^\"]*\"|'[^']*')*)>?")
+_ATTRIBUTE = re.compile(rb"[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]*))?")
 _WS = re.compile(r"[ \t\n\r\f\v]+")
 # an inline style that hides the element and what it holds (`aria-hidden` does not: the text is shown)
 _HIDING_STYLE = re.compile(r"(?:^|[;\s])(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!\s*important\s*)?(?:;|$)",
@@ -40,6 +48,22 @@ def _not_shown(el: object, tag: str) -> bool:
     return bool(style) and _HIDING_STYLE.search(style) is not None
 
 
+def check_bounds(data: bytes) -> None:
+    """Refuse (SourceError) a page over MAX_ELEMENTS start tags, or with an element over
+    MAX_ATTRIBUTES attributes, before anything is parsed: one pass over the bytes."""
+    elements = 0
+    for tag in _START_TAG.finditer(data):
+        elements += 1
+        if elements > MAX_ELEMENTS:
+            raise SourceError(f"HTML with over {MAX_ELEMENTS:,} elements: over the bound for one page, not parsed")
+        body = tag.group(1)
+        # two bytes at least per attribute: a short tag cannot be over
+        if len(body) > 2 * MAX_ATTRIBUTES and sum(1 for _ in _ATTRIBUTE.finditer(body)) > MAX_ATTRIBUTES:
+            line = data.count(b"\n", 0, tag.start()) + 1
+            raise SourceError(f"HTML element with over {MAX_ATTRIBUTES:,} attributes (line {line}):"
+                              " over the bound for one element, not parsed")
+
+
 def _lineage() -> str:
     from lxml import etree
 
@@ -54,6 +78,7 @@ def parse_html(data: bytes) -> ParsedDocument:
         raise SourceError(f"HTML support is missing: {exc}") from exc
     if not data.strip():
         return ParsedDocument(text="", pages=None, parser=PARSER, parser_version=_lineage())
+    check_bounds(data)
     try:
         parser = lxml.html.HTMLParser(encoding=None, remove_comments=True, huge_tree=True)
         root = lxml.html.document_fromstring(data, parser=parser)

@@ -8,7 +8,10 @@ from __future__ import annotations
 import io
 import logging
 import re
+import time
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any
 
 from ..core.model import ParsedDocument
 from .base import SourceError
@@ -22,6 +25,15 @@ MAX_FURNITURE_CHARS = 100
 _BARE_NUMBER = re.compile(r"(?i)(?:page\s+)?(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s*(?:/|of)\s*\d{1,4})?")
 _DIGITS = re.compile(r"\d+")
 _TRAILING_NUMBER = re.compile(r"(?<![\d.,:/-])(\d{1,4})\s*$")
+
+# The work pypdf does is in the operators it runs, not in the file's size: one content stream
+# of 300,000 no-ops shared by 20 pages is a 6 KB file that took a minute. Operators are
+# counted (an estimate that errs high: a short word in a text string counts too) in each
+# page's content and the forms it draws, before its text is extracted.
+MAX_PAGE_OPERATORS = 300_000
+MAX_OPERATORS = 1_000_000  # in the whole document
+MAX_SECONDS = 30.0  # extracting one document's text
+_OPERATOR = re.compile(rb"(?<![/\w.#])[A-Za-z'\"*]{1,3}(?![\w])")
 
 
 def _shape(line: str) -> str:
@@ -104,6 +116,52 @@ def _page_number_shift(line: str, index: int) -> int | None:
     return int(m.group(1)) - index
 
 
+def _stream_bytes(obj: object) -> bytes:
+    """The decoded bytes of a stream, or of an array of streams (a page's /Contents)."""
+    get_object = getattr(obj, "get_object", None)
+    obj = get_object() if get_object is not None else obj
+    if isinstance(obj, list):
+        return b"\n".join(_stream_bytes(item) for item in obj)
+    get_data = getattr(obj, "get_data", None)
+    return get_data() if get_data is not None else b""
+
+
+def _operators(page: object) -> int:
+    """An estimate (high, never low) of the operators extracting `page`'s text runs: those
+    of its content and of the form XObjects its resources name (each drawn once at least)."""
+    get = getattr(page, "get", None)
+    if get is None:
+        return 0
+    content = _stream_bytes(get("/Contents"))
+    count = len(_OPERATOR.findall(content))
+    resources: Any = get("/Resources")
+    resources = resources.get_object() if resources is not None else None
+    forms: Any = resources.get("/XObject") if isinstance(resources, dict) else None
+    forms = forms.get_object() if forms is not None else None
+    if isinstance(forms, dict):
+        for name, form in forms.items():
+            form = form.get_object()
+            if hasattr(form, "get") and form.get("/Subtype") == "/Form":
+                # a form is run each time the page draws it (`/Name Do`)
+                drawn = len(re.findall(re.escape(str(name).encode("latin-1", "replace")) + rb"\s*Do\b", content))
+                count += max(1, drawn) * len(_OPERATOR.findall(_stream_bytes(form)))
+    return count
+
+
+def _check_operators(pages: Iterable[object]) -> None:
+    """SourceError when a page, or the pages together, run more operators than the bounds."""
+    operators = 0
+    for number, page in enumerate(pages, 1):
+        count = _operators(page)
+        if count > MAX_PAGE_OPERATORS:
+            raise SourceError(f"PDF page {number} runs about {count:,} content operators, over the"
+                              f" bound of {MAX_PAGE_OPERATORS:,} for a page: not read")
+        operators += count
+        if operators > MAX_OPERATORS:
+            raise SourceError(f"PDF pages 1 to {number} run about {operators:,} content operators, over the"
+                              f" bound of {MAX_OPERATORS:,} for a document: not read")
+
+
 def parse_pdf(data: bytes) -> ParsedDocument:
     try:
         import pypdf
@@ -123,7 +181,11 @@ def parse_pdf(data: bytes) -> ParsedDocument:
         pages: list[int] = []
         parts: list[str] = []
         pos = 0
-        for page in reader.pages:
+        _check_operators(reader.pages)  # every page counted before any is run
+        deadline = time.monotonic() + MAX_SECONDS
+        for number, page in enumerate(reader.pages, 1):
+            if time.monotonic() > deadline:
+                raise SourceError(f"PDF text extraction took over {MAX_SECONDS:g} s by page {number}: not read")
             text = page.extract_text() or ""
             # a form feed inside a page would fake a page break
             text = text.replace("\f", " ")
