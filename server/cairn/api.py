@@ -11,6 +11,7 @@ One :class:`Workspace` may be shared by threads: its calls are serialised.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -25,6 +26,7 @@ __all__ = [
     "AnswerResult",
     "CitationIn",
     "ClaimIn",
+    "ChunkOut",
     "ClaimOut",
     "CitationOut",
     "DiagnosticOut",
@@ -33,6 +35,8 @@ __all__ = [
     "Workspace",
     "open_workspace",
 ]
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # lines split as everywhere in Cairn (SPEC section 6)
 
 AnswerResult = DraftOut  # one answer's verdicts: `faithful`, `claims[i].supported`, `.support_score`, `.diagnostics`
 
@@ -67,6 +71,23 @@ class Answer(BaseModel):
 
 
 AnswerLike = Answer | Mapping[str, Any] | list[Any]
+
+
+class ChunkOut(BaseModel):
+    """A chunk of a source as `cairn chunks --json` prints it: `start`/`end` are where it lies in
+    its source's parsed text, `page` its PDF page (else None), `line` (not for a PDF) the line
+    it starts on in the source's parsed text, `current` whether its version is the source's current one."""
+
+    chunk_id: str
+    source: str
+    version: str
+    start: int
+    end: int
+    page: int | None
+    line: int | None
+    text: str
+    lineage: str | None
+    current: bool
 
 
 class Workspace:
@@ -139,6 +160,60 @@ class Workspace:
 
                 judge_results(results, self._judge, self._ws.settings.config.threshold)
             return engine.workspace_report(self._ws, results)
+
+    def chunks(self, source: str | Path | None = None) -> list[ChunkOut]:
+        """The current chunks of every source the principal may read (or of one source: a path
+        relative to the workspace root, or an absolute one inside it), in source order."""
+        with self._lock:
+            names = None
+            if source is not None:
+                ident = self._source_identity(source)
+                if ident is None:
+                    return []
+                names = [ident]
+            rows = self._ws.store.current_chunks(names)
+            return self._out([c for c in rows if self._ws.allowed(c.source)])
+
+    def chunk(self, chunk_id: str) -> ChunkOut | None:
+        """The chunk with this id: its current occurrence when a current source holds it, else the
+        newest stored version that does; None when no version the principal may read has it."""
+        with self._lock:
+            found = [c for c in self._ws.store.lookup(chunk_id) if self._ws.allowed(c.source)]
+            return self._out(found[:1])[0] if found else None
+
+    def retrieve(self, question: str, k: int = 8) -> list[ChunkOut]:
+        """The `k` current passages that best match a question or claim, best first: the
+        retrieval of `cairn ask` and `cairn cite --for`, among the sources the principal may read."""
+        from .answers.ask import retrieve
+
+        if k < 1:
+            raise ValueError(f"k must be at least 1, not {k}")
+        with self._lock:
+            return self._out(retrieve(self._ws, question, k))
+
+    def _source_identity(self, source: str | Path) -> str | None:
+        path = Path(source)
+        if path.is_absolute():
+            ident = self._ws.identity(path)
+        else:
+            ident = path.as_posix()
+        return ident if ident is not None and self._ws.allowed(ident) else None
+
+    def _out(self, chunks: list[Any]) -> list[ChunkOut]:
+        lineages: dict[tuple[str, str], str | None] = {}
+        texts: dict[tuple[str, str], str] = {}
+        out = []
+        for ch in chunks:
+            key = (ch.source, ch.version)
+            if key not in lineages:
+                info = self._ws.store.version_info(ch.source, ch.version)
+                lineages[key] = info.lineage if info is not None else None
+                texts[key] = "" if info is None or info.pages is not None else self._ws.store.version_text(info.id)
+            line = len(_LINE_BREAK.findall(texts[key], 0, ch.start)) + 1 if texts[key] else None
+            out.append(ChunkOut(chunk_id=ch.chunk_id, source=ch.source, version=ch.version, start=ch.start,
+                                end=ch.end, page=ch.page, line=line, text=ch.text, lineage=lineages[key],
+                                current=ch.current))
+        return out
 
     def close(self) -> None:
         with self._lock:

@@ -80,3 +80,45 @@ def test_api_prints_nothing_and_starts_no_process(demo: Path, tmp_path: Path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ""
     assert json.loads(proc.stderr) == [True, True]
+
+
+def test_api_chunks_match_the_cli_and_respect_the_principal(demo: Path):
+    listed = [json.loads(line) for line in
+              subprocess.run([sys.executable, "-m", "cairn", "chunks", "--json"], cwd=demo, capture_output=True,
+                             text=True, timeout=120, check=True).stdout.splitlines()]
+    with open_workspace(demo) as ws:
+        got = ws.chunks()
+        assert [(c.chunk_id, c.source, c.start, c.end, c.text) for c in got] == \
+            [(c["chunk_id"], c["source"], c["start"], c["end"], c["text"]) for c in listed]
+        policy = ws.chunks("sources/policy.md")
+        assert policy and {c.source for c in policy} == {"sources/policy.md"}
+        assert ws.chunks(demo / "sources" / "policy.md") == policy
+        assert ws.chunks("sources/nothing-here.md") == [] and ws.chunks("../outside.md") == []
+        one = ws.chunk(CHUNK)
+        assert one is not None and one.source == "sources/policy.md" and one.current and one.text.startswith(QUOTE)
+        # the line is that of the parsed text, counted as everywhere in Cairn
+        assert one.line == 8 and policy[0].line == 1 and policy[0].text == "# Customer Credit Policy"
+        assert [c.line for c in policy] == sorted(c.line for c in policy)
+        assert ws.chunk("0123456789abcdef") is None
+        found = ws.retrieve("How many days does a customer have to request a credit for a damaged delivery?", k=3)
+        assert len(found) == 3 and found[0].chunk_id == CHUNK
+    # a principal who may not read the policy sees none of it, by any of the three calls
+    toml = demo / "cairn.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + '\n[[policy]]\npath = "sources/policy.md"\naccess = ["staff"]\n'
+                    '[principals]\nreader = ["public"]\nprincipal = "reader"\n', encoding="utf-8")
+    with open_workspace(demo) as ws:
+        assert ws.chunks("sources/policy.md") == []
+        assert all(c.source != "sources/policy.md" for c in ws.chunks()) and ws.chunks()
+        assert ws.chunk(CHUNK) is None
+        assert all(c.source != "sources/policy.md"
+                   for c in ws.retrieve("customer credit damaged delivery days", k=8))
+
+
+def test_api_retrieve_refuses_a_k_below_one(demo: Path):
+    with open_workspace(demo) as ws:
+        try:
+            ws.retrieve("anything", k=0)
+        except ValueError as exc:
+            assert "at least 1" in str(exc)
+        else:
+            raise AssertionError("k=0 was accepted")

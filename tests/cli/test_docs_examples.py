@@ -41,3 +41,16 @@ def test_api_example_runs_as_documented(demo: Path):
     assert lines[1].startswith("False ")
     assert "quote-not-found" in lines[2]
     assert lines[-1] == "0.5 0.0"
+
+
+def test_api_retrieval_example_runs_as_documented(demo: Path):
+    doc = (DOCS / "api.md").read_text(encoding="utf-8")
+    code = _block_after(doc, "<!-- run by tests/cli/test_docs_examples.py (retrieval)", "python")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=demo, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "sources/policy.md 8 691d71e4b46d8b0d"  # as the page says
+    assert len(lines) == 5 and lines[3] == "True"
+    count = int(lines[4].split()[0])
+    listed = run_cairn(demo, "chunks", "--json", "sources/policy.md").stdout.splitlines()
+    assert count == len(listed) > 1
