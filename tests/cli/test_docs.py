@@ -175,3 +175,31 @@ def test_every_documented_key_is_accepted_by_a_real_config(tmp_path: Path):
             load_settings(tmp_path)
         except ConfigError as exc:
             assert "unknown key" not in str(exc), (key, str(exc))
+
+
+def test_readme_example_is_the_demos_real_output(demo: Path):
+    """The README's "What it looks like" shows excerpts of `cairn check` on the demo; each run of
+    lines between `...` is a run of the real output, in the same order, the last one its end."""
+    from cairn_testing import run_cairn
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    at = readme.index("tests/cli/test_docs.py compares them")
+    block = readme[readme.index("```console\n", at) + len("```console\n"):]
+    block = block[:block.index("\n```")]
+    command, *shown = block.splitlines()
+    assert command == "$ cairn check drafts/review-notes.md"
+    proc = run_cairn(demo, "check", "drafts/review-notes.md")
+    assert proc.returncode == 1, proc.stderr
+    real = proc.stdout.splitlines()
+    parts: list[list[str]] = [[]]
+    for line in shown:
+        if line == "...":
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    at_line = 0
+    for part in parts:
+        found = next((i for i in range(at_line, len(real) - len(part) + 1) if real[i:i + len(part)] == part), None)
+        assert found is not None, "the README shows lines the demo does not print, in this order:\n" + "\n".join(part)
+        at_line = found + len(part)
+    assert parts[0][0] == real[0] and parts[-1] == real[-len(parts[-1]):]
