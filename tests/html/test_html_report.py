@@ -100,7 +100,17 @@ def test_lab_writes_its_page(tmp_path: Path):
     assert proc.returncode == 0, proc.stderr
     page = out.read_text("utf-8")
     assert 'id="lab-p"' in page and 'value="0.9"' in page and 'value="10"' in page
+    caveat = page[page.index('id="lab-caveat"'):]
+    caveat = re.sub(r"<[^>]+>|\s+", " ", caveat[:caveat.index("</p>")])
+    assert "hypothetical" in caveat and "no entailment model" in caveat and "correlated" in caveat
     assert run_cairn(tmp_path, "lab", "-p", "1.5").returncode == 2
+
+
+def test_report_carries_the_labs_caveat(demo: Path, tmp_path: Path):
+    out = tmp_path / "report.html"
+    run_cairn(demo, "check", "--format", "html", "--output", str(out))
+    page = out.read_text("utf-8")
+    assert 'id="lab-caveat"' in page and "resolves no source" in page
 
 
 # -- a hostile workspace -------------------------------------------------------------------
