@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# what the demo needs alone: Cairn and its own dependencies, none of the test or PostgreSQL extras
+BASE := $(VENV)/.installed-base
 # the support check's rules compiled with mypyc (server/cairn/native.py); remade when a source they
 # are built from changes; lenient: without a C compiler the rules run as pure Python, same verdicts
 NATIVE := $(VENV)/.native
@@ -10,9 +12,13 @@ NATIVE_SRC := $(wildcard server/cairn/meaning/*.py server/cairn/support/*.py) se
 
 .PHONY: demo test test-python test-vscode lint venv native bench clean package dist
 
-$(STAMP): pyproject.toml
+$(BASE): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(BASE)
+
+$(STAMP): $(BASE) pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,postgres]'
 	touch $(STAMP)
 
@@ -24,11 +30,13 @@ venv: $(STAMP) $(NATIVE)
 
 native: $(NATIVE)
 
-demo: $(STAMP) $(NATIVE)
-	@echo "== cairn check on a fresh copy of fixtures/demo (the fixture itself never changes) =="
+# the demo needs no compiler: the rules run as Python until `make native` (or `make test`) builds them
+demo: $(BASE)
+	@echo "== cairn check on a fresh copy of fixtures/demo in $(CURDIR)/$(VENV)/demo (the fixture itself never changes) =="
 	@$(BIN)/python fixtures/make_demo.py $(VENV)/demo >/dev/null
 	@cd $(VENV)/demo && ../bin/cairn check; status=$$?; \
 	  echo "== cairn check exited $$status (1 = some claims failed, as the demo intends) =="; \
+	  echo "== the demo's copy is $(CURDIR)/$(VENV)/demo; to check it again: cd $(CURDIR)/$(VENV)/demo && ../bin/cairn check =="; \
 	  test $$status -le 1
 
 test: lint test-python test-vscode
