@@ -32,11 +32,11 @@ native: $(NATIVE)
 
 # the demo needs no compiler: the rules run as Python until `make native` (or `make test`) builds them
 demo: $(BASE)
-	@echo "== cairn check on a fresh copy of fixtures/demo in $(CURDIR)/$(VENV)/demo (the fixture itself never changes) =="
+	@echo "== cairn check on a fresh copy of fixtures/demo in $(abspath $(VENV)/demo) (the fixture itself never changes) =="
 	@$(BIN)/python fixtures/make_demo.py $(VENV)/demo >/dev/null
 	@cd $(VENV)/demo && ../bin/cairn check; status=$$?; \
 	  echo "== cairn check exited $$status (1 = some claims failed, as the demo intends) =="; \
-	  echo "== the demo's copy is $(CURDIR)/$(VENV)/demo; to check it again: cd $(CURDIR)/$(VENV)/demo && ../bin/cairn check =="; \
+	  echo "== the demo's copy is $(abspath $(VENV)/demo); to check it again: cd $(abspath $(VENV)/demo) && ../bin/cairn check =="; \
 	  test $$status -le 1
 
 test: lint test-python test-vscode
