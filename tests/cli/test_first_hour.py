@@ -88,6 +88,21 @@ def test_init_keeps_existing_folders_and_adds_no_example_among_them(tmp_path: Pa
     assert list((tmp_path / "drafts").iterdir()) == []
 
 
+def test_check_above_a_workspace_names_the_workspace_below(tmp_path: Path):
+    ws = tmp_path / "projects" / "ws"
+    (ws / "sources").mkdir(parents=True)
+    (ws / "sources" / "a.txt").write_text("A fact.\n")
+    (ws / "cairn.toml").write_text("")
+    (tmp_path / ".hidden" / "other").mkdir(parents=True)
+    (tmp_path / ".hidden" / "other" / "cairn.toml").write_text("")
+    proc = run_cairn(tmp_path / "projects", "check")
+    assert proc.returncode == 2
+    assert "did you mean `cd ws`?" in proc.stderr and "not a Cairn workspace" in proc.stderr
+    top = run_cairn(tmp_path, "check")  # two levels down is still found; a hidden folder is not entered
+    assert top.returncode == 2 and "did you mean `cd projects/ws`?" in top.stderr and "other" not in top.stderr
+    assert not (tmp_path / ".cairn").exists() and not (tmp_path / "projects" / ".cairn").exists()
+
+
 def test_check_in_an_empty_folder_says_how_to_start_and_writes_nothing(tmp_path: Path):
     proc = run_cairn(tmp_path, "check")
     assert proc.returncode == 2

@@ -27,10 +27,45 @@ def missing_roots(root: Path, roots: list[str]) -> str | None:
     if not missing:
         return None
     if not (root / CONFIG_FILE).is_file():
+        below = workspaces_below(root)
+        hint = ""
+        if below:
+            names = ", ".join(f"`cd {b}`" for b in below[:3]) + (f" (and {len(below) - 3} more)" if len(below) > 3 else "")
+            hint = f" A workspace is below: did you mean {names}?"
         return (f"{root} is not a Cairn workspace: no {CONFIG_FILE} here or in a folder above, and no"
-                f" {', '.join(r + '/' for r in missing)} folder. Run `cairn init` to start one here.")
+                f" {', '.join(r + '/' for r in missing)} folder.{hint} Run `cairn init` to start one here.")
     return (f"source root {', '.join(repr(r) for r in missing)} does not exist in {root}: create it, or set"
             " `sources` in cairn.toml to the folders that hold your sources")
+
+
+def workspaces_below(root: Path, depth: int = 2, limit: int = 200) -> list[str]:
+    """Folders at most `depth` levels below `root` holding a cairn.toml (hidden folders and links
+    not entered; at most `limit` folders looked at, so a huge tree costs nothing), nearest first."""
+    from ..core.config import CONFIG_FILE
+
+    found: list[str] = []
+    level = [root]
+    seen = 0
+    for _ in range(depth):
+        nxt: list[Path] = []
+        for folder in level:
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if seen >= limit:
+                    return found
+                if entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
+                    continue
+                seen += 1
+                path = Path(entry.path)
+                if (path / CONFIG_FILE).is_file():
+                    found.append(path.relative_to(root).as_posix())
+                else:
+                    nxt.append(path)
+        level = nxt
+    return found
 
 
 def holds_a_file(folder: Path) -> bool:
