@@ -14,13 +14,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _first_steps() -> tuple[str, str]:
-    """The guide's first-steps script and the chunk listing it shows."""
+def _first_steps() -> tuple[str, str, str]:
+    """The guide's first-steps script, the chunk listing it shows and the draft it shows."""
     guide = (REPO / "docs" / "guide.md").read_text(encoding="utf-8")
     section = guide.split("## First steps", 1)[1].split("\n## ", 1)[0]
     script = re.search(r"^````sh\n(.*?)^````$", section, re.S | re.M).group(1)
     listing = re.search(r"```console\n(.*?)```", section, re.S).group(1)
-    return script, "\n".join(line.strip() for line in listing.splitlines())
+    draft = re.search(r"````markdown\n(.*?)\n\s*````", section, re.S).group(1)
+    return (script, "\n".join(line.strip() for line in listing.splitlines()),
+            "\n".join(line[2:] for line in draft.splitlines()) + "\n")
 
 
 def test_a_wheel_of_a_fresh_clone_runs_the_guides_first_steps(tmp_path: Path):
@@ -51,7 +53,7 @@ def test_a_wheel_of_a_fresh_clone_runs_the_guides_first_steps(tmp_path: Path):
     # a wheel's environment has no compiled build of the rules (the repository's venv has, cairn/native.py)
     assert version.stdout.splitlines() == ["cairn, version 0.1.0", "support check rules: pure Python (not built)"]
 
-    script, listing = _first_steps()
+    script, listing, draft = _first_steps()
     work = tmp_path / "work"
     work.mkdir()
     run = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=work, capture_output=True, text=True,
@@ -61,6 +63,9 @@ def test_a_wheel_of_a_fresh_clone_runs_the_guides_first_steps(tmp_path: Path):
     assert listing in run.stdout  # the chunk ids and ranges the guide shows are the real ones
     report = work / "my-report"
     assert (report / "cairn.toml").is_file() and (report / ".cairn" / "index.db").is_file()
+    # the draft the guide shows is the one `cairn cite` wrote, and `cite --for` offered that passage
+    assert (report / "drafts" / "refunds.md").read_text(encoding="utf-8") == draft
+    assert "supports it" in run.stdout and "quote: \"Refunds are paid within 14 days of the request.\"" in run.stdout
     assert "Traceback" not in run.stderr
 
 
