@@ -95,3 +95,23 @@ async def test_fix_all_equals_cairn_check_fix(client: LanguageClient, demo, tmp_
     # quick-fixes only when asked for quick-fixes
     only_qf = await actions(client, u, WHOLE, only=["quickfix"])
     assert all(a.kind == types.CodeActionKind.QuickFix for a in only_qf)
+
+
+async def test_missing_offsets_quick_fix_sets_them(client: LanguageClient, demo):
+    """A block with its chunk id and quote but no start/end: the editor offers where the quote is."""
+    path = demo / "drafts" / "offsets.md"
+    text = ("A customer has 14 days to request a credit for a damaged delivery.\n\n```cite\n"
+            "chunk_id: 691d71e4b46d8b0d\nquote: \"A customer has 14 days to request a credit for a damaged delivery\"\n```\n")
+    path.write_text(text, encoding="utf-8")
+    await start(client, demo)
+    u = open_doc(client, path)
+    await until(lambda: any(d.code == "block-syntax" for d in client.diagnostics.get(u, [])))
+    got = await actions(client, u, WHOLE, only=["quickfix"])
+    (fix,) = [a for a in got if a.title.startswith("Set start and end")]
+    assert fix.is_preferred is True
+    new = apply_edits(text, edits_for(fix.edit, u))
+    assert "start: 0\n" in new and "end: 65\n" in new
+    change_all(client, u, new, 2)
+    await until(lambda: client.diagnostics.get(u) is not None
+                and not any(d.code == "block-syntax" for d in client.diagnostics.get(u, [])),
+                what="the block-syntax error to go")

@@ -242,7 +242,7 @@ def replace_file(path: Path, data: bytes, mode: int = 0o644) -> None:
 # A warm `cairn check` reuses each draft's verdicts when nothing they depend
 # on changed: the draft's bytes, the store (every version and which are
 # current), the git HEAD (history lookups), the configuration and Cairn's own
-# version. Any change to one of these makes a new key.
+# version and code (code_identity). Any change to one of these makes a new key.
 
 _CACHE_PREFIX = "draft-report:"
 REPORT_FORMAT = "7"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: a file's list of answers (JSON answers); 6: policy (authority, lineage, source offsets); 7: binding, sentences, dates; cached reports of another format are not reused
@@ -257,6 +257,35 @@ def _git_head(root: Path) -> str:
     return out.decode().strip() if out is not None else ""
 
 
+_code_identity: str | None = None
+
+
+def code_identity() -> str:
+    """Which code of Cairn runs: every module, template and word list of the package, by name,
+    size and modification time (read once per process, about a millisecond). A cached report
+    made by other code (an upgrade, an edited rule, a checkout of another commit) is not reused,
+    even when the version number and REPORT_FORMAT stayed the same."""
+    global _code_identity
+    if _code_identity is None:
+        import hashlib
+
+        package = Path(__file__).resolve().parents[1]
+        h = hashlib.sha256()
+        for folder, dirs, files in os.walk(package):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith((".pyc", ".pyo")):
+                    continue
+                try:
+                    st = os.stat(os.path.join(folder, name))
+                except OSError:
+                    continue
+                rel = os.path.relpath(os.path.join(folder, name), package)
+                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogatepass"))
+        _code_identity = h.hexdigest()
+    return _code_identity
+
+
 def fingerprint(ws: Workspace) -> str:
     import hashlib
 
@@ -267,6 +296,7 @@ def fingerprint(ws: Workspace) -> str:
     for part in (
         __version__,
         REPORT_FORMAT,
+        code_identity(),
         RULES_VERSION,
         ws.settings.config.model_dump_json(),
         str(ws.settings.judge_url_trusted),

@@ -267,6 +267,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
                 sev = diag.severity
                 tag = paint(sev, "31" if sev == "error" else "33" if sev == "warning" else "36")
                 out.append(f"    {path}:{diag.line}: {tag} [{safe(diag.code)}] {safe(diag.message)}")
+                if diag.code == "quote-not-found" and (marked := _marked_closest(diag.message, c.citations)):
+                    out.append(f"      source says: \u201c{safe(marked)}\u201d ([...]: not in your quote)")
                 if diag.fix:
                     out.append(f"      fix: {safe(diag.fix)}")
                     fixes += 1
@@ -282,6 +284,31 @@ def render_text(report: Report, *, color: bool = False) -> str:
     if fixes:
         out.append(f"{fixes} fix{'es' if fixes > 1 else ''} above can be applied with `cairn check --fix`")
     return "\n".join(out)
+
+
+def _marked_closest(message: str, citations: Sequence[CitationOut]) -> str | None:
+    """The closest source text a quote-not-found message quotes, with the words that differ
+    from the citation's own quote in [brackets] (text output only: JSON keeps the plain text)."""
+    import difflib
+
+    at = message.find("% similar: \u201c")
+    if at < 0 or not message.endswith("\u201d"):
+        return None
+    closest = message[message.index("\u201c", at) + 1:-1]
+    quote = next((cit.quote for cit in citations if cit.chunk_id and f"chunk {cit.chunk_id} " in message
+                  and cit.quote), None)
+    if quote is None:
+        return None
+    theirs, mine = closest.split(), quote.split()
+    fold = [w.strip(".,;:!?\"'()").lower() for w in theirs]
+    matcher = difflib.SequenceMatcher(None, [w.strip(".,;:!?\"'()").lower() for w in mine], fold, autojunk=False)
+    out: list[str] = []
+    for op, _, _, j1, j2 in matcher.get_opcodes():
+        words = theirs[j1:j2]
+        if not words:
+            continue
+        out.append(" ".join(words) if op == "equal" else "[" + " ".join(words) + "]")
+    return " ".join(out)
 
 
 # -- SARIF ----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ the current version of its source (span-shifted or source-changed).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +57,10 @@ def _keep_readings() -> None:
 
 def short(version: str) -> str:
     return version[:8]
+
+
+# a cite block's problem that is about its offsets alone: `start`/`end` missing or not a number
+_OFFSET_PROBLEM = re.compile(r"missing required field '(?:start|end)'|(?:^|: )(?:start|end): ")
 
 
 class QuoteSearch:
@@ -169,8 +174,13 @@ class Verifier(ClaimChecks):
 
         # 1. body and fields
         if cit.problems:
+            offsets = self._offsets_fix(cit)
             for p in cit.problems:
-                diags.append(Diagnostic(p.code, p.message, p.line, p.range, citation=cit))
+                d = Diagnostic(p.code, p.message, p.line, p.range, citation=cit)
+                if offsets is not None and _OFFSET_PROBLEM.search(p.message):
+                    d.fixes.append(offsets)
+                    offsets = None  # one fix sets both fields: offered once
+                diags.append(d)
             return res, diags
         assert cit.chunk_id is not None and cit.quote is not None and cit.start is not None and cit.end is not None
 
@@ -263,7 +273,10 @@ class Verifier(ClaimChecks):
                 near = anchor.fuzzy_find(quote, text)
                 if near:
                     s, e, score = near
-                    d.message += f"; closest source text is {score:.0f}% similar"
+                    # the source's sentence around the closest text, so the writer sees the difference
+                    closest = _collapse(_sentence(text, s, e))
+                    closest = closest if len(closest) <= 300 else closest[:299] + "\u2026"
+                    d.message += f"; closest source text is {score:.0f}% similar: \u201c{closest}\u201d"
                     d.fixes.append(
                         Fix(
                             f"Replace the quote with the closest source text ({score:.0f}% similar)",
@@ -379,6 +392,25 @@ class Verifier(ClaimChecks):
             elif not elsewhere:
                 d.message += f"; nothing like it is left in {chunk.source}"
         return res, diags
+
+    def _offsets_fix(self, cit: Citation) -> Fix | None:
+        """A block whose `start` or `end` is missing or unreadable, while its chunk id and quote
+        are fine: where the quote sits in that chunk, as a fix, when it sits there once (and the
+        chunk's source may be read). Every other problem of the block must be about the offsets."""
+        if cit.chunk_id is None or not cit.quote:
+            return None
+        if not all(_OFFSET_PROBLEM.search(p.message) for p in cit.problems):
+            return None
+        chunks = [c for c in self.lookup(cit.chunk_id, cit.source) if self.ws.allowed(c.source)]
+        if not chunks:
+            return None
+        chunk = self._pick(chunks, cit)
+        found = anchor.all_occurrences(chunk.text, cit.quote)
+        if len(found) != 1:
+            return None
+        s, e = found[0], found[0] + len(cit.quote)
+        return Fix(f"Set start and end to where the quote is in chunk {cit.chunk_id} ([{s}, {e}))",
+                   {"start": s, "end": e}, safe=True)
 
     def _version_text(self, version_id: int) -> str:
         try:
