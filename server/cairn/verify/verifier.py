@@ -274,9 +274,9 @@ class Verifier(ClaimChecks):
                 if near:
                     s, e, score = near
                     # the source's sentence around the closest text, so the writer sees the difference
-                    closest = _collapse(_sentence(text, s, e))
-                    closest = closest if len(closest) <= 300 else closest[:299] + "\u2026"
-                    d.message += f"; closest source text is {score:.0f}% similar: \u201c{closest}\u201d"
+                    nearest = _collapse(_sentence(text, s, e))
+                    nearest = nearest if len(nearest) <= 300 else nearest[:299] + "\u2026"
+                    d.message += f"; closest source text is {score:.0f}% similar: \u201c{nearest}\u201d"
                     d.fixes.append(
                         Fix(
                             f"Replace the quote with the closest source text ({score:.0f}% similar)",
