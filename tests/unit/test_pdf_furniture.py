@@ -42,7 +42,7 @@ def test_headers_and_page_numbers_are_left_out_of_the_chunks():
     for c in chunks:
         assert doc.text[c.start:c.end] == c.text
     assert [c.page for c in chunks] == [1, 2, 3, 4]
-    assert doc.lineage.startswith("pdf-pypdf/2")
+    assert doc.lineage.startswith("pdf-pypdf/3")
 
 
 def test_a_running_header_with_the_page_number_in_it():

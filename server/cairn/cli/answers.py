@@ -108,6 +108,17 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
             for p in places:
                 click.echo(safe(f"{_where(p)}: {p.sentence}"), err=True)
         sys.exit(EXIT_FAIL)  # an answer of the sources, not a usage error (SPEC section 6)
+    from ..verify.across import runs_across
+
+    over = runs_across(ws.store, quote, [s for s in (names or ws.store.current_versions()) if ws.allowed(s)])
+    if over is not None:
+        if as_json:
+            click.echo(json.dumps({"found": 0, "across": {"source": over.source, "start": over.start, "end": over.end,
+                                                         "chunks": [c.chunk_id for c in over.chunks]}},
+                                  ensure_ascii=False))
+        else:
+            _err(over.message())
+        sys.exit(EXIT_FAIL)
     near = closest(ws, quote, names)
     if as_json:
         click.echo(json.dumps({"found": 0, "closest": [

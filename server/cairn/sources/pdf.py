@@ -1,7 +1,8 @@
 """`.pdf`: the text of each page, pages joined by a form feed, each page's
 start offset recorded. pypdf extracts the text; the furniture repeated on every
 page (running headers and footers, bare page numbers) is left out (see
-strip_furniture), so it is never glued to the first or last paragraph of a page."""
+strip_furniture), so it is never glued to the first or last paragraph of a page,
+and a word hyphenated across a line break is joined (join_hyphenated)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,19 @@ from ..core.model import ParsedDocument
 from .base import SourceError
 
 PARSER = "pdf-pypdf"
-VERSION = "2"  # 2: running headers, footers and page numbers left out
+VERSION = "3"  # 2: running headers, footers and page numbers left out; 3: words hyphenated at a line end joined
+
+# a word cut at the end of a line by a hyphen (`manip-` then `ulation`): a letter, the hyphen,
+# the line break, and a lower-case letter going on. A capital after the break (`Anglo-` then
+# `Saxon`), a digit, or a hyphen after a space (a dash) is left alone.
+_LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*(?:\r\n|\r|\n)[ \t]*(?=[^\W\d_])(?=[^\W\d_A-Z\u00c0-\u00de])")
+
+
+def join_hyphenated(text: str) -> str:
+    """A page's text with the words hyphenated across a line break joined, as people read
+    them (`manip-\nulation` reads `manipulation`); the offsets of the parsed text are
+    those of the joined text."""
+    return _LINE_END_HYPHEN.sub("", text)
 
 # an edge line seen on at least this many pages (digits aside) is furniture
 MIN_REPEATS = 3
@@ -188,7 +201,7 @@ def parse_pdf(data: bytes) -> ParsedDocument:
                 raise SourceError(f"PDF text extraction took over {MAX_SECONDS:g} s by page {number}: not read")
             text = page.extract_text() or ""
             # a form feed inside a page would fake a page break
-            text = text.replace("\f", " ")
+            text = join_hyphenated(text.replace("\f", " "))
             pages.append(pos)
             parts.append(text)
             pos += len(text) + 1

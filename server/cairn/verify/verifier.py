@@ -24,6 +24,7 @@ from ..core.model import (
 )
 from ..index.history import History
 from . import anchor
+from .across import runs_across
 from .claims import ClaimChecks, _fence
 from .policy import denied_message
 from .verdicts import Judge, _collapse, _sentence
@@ -269,6 +270,8 @@ class Verifier(ClaimChecks):
                         safe=len(loose) == 1,
                     )
                 )
+            elif chunk.current and (over := runs_across(self.store, quote, [chunk.source])) is not None:
+                d.message += "; " + over.message()
             else:
                 near = anchor.fuzzy_find(quote, text)
                 if near:
