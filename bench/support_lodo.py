@@ -77,7 +77,7 @@ from cairn import meaning, support
 try:  # the module's place after the layout of issue 43
     from cairn.verify.calibrate import THRESHOLDS, calibrate, load_rows
 except ImportError:
-    from cairn.calibrate import THRESHOLDS, calibrate, load_rows  # type: ignore[no-redef]
+    from cairn.verify.calibrate import THRESHOLDS, calibrate, load_rows  # type: ignore[no-redef]
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "data"
@@ -483,7 +483,7 @@ def _row(item: Item) -> Any:
     try:
         from cairn.verify.calibrate import Row
     except ImportError:
-        from cairn.calibrate import Row  # type: ignore[no-redef]
+        from cairn.verify.calibrate import Row  # type: ignore[no-redef]
     return Row(claim=item.claim, quotes=item.quotes, supported=item.supported, line=0, format="plain")
 
 
