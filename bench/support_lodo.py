@@ -74,10 +74,7 @@ from typing import Any
 
 from cairn import meaning, support
 
-try:  # the module's place after the layout of issue 43
-    from cairn.verify.calibrate import THRESHOLDS, calibrate, load_rows
-except ImportError:
-    from cairn.verify.calibrate import THRESHOLDS, calibrate, load_rows  # type: ignore[no-redef]
+from cairn.verify.calibrate import THRESHOLDS, calibrate, load_rows
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "data"
