@@ -73,7 +73,6 @@ from pathlib import Path
 from typing import Any
 
 from cairn import meaning, support
-
 from cairn.verify.calibrate import THRESHOLDS, calibrate, load_rows
 
 REPO = Path(__file__).resolve().parents[1]
