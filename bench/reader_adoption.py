@@ -21,14 +21,14 @@ from collections import defaultdict
 from pathlib import Path
 
 from cairn import meaning
-from cairn.calibrate import load_rows
 from cairn.meaning.parsed import run as parsed
 from cairn.support import check_support
+from cairn.verify.calibrate import load_rows
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 BAR = 0.05
 RULES = ("number-mismatch", "contradiction", "context-negates",
-         "relation", "limits-modality", "limits-universal", "negation-scope", "retraction")
+         "relation", "pairing", "limits-modality", "limits-universal", "negation-scope", "retraction")
 
 
 def rows(limit: int | None):
@@ -62,6 +62,8 @@ def fired(claim: str, quotes: list[str]) -> set[str]:
     s = parsed.check(claim, [(q, q, 0, len(q)) for q in quotes])
     if s.relations:
         out.add("relation")
+    if s.pairings:
+        out.add("pairing")
     if any(x.kind == "modality" for _, x in s.limits):
         out.add("limits-modality")
     if any(x.kind == "universal" for _, x in s.limits):

@@ -56,6 +56,16 @@ def test_messages_name_the_deciding_words(claims):
         "claim says is completely thread-safe; quote says is not completely thread-safe"]
     assert msg["The winter had more frost days than the average."] == ["claim says more frost; quote says fewer frost"]
     assert msg["The practice pitch is 90 m long."] == ["claim says 90 m; quotes say 90 yards"]
+    assert msg["Incubate the secondary antibody for 1 hour."] == [
+        "claim gives 1 hour for \u201csecondary\u201d; the quote gives 30 minutes there (\u201cthe secondary antibody"
+        " for 30 minutes.\u201d) and 1 hour for another part (\u201cIncubate the primary antibody for 1 hour\u201d)"]
+    assert msg["In public buildings, guards must be at least 900 mm high."] == [
+        "claim gives 900 mm for \u201cpublic buildings\u201d; the quote gives 1,100 mm there (\u201c1,100 mm high in"
+        " public buildings.\u201d) and 900 mm for another part (\u201cGuards must be at least 900 mm high in"
+        " dwellings\u201d)"]
+    assert msg["The insurer reimburses the policyholder for the excess."] == [
+        "claim says \u201cThe insurer reimburses the policyholder\u201d; the quote has the roles the other way round:"
+        " \u201cthe policyholder reimburses the insurer\u201d"]
 
 
 def test_no_message_names_the_same_words_on_both_sides(claims):

@@ -42,7 +42,7 @@ from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-35"
+RULES_VERSION = "meaning-36"
 
 __all__ = [
     "RULES_VERSION",
@@ -81,7 +81,7 @@ class Findings:
 
 # The structural rules that fail a claim on their own: each measured to fire on at most 5 % of the
 # labelled supported rows of every development domain (bench/reader_adoption.py; docs/reading.md)
-ADOPTED = frozenset({"relation", "limits-modality", "limits-universal", "negation-scope", "retraction"})
+ADOPTED = frozenset({"relation", "pairing", "limits-modality", "limits-universal", "negation-scope", "retraction"})
 
 
 def check(claim: str, evidence: list[Evidence], *, polarity: bool = True, adopted: frozenset[str] = ADOPTED) -> Findings:
@@ -165,6 +165,9 @@ def structural(claim: str, evidence: list[Evidence], found: Findings, *, polarit
     got = parsed.check(claim, [(e.quote, e.text, e.start, e.end) for e in evidence], polarity=polarity)
     if "relation" in adopted:
         found.relations += got.relations
+    if "pairing" in adopted and not got.relations:
+        # figures of a list and roles swapped: one finding a claim, the relation rule's first
+        found.relations += got.pairings[:1]
     found.limits += [(i, x) for i, x in got.limits
                      if ("limits-modality" if x.kind == "modality" else "limits-universal") in adopted]
     # a negation the quote's sentence holds outside the quote is the context rule's (context-negates)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ...reading.read import read
 from ..sentences import sentence_around, sentence_spans
 from .limits import Limit, limits
+from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
 from .retraction import retraction
 from .scope import ScopedNegation, negation_scope
@@ -19,6 +20,7 @@ SENTENCE_REACH = 600
 @dataclass(slots=True)
 class Structural:
     relations: list[RelationMismatch] = field(default_factory=list)
+    pairings: list[RelationMismatch] = field(default_factory=list)  # figures of a list, roles swapped
     limits: list[tuple[int, Limit]] = field(default_factory=list)  # (evidence index, finding)
     negations: list[ScopedNegation] = field(default_factory=list)
     retractions: list[tuple[int, str, str]] = field(default_factory=list)  # (evidence index, sentences, retraction)
@@ -50,6 +52,7 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
             continue
         if polarity:
             found.relations += relation_mismatches(mine, theirs)
+            found.pairings += [RelationMismatch(*x) for x in pairing_mismatches(mine, theirs)]
             found.limits += [(i, x) for x in limits(mine, theirs)]
             found.negations += negation_scope(mine, theirs)
         # what follows the quote in its sentence after a semicolon, or the next sentence
