@@ -69,10 +69,12 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from cairn import meaning, support
+from cairn.meaning.backing import restated_score
 from cairn.verify.calibrate import THRESHOLDS, calibrate, load_rows
 
 REPO = Path(__file__).resolve().parents[1]
@@ -236,6 +238,11 @@ class Reader:
             item = self.items[i]
             # the lowest threshold of the sweep: the rule `names` is read for every score a threshold passes
             res = support.check_support(item.claim, item.quotes, threshold=min(THRESHOLDS), mode=mode)
+            if mode != "seed":
+                # as cairn calibrate and cairn check score it: an amount restated in the quotes' form (above
+                # every threshold of the sweep, so that the higher of the two scores is kept)
+                res, _ = restated_score(item.claim, item.quotes, res, 1.01, partial(
+                    support.check_support, quotes=item.quotes, threshold=min(THRESHOLDS), mode=mode))
             rd.scores[mode] = res.score
             rd.displaced[mode] = res.displaced is not None
         return rd.scores[mode], rd.displaced[mode]

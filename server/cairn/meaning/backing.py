@@ -244,15 +244,18 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
                 if in_words(q) and not any(n.unit == "%" for n in numbers) \
                         and _BY.search(claim, max(0, q.start - 24), q.start) is None:
                     continue  # "half of the members": the quotes give no share to hold it to
+                if _counts_its_list(claim, q):
+                    continue  # "Two friends, Steve and Carly": the claim's own list states the count
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "time":
             when = {v for v in (q.value, q.high) if v is not None}
             times = [n for n in offered.quantities if n.kind == "time"]
             if _same_time(q, times) is None and not (
-                    not times and any(n.unit is None and n.value is not None and n.value * 60 in
+                    not times and any(n.unit is None and n.value is not None and _hours(n.value) &
                                       {v - v % 60 for v in when} for n in numbers)) \
                     and not _time_bound_met(claim, q, times):
-                # no time of the quotes is the claim's; without one, the hour alone may be given ("at 9")
+                # no time of the quotes is the claim's; without one, the hour alone may be given ("at 9",
+                # "let's make it 7": a bare hour of a twelve-hour clock is either of its two readings)
                 out.append(NumberMismatch(q.text, offered.said_numbers, "number"))
         elif q.kind == "factor":
             # "tripled" is backed by two amounts of one unit the quotes give, the later a multiple of the
@@ -291,7 +294,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
             ok = any(r.value == q.value and r.high == q.high and same_unit(q.unit, r.unit) for r in ranges) or (
                 any(n.value == q.value and same_unit(q.unit, n.unit) for n in numbers)
                 and any(n.value == q.high and same_unit(q.unit, n.unit) for n in numbers)
-            )
+            ) or any(_range_converts(q, r) for r in ranges)
             if not ok:
                 out.append(NumberMismatch(q.text, offered.said_numbers, "range"))
         elif q.kind == "date":
@@ -512,6 +515,41 @@ def _year_in(q: Quantity, numbers: list[Quantity]) -> Quantity | None:
         return None
     return next((n for n in numbers if n.unit is None and n.value is not None and q.value <= n.value <= q.high
                  and n.value == n.value.to_integral()), None)
+
+
+# a count with its noun, then the names it counts: "two friends, Steve and Carly", "three members (Ann, Bo and Cy)"
+_NAME = r"[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*)?"
+_ITS_LIST = re.compile(rf"\s+(?:[a-z][\w-]*\s+){{0,2}}?[a-z][\w-]*s\s*(?:,|:|\(|\u2014|\u2013|-)\s*"
+                       rf"(?P<names>{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:and|&)\s+{_NAME})")
+
+
+def _counts_its_list(claim: str, q: Quantity) -> bool:
+    """Whether a count is restated by the list of names right after its noun in the claim itself."""
+    if q.unit is not None or q.value is None or not 2 <= q.value <= 9:
+        return False
+    m = _ITS_LIST.match(claim, q.end)
+    if m is None:
+        return False
+    names = re.split(r"\s*,\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+", m.group("names").strip())
+    return len([n for n in names if n]) == q.value
+
+
+def _range_converts(q: Quantity, r: Quantity) -> bool:
+    """Whether the quotes' range `r` is the claim's range `q` in another unit, end for end
+    ("0.41 kg to 0.45 kg" for "between 410 g and 450 g")."""
+    if q.high is None or r.high is None:
+        return False
+    lo, hi = (Quantity("number", x.text, x.start, x.end, value=v, unit=x.unit)
+              for x, v in ((q, q.value), (q, q.high)))
+    rlo, rhi = (Quantity("number", r.text, r.start, r.end, value=v, unit=r.unit) for v in (r.value, r.high))
+    return converts(lo, rlo) and converts(hi, rhi)
+
+
+def _hours(value: Decimal) -> set[Decimal]:
+    """The minutes after midnight a bare hour may be: `7` is 7:00 or 19:00, `19` only 19:00."""
+    if value != value.to_integral() or not 0 <= value <= 24:
+        return set()
+    return {value * 60, (value + 12) * 60} if 1 <= value <= 12 else {value * 60}
 
 
 def _same_time(q: Quantity, times: list[Quantity]) -> Quantity | None:

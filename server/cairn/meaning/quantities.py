@@ -394,8 +394,9 @@ def _clock_times(text: str) -> list[Quantity]:
         later = None
         if 1 <= h <= 12 and part:
             h = h % 12 + (0 if "morning" in part else 12)  # "9:00 in the morning", "8:30 in the evening"
-        elif 1 <= h <= 12:
-            later = Decimal((h % 12 + 12) * 60 + mi)  # "9:00": morning or evening
+        elif 1 <= h <= 12 and not m.group("h2").startswith("0"):
+            # "9:00": morning or evening; "09:00", with its leading zero, is a 24-hour clock's: morning
+            later = Decimal((h % 12 + 12) * 60 + mi)
             h %= 12
         out.append(Quantity("time", m.group(0), m.start(), m.end(), value=Decimal(h * 60 + mi), high=later))
     return out
@@ -839,12 +840,59 @@ def _bare(text: str, m: re.Match[str] | _PlainNumber, value: Decimal, word: bool
     return Quantity("number", text[s:e].strip(), s, e, value=value, unit=unit)
 
 
+# a tens word and a unit word written apart ("twenty five", "twenty - five" in a transcript): one number
+_TENS_WORDS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety".split())
+_UNIT_WORDS = frozenset("one two three four five six seven eight nine".split())
+_TENS_GAP = re.compile(r"[ \t]+(?:-[ \t]+)?|[ \t]+-|-[ \t]+")
+
+
+def _tens_and_unit(text: str, a: Quantity, b: Quantity) -> Quantity | None:
+    first, second = text[a.start:a.end].lower(), text[b.start:b.end].split()[0].lower() if b.text else ""
+    if a.kind == b.kind == "number" and a.unit is None and first in _TENS_WORDS and second in _UNIT_WORDS \
+            and a.value is not None and b.value is not None and _TENS_GAP.fullmatch(text, a.end, b.start):
+        return Quantity("number", text[a.start:b.end], a.start, b.end, value=a.value + b.value, unit=b.unit)
+    return None
+
+
+_MONEY = frozenset("USD EUR GBP".split())
+
+
+def _money_and_cents(text: str, a: Quantity, b: Quantity) -> Quantity | None:
+    """"twelve euros fifty", "five pounds 20": an amount of money said with its cents after the unit."""
+    if a.kind == b.kind == "number" and a.unit in _MONEY and b.unit is None and a.value is not None \
+            and b.value is not None and a.value == a.value.to_integral() and 1 <= b.value <= 99 \
+            and b.value == b.value.to_integral() and text[a.end:b.start] in (" ", "\t") \
+            and text[a.start:a.end][:1] not in "$\u00a3\u20ac":
+        return Quantity("number", text[a.start:b.end], a.start, b.end, value=a.value + b.value / 100, unit=a.unit)
+    return None
+
+
+_SPOKEN_POINT = re.compile(r"\s+(?:point|dot)\s+", re.IGNORECASE)
+
+
+def _spoken_decimal(text: str, a: Quantity, b: Quantity) -> Quantity | None:
+    """"twelve point five", "twelve dot fifty euros" (a transcript): one number with its decimals."""
+    if a.kind == b.kind == "number" and a.unit is None and a.value is not None and b.value is not None \
+            and a.value == a.value.to_integral() and b.value == b.value.to_integral() and 0 <= b.value < 100 \
+            and _SPOKEN_POINT.fullmatch(text, a.end, b.start):
+        digits = len(str(int(b.value)))
+        return Quantity("number", text[a.start:b.end], a.start, b.end, value=a.value + b.value / 10**digits,
+                        unit=b.unit)
+    return None
+
+
 def _ranges(text: str, qs: list[Quantity]) -> list[Quantity]:
     """Two numbers joined by `-`, `to` or `and` (after `between`/`from`) are a range."""
     out: list[Quantity] = []
     i = 0
     while i < len(qs):
         a = qs[i]
+        if i + 1 < len(qs) and ((one := _tens_and_unit(text, a, qs[i + 1])) is not None
+                                or (one := _money_and_cents(text, a, qs[i + 1])) is not None
+                                or (one := _spoken_decimal(text, a, qs[i + 1])) is not None):
+            out.append(one)
+            i += 2
+            continue
         if a.kind == "number" and i + 1 < len(qs) and qs[i + 1].kind == "number":
             b = qs[i + 1]
             if b.value is not None and a.value is not None and (word := _span_word(text, a, b)) is not None:

@@ -28,7 +28,7 @@ NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(_TENS, 2)})
 NUMBER_WORDS["dozen"] = 12  # "a dozen eggs"; also a multiplier ("two dozen", _SCALES); "dozens of" is no count
 # what a scale word multiplies the number before it by ("1.5 million", "two dozen")
 _SCALES = {"hundred": 10**2, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
-           "k": 10**3, "m": 10**6, "bn": 10**9, "mn": 10**6, "dozen": 12}
+           "k": 10**3, "m": 10**6, "bn": 10**9, "mn": 10**6, "mln": 10**6, "bln": 10**9, "dozen": 12}
 
 _MONTHS = "january february march april may june july august september october november december".split()
 _MONTH_OF = {m: i for i, m in enumerate(_MONTHS, 1)}
@@ -128,9 +128,9 @@ _NUMWORD = _trie(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion
 # (no digit after a scale either: "93 m2" is square metres once NFKC has made "m²" of it "m2")
 _SCALE_RE = "(?:" + "|".join(sorted(_SCALES, key=len, reverse=True)) + r")(?!\w)"
 _LONE_RE = "[" + "".join(_LONE_LETTER_UNITS) + "]"
-# "1.2 g of", "90 m long": grams and metres as a letter apart from the number, only before "of" or a
-# word that measures them, or the end of a clause (elsewhere a letter is too often a label)
-_SPACED_LONE = r"\s(?=[gm](?:\s+(?:of|long|wide|high|deep|tall|per)\b|[.,;:)]|$))"
+# "1.2 g of", "90 m long", "410 g and 450 g": grams and metres as a letter apart from the number, only before "of", a
+# word that measures them, a joining word or a bracket, or the end of a clause (elsewhere too often a label)
+_SPACED_LONE = r"\s(?=[gm](?:\s+(?:of|long|wide|high|deep|tall|per|and|or|to|at|in|each|a|an)\b|\s*[.,;:()]|$))"
 
 # the hyphenated words an identifier's name may have before its number, past the first ("SARS-CoV-2"):
 # bounded, so that the scanner is linear on a long hyphenated run (`a-b-c-...`), where each start

@@ -54,7 +54,8 @@ __all__ = ["displaced", "in_place", "prepare", "swapped"]
 
 def _differ(a: str, b: str) -> bool:
     """Whether two words are different words: not when they differ only in case, hyphens, Unicode form
-    (MICRO SIGN and GREEK MU are one letter to NFKC) or as a month and its abbreviation (`Oct`, `Sept`)."""
+    (MICRO SIGN and GREEK MU are one letter to NFKC) or as a month or a day and its abbreviation (`Oct`,
+    `Sept`, `Wed`)."""
     x, y = _same_form(a), _same_form(b)
     return x != y and _MONTHS.get(x, x) != _MONTHS.get(y, y)
 
@@ -67,6 +68,10 @@ def _same_form(w: str) -> str:
 _MONTHS = {abbr: full for full in ("january february march april may june july august september october "
                                    "november december").split()
            for abbr in {full[:3], full[:4]}} | {"sept": "september"}
+# and a day of the week's ("Wed", "Thurs", "Tues")
+_MONTHS.update({full[:3]: full for full in "monday tuesday wednesday thursday friday saturday sunday".split()})
+_MONTHS.update({"tues": "tuesday", "tue": "tuesday", "weds": "wednesday", "thu": "thursday", "thur": "thursday",
+                "thurs": "thursday", "sat": "saturday"})
 
 
 def _in_place(mine: _Word, theirs: _Word, *, edge: bool) -> bool:

@@ -27,7 +27,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from .. import meaning
-from ..support import DEFAULT_MODE, check_support
+from ..meaning.backing import restated_score
+from ..support import DEFAULT_MODE, SupportResult, check_support
 
 __all__ = [
     "CalibrationDataError",
@@ -250,7 +251,7 @@ def calibrate(
     number_failures = fallbacks = 0
     start = time.perf_counter()
     for r in rows:
-        result = check_support(r.claim, r.quotes, threshold=threshold, mode=mode)
+        result = scored_as_checked(r.claim, r.quotes, threshold=threshold, mode=mode)
         scored = result.score is not None and result.score >= threshold
         numbers, others = _meaning_failures(r.claim, r.quotes, polarity=scored)
         # the mode's rule "names" fails the score test whatever the score (support/names.py)
@@ -299,6 +300,18 @@ def calibrate(
         best_balanced_accuracy=best.balanced_accuracy if best else None,
         seconds_per_claim=elapsed / len(rows) if rows else 0.0,
     )
+
+
+def scored_as_checked(claim: str, quotes: list[str], *, threshold: float, mode: str) -> SupportResult:
+    """The claim's score as `cairn check` gives it for quotes that stand alone: under
+    a mode other than the seed rule, an amount the quotes state in another form
+    (`four weeks` for `28 days`) is read as they write it (`restated_score`)."""
+    lex = check_support(claim, quotes, threshold=threshold, mode=mode)
+    if mode == "seed" or not quotes:
+        return lex
+    again, _ = restated_score(claim, quotes, lex, threshold,
+                              lambda text: check_support(text, quotes, threshold=threshold, mode=mode))
+    return again
 
 
 def _meaning_failures(claim: str, quotes: list[str], *, polarity: bool) -> tuple[bool, bool]:

@@ -10,7 +10,7 @@ from ..sentences import sentence_around, sentence_spans
 from .limits import Limit, limits
 from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
-from .retraction import retraction
+from .retraction import retraction, within
 from .scope import ScopedNegation, negation_scope
 
 # A quote's sentence longer than this is not read (a table or a listing is not a sentence)
@@ -67,4 +67,8 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
             got = read(after)
             if got is not None and (why := retraction(got)) is not None:
                 found.retractions.append((i, " ".join(text[s:upto].split()), why))
+                continue
+        # the quote itself goes on to take back what the claim states ("It is often said that …; this is not the case")
+        if (inner := within(mine, text[start:end], read)) is not None:
+            found.retractions.append((i, *inner))
     return found
