@@ -19,13 +19,13 @@ if TYPE_CHECKING:
     from ..index.workspace import Workspace
 
 
-def cited_web_versions(ws: Workspace) -> dict[str, dict[str, list[str]]]:
+def cited_web_versions(ws: Workspace) -> dict[str, dict[str | None, list[str]]]:
     """URL -> the versions of it the workspace's citations name -> the chunk ids citing each.
-    A citation without a version names the latest version holding its chunk."""
+    Citations that name no version are under None: what they name is the chunk itself."""
     from .show import all_citations
 
     web = set(ws.web_sources)
-    out: dict[str, dict[str, list[str]]] = {}
+    out: dict[str, dict[str | None, list[str]]] = {}
     for c in all_citations(ws):
         if not c.chunk_id:
             continue
@@ -34,7 +34,7 @@ def cited_web_versions(ws: Workspace) -> dict[str, dict[str, list[str]]]:
         if c.version:
             found = [ch for ch in found if ch.version.startswith(c.version.lower())]
         for ch in found[:1]:
-            ids = out.setdefault(ch.source, {}).setdefault(ch.version, [])
+            ids = out.setdefault(ch.source, {}).setdefault(ch.version if c.version else None, [])
             if cid not in ids:
                 ids.append(cid)
     return out
@@ -115,19 +115,27 @@ def _verify(ws: Workspace, wanted: list[str], named: bool, allow_private: bool) 
     for url in targets:
         got = fetch_one(ws, url, allow_private=allow_private, lineage_for=lineage_for, conditional=False)
         _said(url, got)
+        now = (got.version or "?")[:12]
         for version, ids in cited[url].items():
-            by = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
-            if got.outcome == "failed":
-                unverified += 1
-                _err(f"{url}: cited version {version[:12]} not verified: the page was not fetched (cited by {by})")
-            elif got.version == version:
-                served += 1
-                click.echo(safe(f"{url}: cited version {version[:12]} is still served"))
-            else:
-                gone += 1
-                click.echo(safe(f"{url}: cited version {version[:12]} is no longer served: the site serves"
-                                f" {(got.version or '?')[:12]} now (cited by {by})"))
+            # a version is still served when the site serves its very bytes; a chunk cited with no
+            # version, when the page the site serves holds it
+            units = [(f"cited version {version[:12]}", ids, got.version == version)] if version else [
+                (f"chunk {cid} (cited with no version)", [cid],
+                 any(ch.version == got.version for ch in ws.store.lookup(cid))) for cid in ids]
+            for what, by_ids, ok in units:
+                by = ", ".join(by_ids[:3]) + (f" and {len(by_ids) - 3} more" if len(by_ids) > 3 else "")
+                if got.outcome == "failed":
+                    unverified += 1
+                    _err(f"{url}: {what} not verified: the page was not fetched" + (f" (cited by {by})" if version
+                                                                                   else ""))
+                elif ok:
+                    served += 1
+                    click.echo(safe(f"{url}: {what} is still served"))
+                else:
+                    gone += 1
+                    click.echo(safe(f"{url}: {what} is no longer served: the site serves {now} now"
+                                    + (f" (cited by {by})" if version else "")))
     total = served + gone + unverified
-    click.echo(f"verified {total} cited version(s) of {len(targets)} web source(s): {served} still served,"
-               f" {gone} no longer served" + (f", {unverified} not fetched" if unverified else ""))
+    click.echo(f"verified {total} cited version(s) or chunk(s) of {len(targets)} web source(s): {served} still"
+               f" served, {gone} no longer served" + (f", {unverified} not fetched" if unverified else ""))
     sys.exit(EXIT_FAIL if gone or unverified else EXIT_OK)
