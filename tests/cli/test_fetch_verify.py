@@ -207,3 +207,30 @@ def test_a_repository_s_record_becomes_this_machine_s_when_the_site_serves_its_b
     assert lines[0].endswith("recorded by the repository, not fetched here")
     assert lines[1].endswith("fetched on this machine")
 
+
+
+def test_a_pdf_page_is_parsed_as_a_local_pdf_with_its_fetch_record(site: Site, tmp_path: Path) -> None:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=12)
+    for line in ("The first page says little.", "The valve is rated for ten bar."):
+        pdf.add_page()
+        pdf.cell(0, 8, line, new_x="LMARGIN", new_y="NEXT")
+    body = bytes(pdf.output())
+    url = site.url("/spec.pdf")
+    site.pages["/spec.pdf"] = Page(body, content_type="application/pdf",
+                                   headers={"Last-Modified": "Tue, 01 Dec 2026 10:00:00 GMT", "ETag": '"p1"'})
+    ws = make(tmp_path, url)
+    (ws / "drafts" / "d.md").write_text(cite("The valve is rated for ten bar.", url,
+                                             "The valve is rated for ten bar."), encoding="utf-8")
+    proc = run_cairn(ws, "fetch", "--allow-private")
+    assert proc.returncode == 0 and "200 application/pdf" in proc.stdout, proc.stdout + proc.stderr
+    rows = [json.loads(r) for r in run_cairn(ws, "chunks", "--json", url).stdout.splitlines()]
+    assert [(r["text"], r["page"]) for r in rows] == [("The first page says little.", 1),
+                                                      ("The valve is rated for ten bar.", 2)]
+    assert all(r["lineage"].startswith("pdf-") for r in rows)
+    assert verdicts(ws) == [[]]
+    shown = run_cairn(ws, "show", chunk_id(url, "The valve is rated for ten bar."))
+    assert "page:     2" in shown.stdout and "last_modified Tue, 01 Dec 2026 10:00:00 GMT" in shown.stdout
+    assert 'etag "p1"' in shown.stdout and "200 application/pdf from " + url in shown.stdout
