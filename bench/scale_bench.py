@@ -54,7 +54,7 @@ import engine_bench  # noqa: E402 - the sentence generator beside this file
 from cairn.core.chunking import chunk_document  # noqa: E402 - from this tree's server/, put on the path above
 
 PG_TABLES = ("cairn_meta, cairn_versions, cairn_chunks, cairn_current, cairn_source_errors, cairn_source_warnings,"
-             " cairn_git_seen, cairn_kv_cache, cairn_purged, cairn_version_dates")
+             " cairn_git_seen, cairn_kv_cache, cairn_purged, cairn_version_dates, cairn_snapshots")
 
 
 def parse_size(text: str) -> int:

@@ -110,33 +110,35 @@ def test_store_migrate_and_schema_errors(demo: Path, pg_url: str):
     env = {"CAIRN_STORE_URL": pg_url}
     proc = run_cairn(demo, "store", "migrate", env=env)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.strip().endswith("is at schema 4")
+    assert proc.stderr.strip().endswith("is at schema 5")
     with psycopg.connect(pg_url) as db:
-        assert db.execute("SELECT value FROM cairn_meta WHERE key = 'schema'").fetchone()[0] == "4"
+        assert db.execute("SELECT value FROM cairn_meta WHERE key = 'schema'").fetchone()[0] == "5"
         assert db.execute("SELECT count(*) FROM cairn_versions").fetchone()[0] == 0
     assert run_cairn(demo, "store", "migrate", env=env).returncode == 0  # again: nothing to do
     # an index of schema 1 (before retention's purge records, the sources' dates and the index
-    # of words) is brought up to date
+    # of words, the snapshots) is brought up to date
     with psycopg.connect(pg_url, autocommit=True) as db:
         db.execute("DROP TABLE cairn_version_dates")
         db.execute("DROP TABLE cairn_purged")
+        db.execute("DROP TABLE cairn_snapshots")
         db.execute("DROP INDEX cairn_chunks_words")
         db.execute("UPDATE cairn_meta SET value = '1' WHERE key = 'schema'")
     proc = run_cairn(demo, "store", "migrate", env=env)
-    assert proc.returncode == 0 and proc.stderr.strip().endswith("is at schema 4")
+    assert proc.returncode == 0 and proc.stderr.strip().endswith("is at schema 5")
     with psycopg.connect(pg_url) as db:
         assert db.execute("SELECT count(*) FROM cairn_purged").fetchone()[0] == 0
         assert db.execute("SELECT count(*) FROM cairn_version_dates").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM cairn_snapshots").fetchone()[0] == 0
         assert db.execute("SELECT count(*) FROM pg_indexes WHERE indexname = 'cairn_chunks_words'").fetchone()[0] == 1
     assert run_cairn(demo, "index", env=env).returncode == 0
     # a schema from a newer Cairn: a clear error, nothing touched
     with psycopg.connect(pg_url, autocommit=True) as db:
         db.execute("UPDATE cairn_meta SET value = '99' WHERE key = 'schema'")
     proc = run_cairn(demo, "check", env=env)
-    assert proc.returncode == 2 and "schema 99, newer than this Cairn's 4" in proc.stderr
+    assert proc.returncode == 2 and "schema 99, newer than this Cairn's 5" in proc.stderr
     # tables that are not Cairn's any more: damaged, said so, never replaced by an empty index
     with psycopg.connect(pg_url, autocommit=True) as db:
-        db.execute("UPDATE cairn_meta SET value = '4' WHERE key = 'schema'")
+        db.execute("UPDATE cairn_meta SET value = '5' WHERE key = 'schema'")
         db.execute("DROP TABLE cairn_chunks")
     proc = run_cairn(demo, "check", env=env)
     assert proc.returncode == 2 and "is damaged" in proc.stderr and "Traceback" not in proc.stderr

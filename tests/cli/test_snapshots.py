@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -105,6 +106,17 @@ def test_index_reports_the_size_of_the_snapshots(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     line = next(ln for ln in proc.stderr.splitlines() if ln.startswith("snapshots:"))
     assert "2 version(s) in .cairn/snapshots/" in line and "x smaller" in line, line
+    # the compressed size against the source bytes, and the index beside them
+    found = re.search(r"([\d.]+ [KM]?B) compressed \(([\d.]+ [KM]?B) of source bytes", line)
+    assert found, line
+    compressed, raw = (_bytes(g) for g in found.groups())
+    assert compressed < raw / 10 and raw > 150_000, line  # 160 KB of one sentence repeated
+    assert "the index beside them" in line
+
+
+def _bytes(size: str) -> float:
+    number, unit = size.split()
+    return float(number) * {"B": 1, "KB": 1024, "MB": 1024 * 1024}[unit]
 
 
 def test_gc_and_purge_remove_snapshots_with_the_versions(tmp_path: Path) -> None:

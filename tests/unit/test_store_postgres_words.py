@@ -153,10 +153,10 @@ def test_schema_3_is_migrated_to_the_index_of_words(postgres_server, tmp_path: P
         old.add_version("sources/p.md", "a" * 64, "text/1", 1200, text, None, chunks, make_current=True)
     finally:
         old.close()
-    monkeypatch.setattr(pg_mod, "MIGRATIONS", MIGRATIONS)
+    monkeypatch.setattr(pg_mod, "MIGRATIONS", MIGRATIONS[:4])
     new = PostgresStore(tmp_path, url)  # first use migrates
     try:
-        assert new.schema() == str(len(MIGRATIONS)) == "4"
+        assert new.schema() == "4"
         got = _indexes(new)
         assert "cairn_chunks_words" in got and "cairn_chunks_trgm" not in got
         assert [(ch.chunk_id, pos) for ch, pos in new.find_quote("refund policy: thirty")] == [(chunks[0].chunk_id, 4)]

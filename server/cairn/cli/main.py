@@ -485,7 +485,7 @@ def gc_cmd(purge: tuple[str, ...], lift: tuple[str, ...], more: tuple[str, ...])
         n = ws.store.purge(idents)
         snaps = forget_sources(ws, idents)
         click.echo(f"purged {n} stored version(s) of {len(idents)} source(s), and {snaps} snapshot(s)"
-                   " from .cairn/snapshots/", err=True)
+                   f" from {safe(ws.snapshots.where)}", err=True)
         for ident in idents:
             if (ws.root / ident).exists():
                 _err(f"warning: {ident} is still on disk: the next run indexes it again (delete it first)")
@@ -499,7 +499,7 @@ def gc_cmd(purge: tuple[str, ...], lift: tuple[str, ...], more: tuple[str, ...])
     if expired:
         click.echo(f"dropped {expired} superseded version(s) older than the retention period", err=True)
     if gone:
-        click.echo(f"removed {gone} snapshot(s) of those versions from .cairn/snapshots/", err=True)
+        click.echo(f"removed {gone} snapshot(s) of those versions from {safe(ws.snapshots.where)}", err=True)
 
 
 @main.group("store")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -16,18 +17,17 @@ from ..core.terminal import safe
 from .common import EXIT_FAIL, EXIT_USAGE, _err, _guard, _report_index, _workspace
 
 if TYPE_CHECKING:
-    from ..core.model import Chunk
+    from ..core.model import Chunk, Citation
     from ..index.workspace import Workspace
 
 CHUNK_REF = re.compile(r"^([0-9a-fA-F]{16})(?:@([0-9a-fA-F]{4,64}))?$")
 
 
-def cited_versions(ws: Workspace, chunk_id: str) -> list[str]:
-    """The version prefixes the workspace's answers name for this chunk id, in order met."""
+def all_citations(ws: Workspace) -> Iterator[Citation]:
+    """Every citation of the workspace's answers (drafts and JSON answers), in order met."""
     from .. import drafts as drafts_mod
     from ..answers.json_answers import is_answer_file, parse_answers
 
-    out: list[str] = []
     for p in ws.answers(None):
         text, _ = drafts_mod.read_draft(p)
         if is_answer_file(p):
@@ -35,9 +35,15 @@ def cited_versions(ws: Workspace, chunk_id: str) -> list[str]:
         else:
             claims = drafts_mod.parse_draft(text).claims
         for claim in claims:
-            for c in claim.citations:
-                if c.chunk_id == chunk_id and c.version and c.version not in out:
-                    out.append(c.version)
+            yield from claim.citations
+
+
+def cited_versions(ws: Workspace, chunk_id: str) -> list[str]:
+    """The version prefixes the workspace's answers name for this chunk id, in order met."""
+    out: list[str] = []
+    for c in all_citations(ws):
+        if c.chunk_id == chunk_id and c.version and c.version not in out:
+            out.append(c.version)
     return out
 
 
@@ -108,8 +114,6 @@ def show_cmd(ref: str, context: bool, principal: str | None) -> None:
     """The stored text of a chunk at a version (default: the one a citation names, else the latest)."""
     from ..engine import checks as engine
     from ..index.history import History
-    from ..index.snapshots import SNAPSHOT_DIR
-    from ..store import STORE_DIR
 
     m = CHUNK_REF.match(ref.strip())
     if not m:
@@ -124,7 +128,7 @@ def show_cmd(ref: str, context: bool, principal: str | None) -> None:
         found = ws.store.lookup(chunk_id)
     if not found:
         _err(f"{chunk_id}: no such chunk: it is in no indexed version of any source, in no snapshot"
-             f" ({STORE_DIR}/{SNAPSHOT_DIR}/) and in no committed version of the sources")
+             f" ({ws.snapshots.where}) and in no committed version of the sources")
         sys.exit(EXIT_FAIL)
     pick: Chunk | None = None
     how = "the latest version holding it"
@@ -154,8 +158,6 @@ def show_cmd(ref: str, context: bool, principal: str | None) -> None:
 
 
 def _print(ws: Workspace, ch: Chunk, how: str, found: list[Chunk], context: bool) -> None:
-    from ..index.snapshots import SNAPSHOT_DIR
-    from ..store import STORE_DIR
     cur = ws.store.current_version(ch.source)
     state = "current" if cur is not None and cur.version == ch.version else (
         f"superseded; the current version is {cur.version[:12]}" if cur is not None else "superseded; the source is"
@@ -170,17 +172,17 @@ def _print(ws: Workspace, ch: Chunk, how: str, found: list[Chunk], context: bool
     data = snaps.read(ch.version) if snaps.has(ch.version) else None
     here = snaps.written_here(ch.version, ch.source)
     if data is not None:
-        rows.append(("snapshot", f"{STORE_DIR}/{SNAPSHOT_DIR}/{ch.version}.gz, "
+        rows.append(("snapshot", f"{snaps.shelf.label(ch.version + '.gz')}, "
                      + ("written on this machine" if here else "recorded by the repository, not written here")))
     elif name := next((n for n in snaps.bad if n.startswith(ch.version)), None):
-        rows.append(("snapshot", f"{STORE_DIR}/{SNAPSHOT_DIR}/{name} is ignored: {snaps.bad[name]}"))
+        rows.append(("snapshot", f"{snaps.shelf.label(name)} is ignored: {snaps.bad[name]}"))
     else:
         rows.append(("snapshot", "none (only the index holds this version)"))
     if ch.source in ws.web_sources:
         rec = next((r for r in snaps.records(ch.version) if r.source == ch.source), None) if data is not None else None
         if rec is not None and rec.fetches:
             for f in rec.fetches[-3:]:
-                rows.append(("fetched", _fetch_line(f, here)))
+                rows.append(("fetched", _fetch_line(f, snaps.fetched_here(ch.version, ch.source, f))))
         else:
             rows.append(("fetched", "no fetch record for this version"))
     elif data is not None and (commit := commit_of(ws, data)):

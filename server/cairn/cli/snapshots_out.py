@@ -1,5 +1,6 @@
-"""What the snapshots hold (index.snapshots), as `cairn index` reports it: a size line, and the
-snapshots found unusable on the way."""
+"""What the snapshots hold (index.snapshots), as `cairn index` reports it: a size line (the
+snapshots compressed, the source bytes they hold, the index beside them), and the snapshots
+found unusable on the way."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..index.snapshots import SNAPSHOT_DIR, human_size
-from ..store import STORE_DIR
+from ..core.terminal import safe
+from ..index.snapshots import human_size
 from .common import _err
 
 if TYPE_CHECKING:
@@ -17,12 +18,20 @@ if TYPE_CHECKING:
 
 def report_snapshots(ws: Workspace) -> None:
     count, disk, raw = ws.snapshots.size()
-    where = f"{STORE_DIR}/{SNAPSHOT_DIR}/"
+    where = safe(ws.snapshots.where)
     if count:
         ratio = f", {raw / disk:.1f}x smaller" if disk and raw > disk else ""
-        click.echo(f"snapshots: {count} version(s) in {where}, {human_size(disk)} on disk"
-                   f" ({human_size(raw)} of source bytes{ratio}); commit them, the index is a cache", err=True)
+        if ws.store.keeps_snapshots:
+            tail = "kept in the database with the versions"
+        else:
+            from ..store import store_size
+
+            index = store_size(ws.root)
+            tail = (f"the index beside them {human_size(index)}; " if index else "") + \
+                "commit the snapshots, the index is a cache"
+        click.echo(f"snapshots: {count} version(s) in {where}, {human_size(disk)} compressed"
+                   f" ({human_size(raw)} of source bytes{ratio}); {tail}", err=True)
     else:
         click.echo(f"snapshots: none in {where} yet", err=True)
     for name, why in sorted(ws.snapshots.bad.items()):
-        _err(f"warning: {where}{name}: ignored, never used as evidence: {why}")
+        _err(f"warning: {safe(ws.snapshots.shelf.label(name))}: ignored, never used as evidence: {why}")

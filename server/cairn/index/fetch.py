@@ -80,14 +80,16 @@ class Fetched:
 
 
 def fetch_one(ws: FetchSite, url: str, *, allow_private: bool, lineage_for: Callable[[str], str],
-              **limits: float) -> Fetched:
-    """Download one web source and keep what it served."""
+              conditional: bool = True, **limits: float) -> Fetched:
+    """Download one web source and keep what it served. `conditional=False` (`fetch --verify`):
+    the whole body is asked for, never a 304, so its bytes are compared."""
     snaps = ws.snapshots
     prev = snaps.latest().get(url)
     etag = last_modified = None
     # a conditional request only on a version this machine fetched itself and still holds: a 304
     # then means the site still serves it (a repository's record is never confirmed that way)
-    if prev is not None and snaps.written_here(prev["version"], url) and snaps.read(prev["version"]) is not None:
+    if conditional and prev is not None and snaps.written_here(prev["version"], url) \
+            and snaps.read(prev["version"]) is not None:
         record = prev.get("fetch") or {}
         etag, last_modified = record.get("etag"), record.get("last_modified")
     try:

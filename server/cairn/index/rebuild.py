@@ -82,7 +82,7 @@ def restore(ws: SnapshotSite) -> int:
         ws.store.mark_git_seen(mark)
     ws.store.cache_put(key, digest)
     if added:
-        log.info("restored %d version(s) from %s", added, snaps.folder)
+        log.info("restored %d version(s) from %s", added, snaps.where)
     return added
 
 

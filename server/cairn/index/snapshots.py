@@ -20,72 +20,34 @@ import gzip
 import hashlib
 import json
 import logging
-import os
 import re
-import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.files import read_regular
-from ..store import STORE_DIR, provenance
-from ..store.base import STORE_GITIGNORE
+from ..store import provenance
+from .snapshot_shelf import LOCAL_FILE, SNAPSHOT_DIR, FolderShelf, Shelf, write_gitignore
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_DIR = "snapshots"
-LOCAL_FILE = "snapshots.local"
-WEB_FILE = "web.json"  # in snapshots/: each web source's latest fetch (committed with the snapshots)
+WEB_FILE = "web.json"  # each web source's latest fetch (committed with the snapshots)
 NAME = re.compile(r"^([0-9a-f]{64})\.gz$")
 MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024  # as a local source (index.workspace.MAX_SOURCE_BYTES)
 MAX_SIDECAR_BYTES = 1024 * 1024
 MAX_FETCHES = 20  # fetch records kept per source and version (the latest ones)
-
-GITIGNORE = STORE_GITIGNORE
-OLD_GITIGNORE = "*\n"  # what Cairn wrote before snapshots: replaced, anything else is the user's
+MAX_LOCAL_BYTES = 64 * 1024 * 1024
 
 REPOSITORY_RECORD = "recorded by the repository, not fetched here"
 
-
-def write_gitignore(folder: Path) -> None:
-    """`.cairn/.gitignore`: the index ignored, the snapshots kept. Written when missing or when
-    it is the one an earlier Cairn wrote (`*`); never through a symbolic link."""
-    path = folder / ".gitignore"
-    try:
-        if os.path.islink(path):
-            return
-        if path.exists():
-            if read_regular(path).decode("utf-8", errors="replace") != OLD_GITIGNORE:
-                return
-            tmp = folder / ".gitignore.tmp"
-            _write_new(tmp, GITIGNORE.encode())
-            os.replace(tmp, path)
-            return
-        _write_new(path, GITIGNORE.encode())
-    except OSError:  # a read-only workspace: snapshots are still written where they can be
-        pass
+__all__ = ["LOCAL_FILE", "REPOSITORY_RECORD", "SNAPSHOT_DIR", "Record", "Snapshots", "human_size", "write_gitignore"]
 
 
-def _write_new(path: Path, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-
-
-def _read_limited(path: Path, limit: int) -> bytes | None:
-    """A regular file's bytes (never through a link), None when missing, a link or too large."""
-    try:
-        # not blocking: a pipe put there opens at once and is refused by its mode
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            return None
-        data = f.read(limit + 1)
-    return None if len(data) > limit else data
+def fetch_key(record: dict[str, Any]) -> str:
+    """What names one fetch record among a version's (the facts it states)."""
+    return json.dumps([record.get(k) for k in ("time", "status", "final_url", "etag", "last_modified")],
+                      ensure_ascii=False)
 
 
 @dataclass(slots=True)
@@ -98,67 +60,44 @@ class Record:
 
 
 class Snapshots:
-    def __init__(self, root: Path, *, enabled: bool = True) -> None:
+    def __init__(self, root: Path, *, shelf: Shelf | None = None) -> None:
         self.root = root
-        # off with a shared index (PostgreSQL): it keeps every version for everyone, and nothing is
-        # written in the workspace; what a workspace already holds is still read
-        self.enabled = enabled
-        self.store_dir = root / STORE_DIR
-        self.folder = self.store_dir / SNAPSHOT_DIR
+        # a folder of the workspace, or the shared index's table (snapshot_shelf)
+        self.shelf: Shelf = shelf or FolderShelf(root)
+        self.where = self.shelf.where
         self.bad: dict[str, str] = {}  # snapshot name -> why it is not used (reported once each)
-        self._local: dict[str, set[str]] | None = None  # sha -> sources this machine wrote
+        self._local: dict[str, set[str]] | None = None  # sha -> sources (and fetches) this machine wrote
         self._cant_write = False
 
-    # -- where -------------------------------------------------------------------
-
-    def usable(self) -> bool:
-        """The folder is a real folder inside a real `.cairn` (a link there is never followed)."""
-        return not os.path.islink(self.store_dir) and not os.path.islink(self.folder) and self.folder.is_dir()
-
-    def blob_path(self, sha: str) -> Path:
-        return self.folder / f"{sha}.gz"
-
-    def sidecar_path(self, sha: str) -> Path:
-        return self.folder / f"{sha}.json"
-
     def has(self, sha: str) -> bool:
-        return os.path.isfile(self.blob_path(sha))
+        return self.shelf.usable() and self.shelf.exists(f"{sha}.gz")
 
     # -- writing -----------------------------------------------------------------
 
     def _ensure(self) -> bool:
-        if self._cant_write or not self.enabled:
+        if self._cant_write:
             return False
         try:
-            if os.path.islink(self.store_dir):
-                raise OSError(f"{self.store_dir} is a symbolic link")
-            self.store_dir.mkdir(exist_ok=True)
-            write_gitignore(self.store_dir)
-            if os.path.islink(self.folder):
-                raise OSError(f"{self.folder} is a symbolic link")
-            self.folder.mkdir(exist_ok=True)
+            self.shelf.ensure()
             return True
         except OSError as exc:
             self._cant_write = True
             log.warning("snapshots cannot be written to %s (%s): the index is the only copy of old versions",
-                        self.folder, getattr(exc, "strerror", None) or exc)
+                        self.where, getattr(exc, "strerror", None) or exc)
             return False
 
     def write(self, source: str, data: bytes, lineage: str, fetch: dict[str, Any] | None = None) -> str | None:
         """Keep these bytes as a version of `source` (its sha, or None when nothing could be written).
-        Writing what is there already changes nothing but the sidecar's new facts."""
+        Writing what is there already changes nothing but the sidecar's new facts. A `fetch`
+        record is this machine's own: it is signed in the local record too."""
         sha = hashlib.sha256(data).hexdigest()
         if not self._ensure():
             return None
         try:
-            blob = self.blob_path(sha)
-            if not os.path.isfile(blob) or os.path.islink(blob):
-                tmp = self.folder / f".{sha}.{os.getpid()}.tmp"
-                with open(tmp, "wb") as f:
-                    # mtime 0: the same bytes make the same file on every machine (no merge conflicts)
-                    f.write(gzip.compress(data, compresslevel=6, mtime=0))
-                os.replace(tmp, blob)
-                self.bad.pop(blob.name, None)
+            if not self.shelf.exists(f"{sha}.gz") or f"{sha}.gz" in self.bad:
+                # mtime 0: the same bytes make the same file on every machine (no merge conflicts)
+                self.shelf.put(f"{sha}.gz", gzip.compress(data, compresslevel=6, mtime=0))
+                self.bad.pop(f"{sha}.gz", None)
             records = self.records(sha)
             rec = next((r for r in records if r.source == source), None)
             changed = False
@@ -171,9 +110,11 @@ class Snapshots:
             if fetch is not None:
                 rec.fetches = (rec.fetches + [fetch])[-MAX_FETCHES:]
                 changed = True
-            if changed or not self.sidecar_path(sha).is_file():
+            if changed or self.shelf.get(f"{sha}.json", MAX_SIDECAR_BYTES) is None:
                 self._write_sidecar(sha, len(data), records)
             self._note_local(sha, source)
+            if fetch is not None:
+                self._note_local(sha, source, fetch_key(fetch))
         except OSError as exc:
             log.warning("snapshot of %s not written (%s)", source, getattr(exc, "strerror", None) or exc)
             return None
@@ -183,24 +124,18 @@ class Snapshots:
         body = {"version": sha, "bytes": size, "sources": [
             {"source": r.source, "lineage": r.lineage, **({"fetches": r.fetches} if r.fetches else {})}
             for r in sorted(records, key=lambda r: r.source)]}
-        tmp = self.folder / f".{sha}.{os.getpid()}.json.tmp"
-        tmp.write_text(json.dumps(body, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, self.sidecar_path(sha))
+        self.shelf.put(f"{sha}.json", (json.dumps(body, indent=1, ensure_ascii=False, sort_keys=True)
+                                       + "\n").encode("utf-8"))
 
     # -- reading -----------------------------------------------------------------
 
     def names(self) -> list[str]:
-        """The sha of every snapshot file here (whatever its content)."""
-        if not self.usable():
-            return []
-        try:
-            return sorted(m.group(1) for n in os.listdir(self.folder) if (m := NAME.match(n)))
-        except OSError:
-            return []
+        """The sha of every snapshot here (whatever its content)."""
+        return sorted(m.group(1) for n in self.shelf.names() if (m := NAME.match(n)))
 
     def records(self, sha: str) -> list[Record]:
         """What the sidecar says (nothing when it is missing, too large or not what Cairn writes)."""
-        raw = _read_limited(self.sidecar_path(sha), MAX_SIDECAR_BYTES)
+        raw = self.shelf.get(f"{sha}.json", MAX_SIDECAR_BYTES)
         if raw is None:
             return []
         try:
@@ -221,7 +156,7 @@ class Snapshots:
         name = f"{sha}.gz"
         if name in self.bad:
             return None
-        raw = _read_limited(self.blob_path(sha), limit)  # compressed is never larger in practice
+        raw = self.shelf.get(name, limit)  # compressed is never larger in practice
         if raw is None:
             return None
         try:
@@ -237,7 +172,7 @@ class Snapshots:
 
     def _reject(self, name: str, why: str) -> bytes | None:
         self.bad[name] = why
-        log.warning("snapshot %s/%s is ignored, never used as evidence: %s", SNAPSHOT_DIR, name, why)
+        log.warning("snapshot %s is ignored, never used as evidence: %s", self.shelf.label(name), why)
         return None
 
     def entries(self) -> Iterator[tuple[str, Record]]:
@@ -247,15 +182,15 @@ class Snapshots:
                 yield sha, rec
 
     def size(self) -> tuple[int, int, int]:
-        """(snapshots, bytes on disk, bytes of the versions they hold, as the sidecars say)."""
+        """(snapshots, bytes kept, bytes of the versions they hold, as the sidecars say)."""
         count = disk = raw = 0
+        sizes = self.shelf.sizes()
         for sha in self.names():
-            try:
-                disk += self.blob_path(sha).stat().st_size
-            except OSError:
+            if f"{sha}.gz" not in sizes:
                 continue
+            disk += sizes[f"{sha}.gz"]
             count += 1
-            side = _read_limited(self.sidecar_path(sha), MAX_SIDECAR_BYTES)
+            side = self.shelf.get(f"{sha}.json", MAX_SIDECAR_BYTES)
             if side is not None:
                 disk += len(side)
                 try:
@@ -277,9 +212,8 @@ class Snapshots:
                 size = len(self.read(sha) or b"")
                 self._write_sidecar(sha, size, left)
             else:
-                for p in (self.blob_path(sha), self.sidecar_path(sha)):
-                    if os.path.lexists(p):
-                        os.unlink(p)
+                for n in (f"{sha}.gz", f"{sha}.json"):
+                    self.shelf.delete(n)
         except OSError as exc:
             log.warning("snapshot %s not removed (%s)", sha, getattr(exc, "strerror", None) or exc)
             return False
@@ -294,7 +228,7 @@ class Snapshots:
     def _load_local(self) -> dict[str, set[str]]:
         if self._local is None:
             self._local = {}
-            raw = _read_limited(self.store_dir / LOCAL_FILE, 64 * 1024 * 1024) or b""
+            raw = self.shelf.local(MAX_LOCAL_BYTES)
             for line in raw.decode("utf-8", "replace").splitlines():
                 parts = line.split("\t")
                 if len(parts) != 3:
@@ -309,28 +243,34 @@ class Snapshots:
                     self._local.setdefault(sha, set()).add(source)
         return self._local
 
-    def _note_local(self, sha: str, source: str) -> None:
+    def _note_local(self, sha: str, source: str, fetch: str | None = None) -> None:
+        # a fetch is noted under its source and its facts (fetch_key): "<source>\n<facts>"
+        what = source if fetch is None else f"{source}\n{fetch}"
         local = self._load_local()
-        if source in local.get(sha, set()):
+        if what in local.get(sha, set()):
             return
-        local.setdefault(sha, set()).add(source)
-        path = self.store_dir / LOCAL_FILE
-        if os.path.islink(path):
-            return
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(f"{sha}\t{json.dumps(source, ensure_ascii=False)}\t{self._line(sha, source)}\n")
+        local.setdefault(sha, set()).add(what)
+        self.shelf.add_local(f"{sha}\t{json.dumps(what, ensure_ascii=False)}\t{self._line(sha, what)}")
 
     def written_here(self, sha: str, source: str) -> bool:
         """Did Cairn on this machine write (or fetch) this version of this source?"""
         return source in self._load_local().get(sha, set())
 
+    def fetched_here(self, sha: str, source: str, record: dict[str, Any]) -> bool:
+        """Is this fetch record of this version one this machine's own `cairn fetch` made?"""
+        mine = self._load_local().get(sha, set())
+        if f"{source}\n{fetch_key(record)}" in mine:
+            return True
+        # a version fetched here before fetches were signed one by one: all its records are ours
+        return source in mine and not any(w.startswith(source + "\n") for w in mine)
+
     # -- web sources: the latest fetch of each URL ----------------------------------
 
     def latest(self) -> dict[str, dict[str, Any]]:
         """URL -> {"version": sha, "fetch": record} of its latest fetch."""
-        if not self.usable():
+        if not self.shelf.usable():
             return {}
-        raw = _read_limited(self.folder / WEB_FILE, MAX_SIDECAR_BYTES * 16)
+        raw = self.shelf.get(WEB_FILE, MAX_SIDECAR_BYTES * 16)
         if raw is None:
             return {}
         try:
@@ -348,9 +288,11 @@ class Snapshots:
             return
         body = self.latest()
         body[url] = {"version": sha, "fetch": fetch}
-        tmp = self.folder / f".{WEB_FILE}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(body, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, self.folder / WEB_FILE)
+        try:
+            self.shelf.put(WEB_FILE, (json.dumps(body, indent=1, ensure_ascii=False, sort_keys=True)
+                                      + "\n").encode("utf-8"))
+        except OSError as exc:
+            log.warning("the latest fetch of %s not recorded (%s)", url, getattr(exc, "strerror", None) or exc)
 
 
 def _hex(s: str) -> bool:

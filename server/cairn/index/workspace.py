@@ -23,6 +23,7 @@ from .access import SKIP_DIRS, text_name
 from .answer_files import AnswerFiles
 from .fetch import WEB_LIST, web_sources
 from .parallel import PARALLEL_BYTES, Job, Parsers, Stored, Writer
+from .snapshot_shelf import DatabaseShelf
 from .snapshots import Snapshots
 from .statcache import SourceStatus, status_of
 
@@ -99,9 +100,11 @@ class Workspace(AnswerFiles):
 
     @property
     def snapshots(self) -> Snapshots:
-        """The record of every indexed version (.cairn/snapshots/, index.snapshots)."""
+        """The record of every indexed version (index.snapshots): `.cairn/snapshots/`, or the
+        shared index's own table on a store that keeps them (PostgreSQL)."""
         if self._snapshots is None:
-            self._snapshots = Snapshots(self.root, enabled=not self.settings.config.store.url)
+            shelf = DatabaseShelf(self.store) if self.store.keeps_snapshots else None
+            self._snapshots = Snapshots(self.root, shelf=shelf)
         return self._snapshots
 
     @property

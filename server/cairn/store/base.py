@@ -324,3 +324,25 @@ class IndexStore(ABC):
 
     @abstractmethod
     def stats(self) -> dict[str, int]: ...
+
+    # -- the snapshots, on a store that keeps them itself (index.snapshot_shelf.DatabaseShelf);
+    # the SQLite file keeps none: its snapshots are a folder of the workspace
+    keeps_snapshots: bool = False
+
+    def snapshot_get(self, name: str) -> bytes | None:
+        raise NotImplementedError
+
+    def snapshot_put(self, name: str, data: bytes) -> None:
+        raise NotImplementedError
+
+    def snapshot_delete(self, name: str) -> None:
+        raise NotImplementedError
+
+    def snapshot_names(self) -> list[str]:
+        raise NotImplementedError
+
+    def snapshot_sizes(self) -> dict[str, int]:
+        raise NotImplementedError
+
+    def snapshot_values(self, prefix: str) -> list[bytes]:
+        raise NotImplementedError

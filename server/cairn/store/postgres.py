@@ -72,10 +72,11 @@ from .postgres_schema import (
     workspace_key,
 )
 from .postgres_search import Search
+from .postgres_snapshots import Snapshots
 
 log = logging.getLogger("cairn.store")
 
-class PostgresStore(Search, IndexStore):
+class PostgresStore(Search, Snapshots, IndexStore):
     """A workspace's view of a shared PostgreSQL index. Thread-safe: a pool of connections."""
 
     POOL_SIZE = 4

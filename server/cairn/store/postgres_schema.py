@@ -79,6 +79,9 @@ MIGRATIONS: list[list[str]] = [
         # row (30,000), each time it runs (every ANALYZE_AFTER chunks stored, and autovacuum's)
         "ALTER INDEX cairn_chunks_words ALTER COLUMN 1 SET STATISTICS 0",
     ],
+    [  # 5: the snapshots (SPEC section 1), named as in a workspace's .cairn/snapshots/ folder
+        "CREATE TABLE cairn_snapshots (name text PRIMARY KEY, data bytea NOT NULL)",
+    ],
 ]
 SCHEMA_VERSION = str(len(MIGRATIONS))
 # statements of migration 1 that migration 4 undoes: a database made from nothing skips them,
