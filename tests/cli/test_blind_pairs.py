@@ -13,10 +13,12 @@ from cairn_testing import run_cairn
 
 BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
 
-# measured on main with the pairing rule (meaning-36; the default mode, threshold 0.5): 12 of 84
-# correct pairs failed, 50 of 84 wrong pairs verified (bench/support_lodo.py gives the same)
-FALSE_ALARMS = 12
-MISSES = 50
+# measured on main (meaning-37; the default mode, threshold 0.5) over both batches: 23 of 156 correct
+# pairs failed, 97 of 156 wrong pairs verified (bench/support_lodo.py gives the same). The second
+# batch alone, measured before any rule was changed after it was written: 20 of 72 and 55 of 72; now
+# 16 and 55 (the first batch: 7 of 84 and 42 of 84)
+FALSE_ALARMS = 23
+MISSES = 97
 
 
 def _rows() -> list[dict]:
@@ -48,7 +50,7 @@ def test_the_default_does_not_fail_more_correct_pairs_nor_verify_more_wrong_ones
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     c = report["confusion"]
-    assert (report["supported"], report["unsupported"]) == (84, 84)
+    assert (report["supported"], report["unsupported"]) == (156, 156)
     false_alarms, misses = c["fn"], c["fp"]
-    assert false_alarms <= FALSE_ALARMS, f"{false_alarms} of 84 correct pairs failed (was {FALSE_ALARMS})"
-    assert misses <= MISSES, f"{misses} of 84 wrong pairs verified (was {MISSES})"
+    assert false_alarms <= FALSE_ALARMS, f"{false_alarms} of 156 correct pairs failed (was {FALSE_ALARMS})"
+    assert misses <= MISSES, f"{misses} of 156 wrong pairs verified (was {MISSES})"
