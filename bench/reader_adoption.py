@@ -28,7 +28,9 @@ from cairn.verify.calibrate import load_rows
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 BAR = 0.05
 RULES = ("number-mismatch", "contradiction", "context-negates",
-         "relation", "pairing", "limits-modality", "limits-universal", "negation-scope", "retraction")
+         "relation", "pairing", "limits-modality", "limits-universal", "limits-condition", "limits-hedge",
+         "limits-exception",
+         "negation-scope", "retraction")
 
 
 def rows(limit: int | None):
@@ -64,10 +66,7 @@ def fired(claim: str, quotes: list[str]) -> set[str]:
         out.add("relation")
     if s.pairings:
         out.add("pairing")
-    if any(x.kind == "modality" for _, x in s.limits):
-        out.add("limits-modality")
-    if any(x.kind == "universal" for _, x in s.limits):
-        out.add("limits-universal")
+    out |= {f"limits-{x.kind}" for _, x in s.limits}
     if s.negations and not any(c.kind == "negation" for c in found.contradictions):
         out.add("negation-scope")
     if s.retractions:

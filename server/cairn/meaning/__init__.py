@@ -81,7 +81,9 @@ class Findings:
 
 # The structural rules that fail a claim on their own: each measured to fire on at most 5 % of the
 # labelled supported rows of every development domain (bench/reader_adoption.py; docs/reading.md)
-ADOPTED = frozenset({"relation", "pairing", "limits-modality", "limits-universal", "negation-scope", "retraction"})
+ADOPTED = frozenset({"relation", "pairing", "limits-modality", "limits-universal", "limits-condition", "limits-hedge",
+                     "limits-exception",
+                     "negation-scope", "retraction"})
 
 
 def check(claim: str, evidence: list[Evidence], *, polarity: bool = True, adopted: frozenset[str] = ADOPTED) -> Findings:
@@ -168,8 +170,7 @@ def structural(claim: str, evidence: list[Evidence], found: Findings, *, polarit
     if "pairing" in adopted and not got.relations:
         # figures of a list and roles swapped: one finding a claim, the relation rule's first
         found.relations += got.pairings[:1]
-    found.limits += [(i, x) for i, x in got.limits
-                     if ("limits-modality" if x.kind == "modality" else "limits-universal") in adopted]
+    found.limits += [(i, x) for i, x in got.limits if f"limits-{x.kind}" in adopted]
     # a negation the quote's sentence holds outside the quote is the context rule's (context-negates)
     scoped = [Contradiction(n.claim, n.quote, "negation") for n in got.negations]
     if same and scoped:

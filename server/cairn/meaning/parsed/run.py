@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ...reading.read import read
 from ..sentences import sentence_around, sentence_spans
+from .dropped import dropped
 from .limits import Limit, limits
 from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
@@ -53,7 +54,7 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
         if polarity:
             found.relations += relation_mismatches(mine, theirs)
             found.pairings += [RelationMismatch(*x) for x in pairing_mismatches(mine, theirs)]
-            found.limits += [(i, x) for x in limits(mine, theirs)]
+            found.limits += [(i, x) for x in limits(mine, theirs) + dropped(mine, theirs)]
             found.negations += negation_scope(mine, theirs)
         # what follows the quote in its sentence after a semicolon, or the next sentence
         if any(c.negation for c in mine.clauses):

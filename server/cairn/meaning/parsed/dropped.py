@@ -1,0 +1,190 @@
+"""`context-limits` (SPEC section 4), two more ways a claim states more than its
+quote's sentence does, each a rule of how English sets the reach of a clause:
+
+- A dropped limit: a claim stated as a general rule (present tense, a modal,
+  or an instruction) where the quote's clause on the same predicate holds
+  only under a condition (`if you buy the add-on`, `unless …`) or within a
+  frame set before its subject (`On Sundays,`, `Between April and June,`,
+  `Before 2019,`, `Until March 2023,`, `In the 1920s`), and the claim says
+  none of that limit's words. A sentence-initial adverbial of time, place or
+  condition sets the domain the whole clause holds in; a claim in the past
+  tense reports an event and is left alone (a summary may drop when it
+  happened).
+- An exception applied: the claim says of a thing what the quote's sentence
+  says of everything except it (`except medicines`), with the same polarity.
+- A hedge stated as certain: the quote's clause says it may be so (`may`,
+  `might`, `could`, `probably`, `possibly`, `perhaps`) and the claim states
+  it with no modal or hedge of its own.
+"""
+
+from __future__ import annotations
+
+from ...reading.model import Clause, Reading, Token
+from .limits import Limit
+from .words import aligned, content, quoted
+
+# the prepositions of a frame before the subject: time, place, condition ("On Sundays, …", "Until 2023, …")
+_FRAME_PREPS = frozenset("on in between before until till during from after since within for under at by "
+                         "outside throughout".split())
+# discourse adverbials that begin a sentence without limiting it ("In addition, …", "For example, …")
+_DISCOURSE = frozenset("addition general fact example instance contrast particular short sum summary practice "
+                       "turn hand course meantime meanwhile end conclusion brief effect reality total "
+                       "comparison other words way respect regard light view sense part first".split())
+# a claim that says it holds as a rule with exceptions states no unrestricted rule
+_DEFAULTS = frozenset("normally usually generally typically mostly often sometimes commonly ordinarily "
+                      "mainly largely".split())
+_HEDGE_MODALS = frozenset("may might could".split())
+_HEDGE_ADVERBS = frozenset("probably possibly perhaps maybe likely reportedly allegedly supposedly "
+                           "apparently presumably".split())
+_HEDGE_WORDS = _HEDGE_MODALS | _HEDGE_ADVERBS | frozenset("can would should must shall will need".split())
+
+
+def dropped(claim: Reading, quote: Reading) -> list[Limit]:
+    return _limits_dropped(claim, quote) + _hedges(claim, quote) + _excepted(claim, quote)
+
+
+_EXCEPTING = frozenset("except excluding besides apart".split())
+
+
+def _heads(r: Reading, i: int) -> list[int]:
+    """The nouns an exception names: its object, that object's own `to`/`of` objects, and their conjuncts."""
+    out: list[int] = []
+    todo = [g for g in r.kids[i] if r.tokens[g].dep in ("pobj", "prep")]
+    while todo:
+        g = todo.pop()
+        t = r.tokens[g]
+        if t.dep == "prep":
+            todo += [k for k in r.kids[g] if r.tokens[k].dep == "pobj"]
+            continue
+        out.append(g)
+        todo += [k for k in r.kids[g] if r.tokens[k].dep in ("conj", "prep")]
+    return out
+
+
+def _excepted(claim: Reading, quote: Reading) -> list[Limit]:
+    """The claim says of a thing what the quote's sentence says of everything but it: "The soy sauce is
+    gluten-free" from "All the ingredients are gluten-free except the soy sauce"."""
+    if any(t.lemma in _EXCEPTING for t in claim.tokens):
+        return []
+    mine = {t.lemma for t in claim.tokens if t.pos in ("NOUN", "PROPN")}
+    claim_negated = any(c.negation for c in claim.clauses)
+    for t in quote.tokens:
+        if t.lemma not in ("except", "excluding") or t.dep != "prep":
+            continue
+        ids = quote.subtree(t.i)
+        rest = content(quote, [i for i in range(len(quote.tokens)) if i not in set(ids)])
+        named = [g for g in _heads(quote, t.i) if quote.tokens[g].lemma not in rest]
+        hit = [g for g in named if quote.tokens[g].lemma in mine]
+        if not hit:
+            continue
+        owner = next((c for c in quote.clauses if t.head in c.tokens), None)
+        if owner is None or bool(owner.negation) != claim_negated:
+            continue  # the claim says the opposite of the rule for the excepted thing: what the quote implies
+        thing = quote.tokens[hit[0]].text
+        said = claim.text.strip(" .;,")
+        shown = quote.shown(ids)
+        return [Limit("exception", said, shown,
+                      f"claim says {quoted(said)} of {quoted(thing)}; the quote's sentence excepts it: "
+                      f"{quoted(shown)}")]
+    return []
+
+
+def _verb(r: Reading, c: Clause) -> Token:
+    t = r.tokens[c.predicate]
+    return r.tokens[t.head] if t.dep in ("acomp", "attr") and t.head != t.i else t
+
+
+def _general(r: Reading, c: Clause) -> bool:
+    """Whether a clause states a general rule: present tense, a modal, or an instruction."""
+    v = _verb(r, c)
+    auxes = [k for k in r.children(v.i) if k.dep in ("aux", "auxpass")]
+    if any(k.tag == "MD" for k in auxes):
+        return True
+    if v.tag == "VBD" or any(k.tag == "VBD" for k in auxes):
+        return False
+    if v.tag in ("VBZ", "VBP") or any(k.tag in ("VBZ", "VBP") for k in auxes):
+        return True
+    return v.tag == "VB" and v.dep == "ROOT" and not c.subjects  # "Dissolve the yeast …"
+
+
+def _own_limit(r: Reading, c: Clause) -> bool:
+    """Whether a claim's clause carries a condition or a frame of its own (then it is left alone)."""
+    v = _verb(r, c)
+    return any(x.target == v.i and x.kind == "condition" for x in r.restrictions) or bool(_frames(r, c))
+
+
+def _frames(r: Reading, c: Clause) -> list[list[int]]:
+    """The prepositional frames set before the clause's subject (or its verb, with none)."""
+    v = _verb(r, c)
+    first = min([*c.subjects, v.i])
+    out = []
+    for k in r.children(v.i):
+        if k.dep != "prep" or k.lemma not in _FRAME_PREPS or k.i >= first:
+            continue
+        ids = r.subtree(k.i)
+        words = content(r, ids)
+        if not words or words & _DISCOURSE:
+            continue
+        after = max(ids) + 1
+        comma = after < len(r.tokens) and r.tokens[after].text == ","
+        dated = any(r.tokens[i].ent in ("DATE", "TIME") or r.tokens[i].pos == "NUM" for i in ids)
+        if comma or dated:
+            out.append(ids)
+    return out
+
+
+def _limits_dropped(claim: Reading, quote: Reading) -> list[Limit]:
+    out: list[Limit] = []
+    mine = content(claim, range(len(claim.tokens)))
+    for c in claim.clauses:
+        if not _general(claim, c) or _own_limit(claim, c) or \
+                any(claim.tokens[i].lemma in _DEFAULTS for i in c.tokens):
+            continue
+        cands = aligned(claim, c, quote)
+        if not cands:
+            continue
+        best = cands[0][0]
+        for _n, q in (x for x in cands if x[0] == best):
+            v = _verb(quote, q)
+            # a condition after an alternative is the alternative's ("every four weeks, or weekly if …")
+            limits = [list(x.tokens) for x in quote.restrictions if x.target == v.i and x.kind == "condition"
+                      and not any(quote.tokens[k].lemma == "or" for k in range(v.i + 1, min(x.tokens)))]
+            limits += _frames(quote, q)
+            for ids in limits:
+                words = content(quote, ids)
+                if not words or len(words & mine) * 2 >= len(words):
+                    continue  # the claim states the limit (or most of it)
+                said = claim.shown(list(c.tokens)).strip(" .;,")
+                limit = quote.shown(ids).strip(" .;,")
+                out.append(Limit("condition", said, limit,
+                                 f"claim says {quoted(said)} without restriction; the quote's sentence "
+                                 f"restricts it: {quoted(limit)}"))
+                return out
+    return out
+
+
+def _hedge_of(r: Reading, c: Clause) -> list[int]:
+    """The hedging words on a clause's verb ("may", "probably"), as token indices."""
+    v = _verb(r, c)
+    return [k.i for k in r.children(v.i)
+            if (k.tag == "MD" and k.lemma in _HEDGE_MODALS) or (k.dep == "advmod" and k.lemma in _HEDGE_ADVERBS)]
+
+
+def _hedges(claim: Reading, quote: Reading) -> list[Limit]:
+    for c in claim.clauses:
+        v = _verb(claim, c)
+        if c.modality or any(k.lemma in _HEDGE_WORDS for k in claim.children(v.i)):
+            continue
+        cands = aligned(claim, c, quote)
+        if not cands:
+            continue
+        best = cands[0][0]
+        top = [q for n, q in cands if n == best]
+        hedged = [(_hedge_of(quote, q), q) for q in top]
+        if all(h for h, _ in hedged):
+            words, q = hedged[0]
+            shown = quote.shown([*words, _verb(quote, q).i])
+            said = claim.shown([*c.subjects, v.i, c.predicate]) if c.subjects else claim.shown([v.i, c.predicate])
+            return [Limit("hedge", said, shown, f"claim states {quoted(said)} as certain; the quote says only "
+                                                f"{quoted(shown)}")]
+    return []
