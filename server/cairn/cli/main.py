@@ -321,6 +321,11 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
         # one span backing unrelated claims, across the workspace's answers (also those not named)
         reuse.annotate_results(results, _other_answers(ws, paths, verifier))
         report = build_report(results, tiers)
+        if judge is not None:
+            from ..report.base import JudgeMetrics
+
+            fallbacks = sum(cr.judge == "fallback" for r in results for cr in r.claims)
+            report.metrics.judge = JudgeMetrics(**judge.usage(), fallbacks=fallbacks)
     for line in notices.special_answers(ws) + notices.near_misses(ws):
         _err(line)
     if fmt == "json":

@@ -67,6 +67,8 @@ class JudgeConfig(BaseModel):
     timeout: float = Field(default=30.0, gt=0, le=600)
     retries: int = Field(default=2, ge=0, le=10)
     concurrency: int = Field(default=4, ge=1, le=64)
+    # openai judge: claims asked in one request (1: one request a claim)
+    claims_per_request: int = Field(default=1, ge=1, le=50)
 
     @field_validator("api_key_env")
     @classmethod
