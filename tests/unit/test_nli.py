@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import nli_model
 from cairn.core.config import ConfigError
 from cairn.judge import nli
 from cairn.judge.nli import NLIJudge, supported_index
 from cairn.verify.verdicts import JudgeVerdict
+
+import nli_model
 
 FILLER = "The office stated more words in this sentence here."  # ten tokens, no keyword
 

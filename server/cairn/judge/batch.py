@@ -118,7 +118,7 @@ def judge_batched(
             content: str = judge._exchange(messages, judge._reply_text)
         except _Failure as exc:
             return [judge._forget(k, judge._fallback(judge._scrub(exc.reason))) for k in group]
-        except Exception as exc:  # nothing about a judge may stop a check
+        except Exception as exc:  # noqa: BLE001 - nothing about a judge may stop a check
             why = judge._scrub(f"unexpected error: {type(exc).__name__}: {exc}")
             return [judge._forget(k, judge._fallback(why)) for k in group]
         verdicts = []

@@ -25,7 +25,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..core.config import ConfigError, JudgeConfig, is_loopback_url
+from ..core.config import ConfigError, EndpointConfig, is_loopback_url
 
 # Bump when the prompt or the reading of answers changes: cached verdicts of
 # an older prompt are then never reused.
@@ -309,7 +309,7 @@ class ChatClient:
 
     def __init__(
         self,
-        config: JudgeConfig,
+        config: EndpointConfig,
         *,
         trusted: bool,
         environ: Mapping[str, str] | None = None,
@@ -386,7 +386,7 @@ class ChatClient:
         return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
     def _ask(self, claim: str, quotes: list[str]) -> JudgeAnswer:
-        return self._exchange(self._messages(claim, quotes), self._read)  # type: ignore[no-any-return]
+        return self._exchange(self._messages(claim, quotes), self._read)
 
     def _exchange(self, messages: list[dict[str, str]], read: Any) -> Any:
         """One question to the endpoint, with retries and the breaker; `read` turns the raw reply

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.config import ConfigError, JudgeConfig, Settings
+from ..core.config import ConfigError, EndpointConfig, Settings
 from ..core.model import ClaimResult, DraftResult
 from ..verify.verdicts import JudgeVerdict, apply_verdict, judge_quotes
 from .cached import CACHE_PREFIX, CachingJudge, Progress
@@ -91,7 +91,7 @@ class OpenAIJudge(ChatClient, CachingJudge):
 
     def __init__(
         self,
-        config: JudgeConfig,
+        config: EndpointConfig,
         *,
         trusted: bool,
         store: IndexStore | None = None,
@@ -99,7 +99,8 @@ class OpenAIJudge(ChatClient, CachingJudge):
     ) -> None:
         super().__init__(config, trusted=trusted, environ=environ)
         self._init_cache(store)
-        self.claims_per_request = int(config.claims_per_request)
+        # [judge] only; `cairn ask` asks one question a request
+        self.claims_per_request = int(getattr(config, "claims_per_request", 1))
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAIJudge(url={self.url!r}, model={self.model!r})"
