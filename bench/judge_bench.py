@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -207,6 +208,8 @@ def main() -> None:
         judge.judge_many(long)
         print(f"one claim with a quote of 40 sentences ({len(model.pieces(*long[0]))} pieces of up to"
               f" {model.max_length} tokens): {time.perf_counter() - t0:.2f} s")
+    # the figures are wall-clock time: on a machine busy with other work they are longer
+    print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
 
 
 if __name__ == "__main__":
