@@ -23,7 +23,6 @@ from .client import SYSTEM_PROMPT, JudgeAnswer, _Failure, _snippet, first_json_o
 if TYPE_CHECKING:
     from ..verify.verdicts import JudgeVerdict
     from .cached import Progress
-    from .providers import OpenAIJudge
 
 BATCH_PROMPT_VERSION = "2-batch-1"
 
@@ -92,7 +91,7 @@ def _number(v: dict[str, Any]) -> int | None:
 
 
 def judge_batched(
-    judge: OpenAIJudge,
+    judge: Any,  # an OpenAIJudge (providers.py imports this module: no import back)
     items: Sequence[tuple[str, Sequence[str]]],
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
