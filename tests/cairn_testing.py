@@ -15,7 +15,7 @@ from pathlib import Path
 
 def run_cairn(cwd: Path, *args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     full_env = {**os.environ, **(env or {})}
-    for name in ("CAIRN_JUDGE_URL", "CAIRN_ASK_URL"):
+    for name in ("CAIRN_JUDGE_URL", "CAIRN_ASK_URL", "CAIRN_JUDGE_MODEL"):
         if env is None or name not in env:
             full_env.pop(name, None)  # a developer's own judge or model must not leak into tests
     return subprocess.run(
@@ -39,7 +39,7 @@ def run_in_pty(cwd: Path, *args: str, stdout_to_pty: bool = True, timeout: float
     person at a terminal would; returns the exit code and what the terminal showed."""
     import pty
 
-    env = {k: v for k, v in os.environ.items() if k not in ("CAIRN_JUDGE_URL", "CAIRN_ASK_URL")}
+    env = {k: v for k, v in os.environ.items() if k not in ("CAIRN_JUDGE_URL", "CAIRN_ASK_URL", "CAIRN_JUDGE_MODEL")}
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "cairn", *args], cwd=cwd, stdin=slave,
                             stdout=slave if stdout_to_pty else subprocess.DEVNULL, stderr=slave,

@@ -51,9 +51,9 @@ def parse_prompt(text: str) -> tuple[str, list[str]]:
     return m.group("claim"), [q.strip() for q in quotes if q.strip()]
 
 
-def completion(content: str) -> bytes:
+def completion(content: str, usage: dict | None = None) -> bytes:
     return json.dumps(
-        {
+        {**({"usage": usage} if usage else {}),
             "id": "chatcmpl-test",
             "object": "chat.completion",
             "created": 0,
@@ -66,6 +66,9 @@ def completion(content: str) -> bytes:
 class JudgeServer:
     def __init__(self, answer: Callable[[str, list[str]], Any] | None = None):
         self.answer = answer or (lambda claim, quotes: {"label": "supported", "score": 0.9})
+        # when set: the answer from the whole request (a batch of claims has no single claim)
+        self.answer_request: Callable[[Request], Any] | None = None
+        self.usage: dict | None = None  # when set: sent as each completion's `usage`
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         server = self
@@ -90,7 +93,7 @@ class JudgeServer:
                     server.requests.append(req)
                 if not self.path.endswith("/chat/completions"):
                     return self._send(Reply(status=404, body=b'{"error": {"message": "not found"}}'))
-                got = server.answer(claim, quotes)
+                got = server.answer_request(req) if server.answer_request else server.answer(claim, quotes)
                 if isinstance(got, Reply):
                     reply = got
                 elif isinstance(got, dict):
@@ -102,7 +105,7 @@ class JudgeServer:
             def _send(self, reply: Reply):
                 if reply.delay:
                     time.sleep(reply.delay)
-                data = reply.body if reply.body is not None else completion(reply.content or "")
+                data = reply.body if reply.body is not None else completion(reply.content or "", server.usage)
                 try:
                     self.send_response(reply.status)
                     self.send_header("Content-Type", "application/json")

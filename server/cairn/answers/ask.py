@@ -164,6 +164,7 @@ class AskModel(OpenAIJudge):
     def _read(self, raw: bytes) -> str:  # type: ignore[override]
         try:
             data = json.loads(raw.decode("utf-8", "replace"))
+            self._count_usage(data)
             resp = _ChatResponse.model_validate(data)
         except RecursionError:
             raise _Failure("malformed reply: nested too deeply to be a chat completion", retry=False,

@@ -321,6 +321,11 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
         # one span backing unrelated claims, across the workspace's answers (also those not named)
         reuse.annotate_results(results, _other_answers(ws, paths, verifier))
         report = build_report(results, tiers)
+        if judge is not None:
+            from ..report.base import JudgeMetrics
+
+            fallbacks = sum(cr.judge == "fallback" for r in results for cr in r.claims)
+            report.metrics.judge = JudgeMetrics(**judge.usage(), fallbacks=fallbacks)
     for line in notices.special_answers(ws) + notices.near_misses(ws):
         _err(line)
     if fmt == "json":
@@ -414,9 +419,10 @@ def lab_cmd(output: Path | None, p: float, n: int) -> None:
 @click.argument("data", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--judge-url", help="Allow this judge URL (overrides the workspace's).")
+@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only the first N rows of the data.")
 @_guard
-def calibrate_cmd(data: Path, fmt: str, judge_url: str | None) -> None:
-    """Agreement of the support check with human labels."""
+def calibrate_cmd(data: Path, fmt: str, judge_url: str | None, limit: int | None) -> None:
+    """Agreement of the support check, and of the configured judge beside it, with human labels."""
     from ..core.config import find_root, load_settings
     from ..verify import calibrate as cal
 
@@ -430,24 +436,29 @@ def calibrate_cmd(data: Path, fmt: str, judge_url: str | None) -> None:
     except cal.DataError as exc:
         _err(str(exc))
         sys.exit(EXIT_USAGE)
-    judge = judge_name = None
+    if limit is not None:
+        rows = cal.Rows(rows[:limit], rows.skipped)
+    judge = judge_name = run = None
     if settings.config.judge.provider != "stub":
+        from ..judge.measure import ask_rows
         from ..judge.providers import make_calibration_judge
 
         provider = make_calibration_judge(root, settings)
         if provider is not None:
             if provider.problem:
                 _err(f"warning: {provider.problem}; the lexical check decides")
-            # every row asked at once, in parallel; calibrate then reads the verdicts
-            asked = [(r.claim, tuple(r.quotes)) for r in rows if r.quotes]
-            verdicts = dict(zip(asked, provider.judge_many(asked, progress=_Progress("judging", "row"))))
+            # every row asked at once (in parallel, or in batches); calibrate then reads the verdicts
+            verdicts, run = ask_rows(provider, rows, progress=_Progress("judging", "row"))
+            if run.fallbacks:
+                _err(f"warning: the judge failed on {run.fallbacks} of {run.asked} rows; the lexical check decided them")
 
             def judge(claim: str, quotes: Sequence[str]) -> JudgeVerdict | None:
                 return verdicts[(claim, tuple(quotes))]
 
             judge_name = provider.name
     report = cal.calibrate(rows, mode=settings.config.support.mode, threshold=settings.config.threshold,
-                           judge=judge, judge_name=judge_name)
+                           judge=judge, judge_name=judge_name, data=str(data))
+    report.limit, report.judge_run = limit, run
     if fmt == "json":
         click.echo(report.model_dump_json(indent=2))
     else:

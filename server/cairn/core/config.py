@@ -57,10 +57,12 @@ class SupportConfig(BaseModel):
         return v
 
 
-class JudgeConfig(BaseModel):
+class EndpointConfig(BaseModel):
+    """The keys `[judge]` and `[ask]` share: an OpenAI-compatible endpoint and how it is asked."""
+
     # a value of the wrong type is an error, never coerced (`threshold = true` is not 1.0)
     model_config = ConfigDict(extra="forbid", strict=True)
-    provider: Literal["stub", "openai", "nli"] = "stub"
+    provider: str = ""
     url: str = ""
     model: str = ""
     api_key_env: str = ""
@@ -76,10 +78,18 @@ class JudgeConfig(BaseModel):
         return v
 
 
-class AskConfig(JudgeConfig):
+class JudgeConfig(EndpointConfig):
+    """`[judge]`: who decides whether the quotes support a claim."""
+
+    provider: Literal["stub", "openai", "nli"] = "stub"
+    # openai: claims asked in one request (1: one request a claim)
+    claims_per_request: int = Field(default=1, ge=1, le=50)
+
+
+class AskConfig(EndpointConfig):
     """`[ask]`: who writes the answer of `cairn ask`; same keys and URL rule as `[judge]`."""
 
-    provider: Literal["extractive", "openai"] = "extractive"  # type: ignore[assignment]
+    provider: Literal["extractive", "openai"] = "extractive"
     k: int = Field(default=8, ge=1, le=100)
     timeout: float = Field(default=120.0, gt=0, le=600)  # a whole answer takes longer than a verdict
 

@@ -46,6 +46,13 @@ class CachingJudge:
             self._lock = threading.Lock()
         self._memo: dict[str, JudgeVerdict] = {}  # answers (also in the store)
         self._failed: dict[str, JudgeVerdict] = {}  # the last fallback per claim, until asked again
+        self.claims_asked = 0  # claims given to judge_many that no cache answered
+        self.claims_cached = 0  # claims given to judge_many that the cache answered
+
+    def usage(self) -> dict[str, Any]:
+        """What this judge did in this run (`metrics.judge` of cairn check's JSON report)."""
+        return {"provider": self.name, "claims_asked": self.claims_asked, "claims_cached": self.claims_cached,
+                "requests": None, "prompt_tokens": None, "completion_tokens": None}
 
     # -- what a provider supplies -------------------------------------------------------
 
@@ -162,8 +169,12 @@ class CachingJudge:
             key, hit = self._known(claim, quotes)
             if hit is not None:
                 out[i] = hit
+                with self._lock:
+                    self.claims_cached += hit.judge != "fallback"
             else:
                 todo.setdefault(key, []).append(i)
+        with self._lock:
+            self.claims_asked += len(todo)
         return todo
 
     def judge_many(

@@ -25,7 +25,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..core.config import ConfigError, JudgeConfig, is_loopback_url
+from ..core.config import ConfigError, EndpointConfig, is_loopback_url
 
 # Bump when the prompt or the reading of answers changes: cached verdicts of
 # an older prompt are then never reused.
@@ -97,6 +97,15 @@ class _Choice(BaseModel):
 class _ChatResponse(BaseModel):
     model_config = ConfigDict(extra="ignore")
     choices: list[_Choice] = Field(min_length=1)
+
+
+def usage_tokens(data: Any) -> tuple[int, int]:
+    """(prompt_tokens, completion_tokens) of a chat completion's `usage`, 0 where it gives none."""
+    usage = data.get("usage") if isinstance(data, dict) else None
+    if not isinstance(usage, dict):
+        return 0, 0
+    got = [usage.get(k) for k in ("prompt_tokens", "completion_tokens")]
+    return tuple(v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**9 else 0 for v in got)  # type: ignore[return-value]
 
 
 def user_prompt(claim: str, quotes: Sequence[str]) -> str:
@@ -300,7 +309,7 @@ class ChatClient:
 
     def __init__(
         self,
-        config: JudgeConfig,
+        config: EndpointConfig,
         *,
         trusted: bool,
         environ: Mapping[str, str] | None = None,
@@ -337,6 +346,16 @@ class ChatClient:
         self._failures_in_row = 0
         self._last_failure = ""
         self._broken_until = 0.0
+        # what this client cost: requests sent (retries too) and the tokens the endpoint counted
+        self.requests = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+
+    def _count_usage(self, data: Any) -> None:
+        prompt, completion = usage_tokens(data)
+        with self._lock:
+            self.prompt_tokens += prompt
+            self.completion_tokens += completion
 
     def __repr__(self) -> str:  # never shows the key
         return f"{type(self).__name__}(url={self.url!r}, model={self.model!r})"
@@ -354,9 +373,9 @@ class ChatClient:
             {"role": "user", "content": user_prompt(claim, quotes)},
         ]
 
-    def _body(self, claim: str, quotes: list[str], json_mode: bool) -> bytes:
+    def _body(self, messages: list[dict[str, str]], json_mode: bool) -> bytes:
         body: dict[str, Any] = {
-            "messages": self._messages(claim, quotes),
+            "messages": messages,
             "temperature": 0,
             "stream": False,
         }
@@ -367,6 +386,11 @@ class ChatClient:
         return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
     def _ask(self, claim: str, quotes: list[str]) -> JudgeAnswer:
+        return self._exchange(self._messages(claim, quotes), self._read)
+
+    def _exchange(self, messages: list[dict[str, str]], read: Any) -> Any:
+        """One question to the endpoint, with retries and the breaker; `read` turns the raw reply
+        into the answer (raising _Failure when it cannot)."""
         now = time.monotonic()
         with self._lock:
             if now < self._broken_until:
@@ -382,8 +406,8 @@ class ChatClient:
                 time.sleep(max(delay, min(last.wait if last else 0.0, self.timeout, BACKOFF_MAX * 2)))
             try:
                 with self._slots:
-                    raw = self._post(claim, quotes)
-                answer = self._read(raw)
+                    raw = self._post(messages)
+                answer = read(raw)
             except _Failure as exc:
                 last = exc
                 if not exc.retry:
@@ -410,14 +434,14 @@ class ChatClient:
             if self._failures_in_row >= BREAK_AFTER:
                 self._broken_until = time.monotonic() + BREAK_SECONDS
 
-    def _post(self, claim: str, quotes: list[str]) -> bytes:
+    def _post(self, messages: list[dict[str, str]]) -> bytes:
         json_mode = self._json_mode
         try:
-            return self._request(self._body(claim, quotes, json_mode))
+            return self._request(self._body(messages, json_mode))
         except _Failure as exc:
             if json_mode and getattr(exc, "status", None) in (400, 422):
                 # an endpoint that does not know response_format: ask without it
-                got = self._request(self._body(claim, quotes, False))
+                got = self._request(self._body(messages, False))
                 self._json_mode = False
                 return got
             raise
@@ -430,6 +454,8 @@ class ChatClient:
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
         req = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
+        with self._lock:
+            self.requests += 1
         watch = _Deadline(self.timeout)
         late = _Failure(f"no answer within {self.timeout:g}s", retry=True)
         try:
@@ -507,24 +533,7 @@ class ChatClient:
         return failure
 
     def _read(self, raw: bytes) -> JudgeAnswer:
-        try:
-            data = json.loads(raw.decode("utf-8", "replace"))
-        except (json.JSONDecodeError, RecursionError):
-            raise _Failure(
-                f"malformed answer: the response is not JSON: {_snippet(raw.decode('utf-8', 'replace'))!r}",
-                retry=False,
-                transport=False,
-            ) from None
-        try:
-            resp = _ChatResponse.model_validate(data)
-        except RecursionError:
-            raise _Failure("malformed answer: nested too deeply to be a chat completion", retry=False,
-                           transport=False) from None
-        except ValidationError as exc:
-            raise _Failure(
-                f"malformed answer: not a chat completion ({_summary(exc)})", retry=False, transport=False
-            ) from None
-        content = _content_text(resp.choices[0].message.content)
+        content = self._reply_text(raw)
         obj = first_json_object(content)
         if obj is None:
             raise _Failure(
@@ -538,3 +547,25 @@ class ChatClient:
                 retry=False,
                 transport=False,
             ) from None
+
+    def _reply_text(self, raw: bytes) -> str:
+        """The assistant message's text of a chat completion (its token usage counted)."""
+        try:
+            data = json.loads(raw.decode("utf-8", "replace"))
+        except (json.JSONDecodeError, RecursionError):
+            raise _Failure(
+                f"malformed answer: the response is not JSON: {_snippet(raw.decode('utf-8', 'replace'))!r}",
+                retry=False,
+                transport=False,
+            ) from None
+        self._count_usage(data)
+        try:
+            resp = _ChatResponse.model_validate(data)
+        except RecursionError:
+            raise _Failure("malformed answer: nested too deeply to be a chat completion", retry=False,
+                           transport=False) from None
+        except ValidationError as exc:
+            raise _Failure(
+                f"malformed answer: not a chat completion ({_summary(exc)})", retry=False, transport=False
+            ) from None
+        return _content_text(resp.choices[0].message.content)

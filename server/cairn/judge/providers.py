@@ -41,9 +41,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.config import ConfigError, JudgeConfig, Settings
+from ..core.config import ConfigError, EndpointConfig, Settings
 from ..core.model import ClaimResult, DraftResult
-from ..verify.verdicts import apply_verdict, judge_quotes
+from ..verify.verdicts import JudgeVerdict, apply_verdict, judge_quotes
 from .cached import CACHE_PREFIX, CachingJudge, Progress
 from .client import (
     PROMPT_VERSION,
@@ -91,7 +91,7 @@ class OpenAIJudge(ChatClient, CachingJudge):
 
     def __init__(
         self,
-        config: JudgeConfig,
+        config: EndpointConfig,
         *,
         trusted: bool,
         store: IndexStore | None = None,
@@ -99,12 +99,36 @@ class OpenAIJudge(ChatClient, CachingJudge):
     ) -> None:
         super().__init__(config, trusted=trusted, environ=environ)
         self._init_cache(store)
+        # [judge] only; `cairn ask` asks one question a request
+        self.claims_per_request = int(getattr(config, "claims_per_request", 1))
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAIJudge(url={self.url!r}, model={self.model!r})"
 
     def identity(self) -> dict[str, Any]:
+        if self.claims_per_request > 1:
+            from .batch import BATCH_PROMPT_VERSION
+
+            return {"url": self.url, "model": self.model, "prompt": BATCH_PROMPT_VERSION}
         return {"url": self.url, "model": self.model, "prompt": PROMPT_VERSION}
+
+    def usage(self) -> dict[str, Any]:
+        with self._lock:
+            return {**super().usage(), "requests": self.requests, "prompt_tokens": self.prompt_tokens,
+                    "completion_tokens": self.completion_tokens}
+
+    def judge_many(
+        self,
+        items: Sequence[tuple[str, Sequence[str]]],
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[JudgeVerdict]:
+        """Verdicts for many claims: one request a claim, or `claims_per_request` claims a request."""
+        if self.claims_per_request <= 1:
+            return super().judge_many(items, progress, cancel)
+        from .batch import judge_batched
+
+        return judge_batched(self, items, progress, cancel)
 
 
 # --------------------------------------------------------------------------

@@ -60,6 +60,18 @@ class DraftOut(BaseModel):
     uncited_paragraphs: int = 0
 
 
+class JudgeMetrics(BaseModel):
+    """What the configured judge did in one check (`metrics.judge`): what a CI run costs."""
+
+    provider: str
+    claims_asked: int  # claims the judge was given (no cached verdict)
+    claims_cached: int  # claims a cached verdict answered
+    fallbacks: int  # claims of the report the lexical check decided because the judge failed
+    requests: int | None  # requests sent to the endpoint, retries included (openai; else null)
+    prompt_tokens: int | None  # as the endpoint's `usage` counted them (openai; else null)
+    completion_tokens: int | None
+
+
 class Metrics(BaseModel):
     claims: int
     verified_claims: int
@@ -74,6 +86,7 @@ class Metrics(BaseModel):
     coverage: float | None
     support_rate: float | None = None  # verified / claims whose citations all resolved
     source_quality: dict[str, int] | None = None  # tier -> verified claims whose weakest citation has it
+    judge: JudgeMetrics | None = None  # `cairn check` with a judge configured
 
 
 class Report(BaseModel):

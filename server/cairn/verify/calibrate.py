@@ -35,8 +35,11 @@ __all__ = [
     "CalibrationReport",
     "Confusion",
     "DataError",
+    "Figures",
     "Judge",
+    "JudgeRun",
     "Row",
+    "Rows",
     "THRESHOLDS",
     "ThresholdPoint",
     "calibrate",
@@ -89,8 +92,28 @@ class ThresholdPoint(BaseModel):
     balanced_accuracy: float | None
 
 
+class Figures(BaseModel):
+    """How one check agrees with the labels."""
+
+    confusion: Confusion
+    precision: float | None  # of "supported"
+    recall: float | None  # of "supported"
+    balanced_accuracy: float | None
+
+
+class JudgeRun(BaseModel):
+    """What asking the judge cost: the rows asked, those answered from the cache, the time."""
+
+    asked: int  # distinct (claim, quotes) pairs the judge was given
+    cached: int  # of those, answered from the verdict cache (nothing run)
+    fallbacks: int  # of those, the judge failed and the lexical check decided
+    seconds: float  # wall-clock time of asking the judge
+    seconds_per_claim: float | None  # per pair not answered from the cache; None when every one was
+
+
 class CalibrationReport(BaseModel):
     data: str | None = None
+    limit: int | None = None  # only the first N rows were read (--limit)
     mode: str
     threshold: float
     judge: str  # "lexical", or the judge's name
@@ -104,6 +127,9 @@ class CalibrationReport(BaseModel):
     balanced_accuracy: float | None  # of the configured settings
     number_rule_failures: int  # rows failed by the number rule
     judge_fallbacks: int  # rows where the judge failed and the lexical check decided
+    # the lexical default on the same rows, beside the configured judge (equal to the above without one)
+    lexical: Figures
+    judge_run: JudgeRun | None = None  # set by `cairn calibrate` when a judge was asked
     thresholds: list[ThresholdPoint]  # the lexical check at each threshold
     best_threshold: float | None
     best_balanced_accuracy: float | None
@@ -225,6 +251,11 @@ def _ask(judge: Judge, claim: str, quotes: Sequence[str]) -> bool | None:
     return bool(supported)
 
 
+def _figures(c: Confusion) -> Figures:
+    return Figures(confusion=c, precision=_ratio(c.tp, c.tp + c.fp), recall=_ratio(c.tp, c.tp + c.fn),
+                   balanced_accuracy=_balanced_accuracy(c))
+
+
 def _judge_name(judge: Judge | None, given: str | None) -> str:
     if judge is None:
         return "lexical"
@@ -248,6 +279,7 @@ def calibrate(
     """
     labels = [r.supported for r in rows]
     verdicts: list[bool] = []
+    lexical_verdicts: list[bool] = []
     number_failures = fallbacks = 0
     start = time.perf_counter()
     for r in rows:
@@ -256,6 +288,7 @@ def calibrate(
         numbers, others = _meaning_failures(r.claim, r.quotes, polarity=scored)
         # the mode's rule "names" fails the score test whatever the score (support/names.py)
         passed = scored and result.displaced is None and not numbers and not others
+        lexical_verdicts.append(passed)
         if judge is not None and r.quotes:
             supported = _ask(judge, r.claim, r.quotes)
             if supported is None:
@@ -267,6 +300,7 @@ def calibrate(
     elapsed = time.perf_counter() - start
 
     confusion = _confusion(labels, verdicts)
+    lexical = _figures(_confusion(labels, lexical_verdicts))
     sweep: list[ThresholdPoint] = []  # the word-overlap score alone at each threshold
     for t in THRESHOLDS:
         at_t = [check_support(r.claim, r.quotes, threshold=t, mode=mode).passed for r in rows]
@@ -295,6 +329,7 @@ def calibrate(
         balanced_accuracy=_balanced_accuracy(confusion),
         number_rule_failures=number_failures,
         judge_fallbacks=fallbacks,
+        lexical=lexical,
         thresholds=sweep,
         best_threshold=best.threshold if best else None,
         best_balanced_accuracy=best.balanced_accuracy if best else None,
@@ -335,7 +370,7 @@ def render_text(report: CalibrationReport) -> str:
     c = report.confusion
     lines = []
     if report.data:
-        lines.append(f"data: {report.data}")
+        lines.append(f"data: {report.data}" + (f" (the first {report.limit} rows)" if report.limit is not None else ""))
     skipped = ", ".join(f"{n} {why.replace('_', ' ')}" for why, n in sorted(report.skipped.items()))
     lines += [
         f"check: {report.judge}, support.mode = {report.mode!r}, threshold = {report.threshold:g}",
@@ -352,7 +387,22 @@ def render_text(report: CalibrationReport) -> str:
         f"number rule failures:  {report.number_rule_failures}",
     ]
     if report.judge != "lexical":
-        lines.append(f"judge fallbacks:       {report.judge_fallbacks}")
+        lx = report.lexical
+        lines += [
+            f"judge fallbacks:       {report.judge_fallbacks} (rows where the judge failed and the lexical check decided)",
+            "",
+            f"{'on the same rows':<22}{report.judge:>10}{'lexical':>10}",
+            f"{'precision':<22}{_fmt(report.precision):>10}{_fmt(lx.precision):>10}",
+            f"{'recall':<22}{_fmt(report.recall):>10}{_fmt(lx.recall):>10}",
+            f"{'balanced accuracy':<22}{_fmt(report.balanced_accuracy):>10}{_fmt(lx.balanced_accuracy):>10}",
+            f"{'passes / fails':<22}{c.tp + c.fp:>4} / {c.fn + c.tn:<3}"
+            f"{lx.confusion.tp + lx.confusion.fp:>4} / {lx.confusion.fn + lx.confusion.tn:<3}",
+        ]
+        run = report.judge_run
+        if run is not None:
+            per = ("every verdict from the cache" if run.seconds_per_claim is None
+                   else f"{run.seconds_per_claim * 1e3:.1f} ms per claim asked")
+            lines.append(f"judge time: {run.seconds:.2f} s, {per} ({run.asked} asked, {run.cached} from the cache)")
     lines += ["", "threshold  balanced accuracy (lexical check)"]
     for p in report.thresholds:
         marks = []
@@ -365,6 +415,7 @@ def render_text(report: CalibrationReport) -> str:
     lines += [
         "",
         f"best threshold: {_fmt(report.best_threshold, 2)} (balanced accuracy {_fmt(report.best_balanced_accuracy)})",
-        f"time per claim: {report.seconds_per_claim * 1e3:.4f} ms",
+        f"time per claim: {report.seconds_per_claim * 1e3:.4f} ms"
+        + (" (the lexical check; the judge's time is above)" if report.judge_run is not None else ""),
     ]
     return "\n".join(lines) + "\n"
