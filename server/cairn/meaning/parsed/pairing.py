@@ -107,6 +107,7 @@ def _list_figures(claim: Reading, quote: Reading) -> list[tuple[str, str, str]]:
     # the subject a list says once before its first figure belongs to every part ("Guards must be
     # 600 mm high in dwellings and 1,100 mm in public buildings")
     q_skip = _figure_tokens(quote) | _shared_subject(quote)
+    q_skip |= _shared_tail(quote, parts, figure_parts, q_skip)
     # the quote's telling words, each in the figure-holding parts it occurs in
     where: dict[str, set[int]] = {}
     for lemma, ids in _telling(quote, q_skip).items():
@@ -177,6 +178,22 @@ def _shared_subject(r: Reading) -> set[int]:
                 out.add(k)
                 todo.extend(r.kids[k])
     return {i for i in out if i < first.get(r.tokens[i].sent, -1)}
+
+
+def _shared_tail(r: Reading, parts: list[int], figure_parts: dict[int, list[Quantity]], skip: set[int]) -> set[int]:
+    """The words after the last part's figure when no other part has words after its own figure: a
+    trailing adjunct of a list says once what holds for every part ("opens at 06:00 and closes at 22:00
+    every weekday"), where parts that each end in their own words are parallel ("600 mm in dwellings and
+    1,100 mm in public buildings")."""
+    def after(p: int) -> list[int]:
+        end = max(i for q in figure_parts[p] for i in q.tokens)
+        return [t.i for t in r.tokens if t.i > end and parts[t.i] == p and t.pos in _TELLING and t.i not in skip
+                and any(c.isalnum() for c in t.text)]
+    order = sorted(figure_parts)
+    last = order[-1]
+    if any(after(p) for p in order[:-1]):
+        return set()
+    return set(after(last))
 
 
 def _sentence_of(r: Reading, parts: list[int], p: int) -> int:
