@@ -215,6 +215,39 @@ class Search:
                     break
             return out[:k]
 
+    @guarded("read")
+    def word_counts(self, words: list[str], *, readable: Sequence[str] | None = None) -> tuple[dict[str, int], int]:
+        """IndexStore.word_counts from the full-text index's own word statistics (rows of
+        every stored version, a close enough rarity); with `readable`, counted in a query
+        among those sources' current chunks only."""
+        clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:64]
+        cap = self.WORD_COUNT_CAP
+        with self._lock:
+            conn = self._conn
+            try:
+                if readable is None:
+                    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, chunks_fts, row)")
+                    out = {}
+                    for w in clean:
+                        row = conn.execute("SELECT doc FROM temp.cairn_vocab WHERE term = ?", (w,)).fetchone()
+                        out[w] = min(cap, row[0]) if row else 0
+                    total = conn.execute("SELECT count(*) FROM chunks ch JOIN current c ON c.version_id = ch.version_id"
+                                         ).fetchone()[0]
+                    return out, max(total, 1)
+                names = _names(readable)
+                base = ("SELECT 1 FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
+                        " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
+                        + _JOIN_CURRENT + " WHERE 1" + _ONLY)
+                out = {w: conn.execute(f"SELECT count(*) FROM ({base} LIMIT ?)", ('"' + w + '"', names, cap)
+                                       ).fetchone()[0] for w in clean}
+                total = conn.execute("SELECT count(*) FROM current c2 JOIN versions v ON v.id = c2.version_id"
+                                     " JOIN chunks ch ON ch.version_id = v.id WHERE 1" + _ONLY, (names,)).fetchone()[0]
+                return out, max(total, 1)
+            except sqlite3.OperationalError as exc:
+                if unavailable_reason(exc):
+                    raise
+                return {w: 0 for w in clean}, 1
+
     def _rank_readable(self, clean: list[str], k: int, names: str) -> list[Chunk]:
         """rank among the named sources only. FTS5's own BM25 takes its word and
         length statistics from the whole index, the sources the principal may not
