@@ -35,7 +35,7 @@ from ..judge.client import _ChatResponse, _content_text, _Failure, _snippet, _su
 from ..judge.providers import OpenAIJudge
 from .json_answers import JsonAnswer, answer_from_object
 from .quality import prose_sentences
-from .relevance import RELEVANT, Terms, key_terms
+from .relevance import RELEVANT, Terms, key_terms, variants
 
 if TYPE_CHECKING:
     from ..report.base import DraftOut, Report
@@ -79,15 +79,38 @@ def retrieve(ws: Workspace, question: str, k: int) -> list[Chunk]:
     from ..index.drafted import drafted_sources
 
     drafted = drafted_sources(ws)
-    chunks = ws.store.rank(question_words(question), k + len(drafted) * 4 if drafted else k,
-                           readable=ws.readable_sources())
+    words = list(dict.fromkeys(v for w in question_words(question) for v in variants(w)))
+    chunks = ws.store.rank(words, k + len(drafted) * 4 if drafted else k, readable=ws.readable_sources())
     return [c for c in chunks if ws.allowed(c.source) and c.source not in drafted][:k]
 
 
+CANDIDATES = 30  # chunks the full-text ranking hands to the relevance ranking
+
+
 def relevant(ws: Workspace, question: str, passages: Sequence[Chunk]) -> tuple[Terms, list[Chunk]]:
-    """The question's weighted key terms, and the passages that are about it (answers.relevance)."""
+    """The question's weighted key terms, and the passages that are about it (answers.relevance),
+    most relevant first: by the share of the terms the passage holds, then by the share its best
+    sentence holds (the terms together, not scattered), then in the full-text ranking's order."""
     terms = key_terms(question, ws.store, ws.readable_sources())
-    return terms, [c for c in passages if terms.about(c.text, c.source) >= RELEVANT]
+    scored = []
+    for i, c in enumerate(passages):
+        share = terms.about(c.text, c.source)
+        if share >= RELEVANT:
+            best = max((terms.about(c.text[s:e], c.source) for g in prose_sentences(c.text) for s, e in g),
+                       default=0.0)
+            scored.append((-round(share, 6), -round(best, 6), i, c))
+    scored.sort(key=lambda x: x[:3])
+    return terms, [x[3] for x in scored]
+
+
+def ranked(ws: Workspace, question: str, k: int) -> tuple[Terms, list[Chunk], list[Chunk]]:
+    """`ask`'s retrieval: the question's terms, the `k` passages shown (the relevant ones first,
+    then the closest others) and the relevant ones among them, best first."""
+    candidates = retrieve(ws, question, max(k, CANDIDATES))
+    terms, about = relevant(ws, question, candidates)
+    about = about[:k]
+    chosen = {c.chunk_id for c in about}
+    return terms, (about + [c for c in candidates if c.chunk_id not in chosen])[:k], about
 
 
 # -- the extractive answer ----------------------------------------------------------------
@@ -275,10 +298,9 @@ def ask(ws: Workspace, question: str, *, k: int | None = None, verifier: Verifie
     """Retrieve, answer, verify. The index must be up to date (engine.index). When no
     passage is about the question, nobody answers it: the model is not asked, and the
     answer has no claim (`answered` is false; the passages are the closest ones)."""
-    passages = retrieve(ws, question, k or ws.settings.config.ask.k)
-    terms, about = relevant(ws, question, passages)
+    terms, passages, about = ranked(ws, question, k or ws.settings.config.ask.k)
     if not about:
-        asked = verify_answer(ws, question, passages, _nothing(question), model=model, verifier=verifier)
+        asked = verify_answer(ws, question, passages, nothing_answer(question), model=model, verifier=verifier)
         asked.answered = False
         return asked
     answer, problem = write_answer(question, about, model, terms=terms)
@@ -288,7 +310,8 @@ def ask(ws: Workspace, question: str, *, k: int | None = None, verifier: Verifie
     return asked
 
 
-def _nothing(question: str) -> JsonAnswer:
+def nothing_answer(question: str) -> JsonAnswer:
+    """The answer when nothing in the sources answers the question: no claim."""
     from ..core.model import DraftDoc
 
     answer = JsonAnswer("ask", question, 0, DraftDoc("", [], 0, 1))
@@ -357,6 +380,8 @@ def to_markdown(asked: Asked, report_entry: DraftOut) -> str:
     # terminal showing the answer would act on (OSC 0 retitles it, OSC 52 writes the clipboard),
     # are written as escapes; the quotes are JSON strings in the cite blocks, escaped there
     out = [f"# {safe(' '.join(asked.question.split()))}", "", f"<!-- cairn ask: {safe(label(asked))} -->", ""]
+    if not asked.answered:
+        return "\n".join(out).rstrip("\n") + "\n"
     for c in report_entry.claims:
         text = safe(" ".join(c.text.split()))
         cits = [{"chunk_id": x.chunk_id, "start": x.start, "end": x.end, "quote": x.quote, "source": x.source,

@@ -42,7 +42,7 @@ from ..core.model import Chunk
 from ..meaning.quantities import extract
 from ..support import STOPWORDS, check_support
 from .quality import prose_sentences
-from .relevance import RELEVANT, Terms, key_terms
+from .relevance import RELEVANT, Terms, key_terms, variants
 
 if TYPE_CHECKING:
     from ..index.workspace import Workspace
@@ -101,7 +101,7 @@ def retrieve(store: IndexStore, claim: str, n: int = CANDIDATES, *,
     """The `n` current chunks the store's full-text ranking finds best for the
     claim's words (each word once; numbers and names first), among the `readable`
     sources only when given (Workspace.readable_sources: the principal's)."""
-    words = query_words(claim)
+    words = list(dict.fromkeys(v for w in query_words(claim) for v in variants(w)))
     return store.rank(words, n, readable=readable) if words else []
 
 

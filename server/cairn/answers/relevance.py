@@ -28,11 +28,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..support import STOPWORDS, stem
+from ..support.words import MONTH_ABBR
 
 if TYPE_CHECKING:
     from ..store import IndexStore
 
-__all__ = ["RELEVANT", "Terms", "key_terms", "words_of"]
+__all__ = ["RELEVANT", "Terms", "key_terms", "variants", "words_of"]
 
 RELEVANT = 0.6  # the weighted share of a claim's key terms a passage must hold to be about it
 _WORD = re.compile(r"[^\W_]+")
@@ -50,7 +51,37 @@ def words_of(text: str) -> list[str]:
 
 
 def _key(word: str) -> str:
-    return word if word.isdigit() else stem(word)
+    """A word as terms are compared: a number as written (leading zeros dropped), a month's
+    short name as its name ("Oct" is "October"), any other word by its stem."""
+    if word.isdigit():
+        return word.lstrip("0") or "0"
+    return stem(_SPELLING.get(word, MONTH_ABBR.get(word, word)))
+
+
+# British spellings the texts Cairn cites write either way ("licence" in a claim, "license" in a licence)
+_SPELLING = {"licence": "license", "licences": "licenses", "licenced": "licensed", "licencing": "licensing"}
+
+
+def variants(word: str) -> list[str]:
+    """The word and its regular inflections, as the full-text index (which does not stem)
+    must be asked for them: "stand" also finds "stands", "grants" also "grant"."""
+    w = _SPELLING.get(word.lower(), word.lower())
+    out = [w]
+    if w.isdigit() or len(w) < 3:
+        return out
+    if w.endswith("ies"):
+        out.append(w[:-3] + "y")
+    elif w.endswith("es") and len(w) > 4:
+        out += [w[:-2], w[:-1]]
+    elif w.endswith("s") and not w.endswith("ss"):
+        out.append(w[:-1])
+    else:
+        out.append(w + ("es" if w.endswith(("s", "x", "z", "ch", "sh")) else "s"))
+    if w.endswith("ed") and len(w) > 4:
+        out += [w[:-2], w[:-1]]
+    if w != word.lower():
+        out.append(word.lower())
+    return list(dict.fromkeys(out))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +130,7 @@ def content_words(text: str) -> list[str]:
     for w in words_of(text):
         if w in STOPWORDS or w in _PHRASING or (len(w) < 2 and not w.isdigit()):
             continue
-        out.append(w)
+        out.append(_SPELLING.get(w, w))
     return list(dict.fromkeys(out))
 
 
@@ -109,14 +140,16 @@ def key_terms(text: str, store: IndexStore | None, readable: Sequence[str] | Non
     words = content_words(text)
     if not words:
         return Terms({})
-    names = frozenset(_key(w.lower()) for w in _WORD.findall(text) if w.lower() in words and _name(w))
+    names = frozenset(_key(w.lower()) for w in _WORD.findall(text)
+                      if _SPELLING.get(w.lower(), w.lower()) in words and _name(_SPELLING.get(w.lower(), w)))
     counts: dict[str, int] = {}
     total = 1
+    forms = {w: variants(w) for w in words}
     if store is not None:
-        counts, total = store.word_counts(words, readable=readable)
+        counts, total = store.word_counts(sorted({v for vs in forms.values() for v in vs}), readable=readable)
     weights: dict[str, float] = {}
     for w in words:
-        df = counts.get(w, 0)
+        df = max(counts.get(v, 0) for v in forms[w])  # "disclaims" is as common as "disclaimed"
         idf = math.log(1 + (total + 1) / (df + 0.5))
         k = _key(w)
         weights[k] = max(weights.get(k, 0.0), idf)

@@ -201,7 +201,9 @@ def _nothing_answers(asked: Any, fmt: str, report: Any) -> None:
         click.echo(json.dumps(to_json(asked, report), indent=2, ensure_ascii=False))
         sys.exit(EXIT_FAIL)
     if fmt == "markdown":
-        click.echo(safe(f"# {' '.join(asked.question.split())}\n\n<!-- cairn ask: {NOTHING} -->\n"), nl=False)
+        from ..answers.ask import to_markdown
+
+        click.echo(to_markdown(asked, report.drafts[0]), nl=False)
     else:
         click.echo(NOTHING + ("; the closest passages, which do not answer it:" if asked.passages else ""))
         for ch in asked.passages[:3]:
