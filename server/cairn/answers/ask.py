@@ -88,8 +88,8 @@ CANDIDATES = 30  # chunks the full-text ranking hands to the relevance ranking
 
 
 def relevant(ws: Workspace, question: str, passages: Sequence[Chunk]) -> tuple[Terms, list[Chunk]]:
-    """The question's weighted key terms, and the passages that are about it (answers.relevance),
-    most relevant first: by the share of the terms the passage holds, then by the share its best
+    """The question's weighted key terms, and the passages that are about it (answers.relevance)
+    and state something (a sentence of prose: answers.quality), most relevant first: by the share of the terms the passage holds, then by the share its best
     sentence holds (the terms together, not scattered), then in the full-text ranking's order."""
     terms = key_terms(question, ws.store, ws.readable_sources())
     scored = []
@@ -97,8 +97,9 @@ def relevant(ws: Workspace, question: str, passages: Sequence[Chunk]) -> tuple[T
         share = terms.about(c.text, c.source)
         if share >= RELEVANT:
             best = max((terms.about(c.text[s:e], c.source) for g in prose_sentences(c.text) for s, e in g),
-                       default=0.0)
-            scored.append((-round(share, 6), -round(best, 6), i, c))
+                       default=None)
+            if best is not None:  # a heading or a contents line alone states nothing that answers
+                scored.append((-round(share, 6), -round(best, 6), i, c))
     scored.sort(key=lambda x: x[:3])
     return terms, [x[3] for x in scored]
 
@@ -122,7 +123,7 @@ def extractive_answer(question: str, passages: Sequence[Chunk], n: int = EXTRACT
     as its own claim (at most two of one passage), in the passages' order. Only the
     sentences that state something are read: no navigation, heading, contents entry,
     link list, question or fragment (answers.quality). A sentence holding under half
-    of what the question's key terms weigh is not an answer."""
+    of what the question's key terms weigh is not an answer while others hold more."""
     if terms is None:
         terms = key_terms(question, None)
     scored = []
@@ -131,9 +132,12 @@ def extractive_answer(question: str, passages: Sequence[Chunk], n: int = EXTRACT
             for s, e in group:
                 sent = ch.text[s:e]
                 score = terms.about(sent, ch.source)
-                if score >= RELEVANT / 2 and len(sent) <= 600:
+                if score > 0 and len(sent) <= 600:
                     scored.append((-round(score, 6), rank, s, e, ch))
     scored.sort(key=lambda x: x[:3])
+    # under half of the terms' weight is no answer, unless no sentence holds more (the best are quoted)
+    if any(-x[0] >= RELEVANT / 2 for x in scored):
+        scored = [x for x in scored if -x[0] >= RELEVANT / 2]
     chosen: list[tuple[int, int, int, Chunk]] = []
     per: dict[int, int] = {}
     for _, rank, s, e, ch in scored:
