@@ -128,7 +128,8 @@ def find_evidence(
     `confirm`, the check a supporting passage must also pass."""
     found: list[Passage] = []
     seen: set[tuple[str, str]] = set()
-    for chunk in candidates:
+    off: list[tuple[float, int, Chunk]] = []  # the chunks not about the claim: near misses at most
+    for i, chunk in enumerate(candidates):
         if not allowed(chunk.source):
             continue
         key = (chunk.source, chunk.text)
@@ -136,14 +137,21 @@ def find_evidence(
             continue  # the same paragraph in another version or chunk id: offered once
         seen.add(key)
         relevance = terms.about(chunk.text, chunk.source) if terms is not None else 1.0
-        best = _best_span(claim, chunk, threshold=threshold, mode=mode, title=title, relevant=relevance >= RELEVANT)
-        if best is None or best.score <= 0:  # a passage sharing no word with the claim is no near miss
-            continue
-        why = best.why
         if relevance < RELEVANT and terms is not None:
-            lacks = ", ".join(f"\u201c{t}\u201d" for t in terms.missing(chunk.text, chunk.source)[:3])
-            why = f"not about the claim ({relevance:.0%} of its key terms; lacks {lacks})"
-        found.append(replace(best, relevance=relevance, why=why))
+            off.append((relevance, i, chunk))
+            continue
+        best = _best_span(claim, chunk, threshold=threshold, mode=mode, title=title)
+        if best is not None and best.score > 0:  # a passage sharing no word with the claim is no near miss
+            found.append(replace(best, relevance=relevance))
+    if terms is not None and len(found) < k:
+        # only as many as are shown, the most relevant, and only their sentence holding most of the terms
+        off.sort(key=lambda x: (-x[0], x[1]))
+        for relevance, _, chunk in off[:k - len(found)]:
+            near = _near_miss(claim, chunk, terms, threshold=threshold, mode=mode)
+            if near is not None:
+                lacks = ", ".join(f"\u201c{t}\u201d" for t in terms.missing(chunk.text, chunk.source)[:3])
+                found.append(replace(near, relevance=relevance,
+                                     why=f"not about the claim ({relevance:.0%} of its key terms; lacks {lacks})"))
     found.sort(key=_rank)
     if confirm is not None:
         found = _confirmed(claim, found, confirm, k)
@@ -173,6 +181,16 @@ def _rank(p: Passage) -> tuple:
     if p.supports:
         return (0, -round(p.score, 6), -p.relevance, p.chunk.source, p.chunk.start, p.start)
     return (1, -p.relevant, -round(p.relevance, 6), -p.score, p.chunk.source, p.chunk.start, p.start)
+
+
+def _near_miss(claim: str, chunk: Chunk, terms: Terms, *, threshold: float, mode: str) -> Passage | None:
+    """A chunk not about the claim, shown as the closest: its sentence holding most of the terms."""
+    spans = [sp for g in prose_sentences(chunk.text) for sp in g]
+    if not spans:
+        return None
+    s, e = max(spans, key=lambda sp: terms.about(chunk.text[sp[0]:sp[1]]))
+    score = check_support(claim, [chunk.text[s:e]], threshold=threshold, mode=mode).score or 0.0
+    return Passage(chunk, s, e, score, False)
 
 
 def _best_span(claim: str, chunk: Chunk, *, threshold: float, mode: str,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -50,6 +51,7 @@ def words_of(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
+@lru_cache(maxsize=65536)
 def _key(word: str) -> str:
     """A word as terms are compared: a number as written (leading zeros dropped), a month's
     short name as its name ("Oct" is "October"), any other word by its stem."""

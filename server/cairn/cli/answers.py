@@ -65,7 +65,9 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
     matches a space. Exit 1 when the passage is in several places (each is
     listed; narrow it with --source or a longer quote) or when it is nowhere
     (the closest passages are listed). With --for: exit 0 when a passage
-    supports the claim, 1 when none does (the closest are still shown)."""
+    about the claim supports it (as `cairn check` verifies it), 1 when none
+    does (the closest are still shown; "nothing in the sources answers this"
+    when none is about it)."""
     from ..answers.cite import closest, find_places
     from ..drafts.fields import block_text
     from ..engine import checks as engine
@@ -144,9 +146,11 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
 def ask_cmd(question: str, fmt: str, k: int | None, ask_url: str | None) -> None:
     """Answer QUESTION from the sources, with span citations, verified.
 
-    The k best passages are retrieved; the model of [ask] answers from them
-    (without one, the passages' best-matching sentences are quoted, labelled
-    as an extractive answer). Exit codes as `cairn check`."""
+    The k best passages about the question are retrieved; the model of [ask]
+    answers from them (without one, the sentences that answer the question's
+    terms are quoted, labelled as an extractive answer). Exit codes as `cairn
+    check`; when no passage is about the question, "nothing in the sources
+    answers this" and exit 1."""
     from ..answers.ask import ask, label, make_model, to_json, to_markdown
     from ..core.config import find_root, load_settings
     from ..engine import checks as engine

@@ -220,17 +220,20 @@ class Search:
         """IndexStore.word_counts from the full-text index's own word statistics (rows of
         every stored version, a close enough rarity); with `readable`, counted in a query
         among those sources' current chunks only."""
-        clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:64]
+        clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:256]
+        if not clean:
+            return {}, max(self.current_chunk_count(), 1)
         cap = self.WORD_COUNT_CAP
         with self._lock:
             conn = self._conn
             try:
                 if readable is None:
                     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, chunks_fts, row)")
-                    out = {}
-                    for w in clean:
-                        row = conn.execute("SELECT doc FROM temp.cairn_vocab WHERE term = ?", (w,)).fetchone()
-                        out[w] = min(cap, row[0]) if row else 0
+                    out = dict.fromkeys(clean, 0)
+                    marks = ",".join("?" * len(clean))
+                    for term, doc in conn.execute(f"SELECT term, doc FROM temp.cairn_vocab WHERE term IN ({marks})",
+                                                  clean):
+                        out[term] = min(cap, doc)
                     total = conn.execute("SELECT count(*) FROM chunks ch JOIN current c ON c.version_id = ch.version_id"
                                          ).fetchone()[0]
                     return out, max(total, 1)
