@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import real_docs_ws
+
 from cairn_testing import check_json, run_cairn
 
 pytestmark = pytest.mark.skipif(bool(real_docs_ws.missing()),

@@ -34,6 +34,8 @@ class Search:
     _ROWS_SQL = f"SELECT {_CHUNK_COLS} FROM chunks ch JOIN versions v ON v.id = ch.version_id"
 
     _current_rows: Callable[[Iterable[Sequence[Any]]], list[Chunk]]  # the store's: proven rows as chunks
+    current_chunk_count: Callable[[], int]  # the store's
+    WORD_COUNT_CAP: int  # IndexStore's
 
     # words in fewer chunks than this narrow a quote search; more are "common"
     RARE_TERM = 1024
