@@ -6,8 +6,9 @@ Generates the engine bench's corpus (bench/engine_bench.py) in a temporary
 folder, indexes it, then asks for evidence for claims made from sentences of
 the corpus: half copied as they are, half with one word replaced by another
 word of the vocabulary. Reports the median and 90th percentile of one claim's
-evidence (retrieval from the store plus the support check over spans), split
-in retrieval and scoring, and how often the sentence a claim was made from is
+evidence (retrieval from the store, then the key terms' weights, the support
+check over spans and each offer verified as `cairn check` would), split in
+retrieval and scoring, and how often the sentence a claim was made from is
 the first passage offered.
 """
 
@@ -28,7 +29,8 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "server"))
 
 import engine_bench  # noqa: E402 - the corpus generator, beside this file
-from cairn.answers.evidence import find_evidence, retrieve  # noqa: E402 - after the path set-up above
+from cairn.answers.evidence import check_confirm, find_evidence, retrieve  # noqa: E402 - after the path set-up above
+from cairn.answers.relevance import key_terms  # noqa: E402 - after the path set-up above
 from cairn.core.config import load_settings  # noqa: E402 - after the path set-up above
 from cairn.index.workspace import Workspace  # noqa: E402 - after the path set-up above
 
@@ -62,13 +64,16 @@ def main() -> None:
                 s = " ".join(toks)
             cases.append((s, ch))
         cfg = ws.settings.config
+        confirm = check_confirm(ws)
         find_evidence(cases[0][0], retrieve(ws.store, cases[0][0]), allowed=ws.allowed)  # warm the caches
         total, fetch, score, first = [], [], [], 0
         for claim, ch in cases:
             t0 = time.perf_counter()
             cands = retrieve(ws.store, claim)
             t1 = time.perf_counter()
-            got = find_evidence(claim, cands, threshold=cfg.threshold, mode=cfg.support.mode, allowed=ws.allowed)
+            # as evidence_for does (`cite --for`): weighted key terms, spans scored, offers verified by check
+            got = find_evidence(claim, cands, threshold=cfg.threshold, mode=cfg.support.mode, allowed=ws.allowed,
+                                terms=key_terms(claim, ws.store), confirm=confirm)
             t2 = time.perf_counter()
             fetch.append(t1 - t0)
             score.append(t2 - t1)

@@ -1,7 +1,9 @@
-"""Retrieval quality of the store's full-text ranking on real data (WiCE):
-prints figures, asserts nothing.
+"""Retrieval quality: the retrieval set of `cite --for` and `ask` (bench/retrieval_set.py:
+recall@1, recall@3, "nothing answers" right, cite --for latency), then the store's
+full-text ranking on real data (WiCE). Prints figures, asserts nothing.
 
     .venv/bin/python bench/rank_eval.py [--data /work/shared/data/wice/dev.jsonl] [--server DIR]...
+                                        [--no-wice] [--no-set]
 
 Each WiCE record (a claim, the sentences of the page it cites, which of them
 support it) becomes one .txt source, a sentence a paragraph (so a chunk); the
@@ -83,7 +85,17 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--server", type=Path, action="append", default=[], help="another Cairn's folder holding server/")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--no-wice", action="store_true", help="only the retrieval set")
+    ap.add_argument("--no-set", action="store_true", help="only WiCE")
     args = ap.parse_args()
+    if not args.child and not args.no_set:
+        sys.path.insert(0, str(HERE))
+        sys.path.insert(0, str(HERE.parent / "server"))
+        import retrieval_set
+
+        retrieval_set.main()
+    if not args.child and (args.no_wice or not args.data.exists()):
+        return
     if args.child:  # one measurement, in a process whose path starts with that Cairn's server/
         root = Path(args.child)
         cases = [(c, i, set(g)) for c, i, g in json.loads((root / "cases.json").read_text())]

@@ -39,10 +39,25 @@ def test_a_claim_with_the_wrong_number_is_not_backed_by_that_passage(demo: Path)
     assert "claim says 30 days; quotes say 14 days" in policy[0]["why"]
 
 
-def test_a_claim_nothing_backs_exits_1(demo: Path):
+def test_a_claim_nothing_is_about_says_nothing_answers_it_and_exits_1(demo: Path):
     proc = run_cairn(demo, "cite", "--for", "The warehouse roof is painted bright orange every spring.")
     assert proc.returncode == 1
+    assert "nothing in the sources answers this" in proc.stderr
+    assert "supports it" not in proc.stdout
+    shown = [line for line in proc.stdout.splitlines() if line.startswith("# ")]
+    assert all("does not answer it: not about the claim" in line for line in shown)
+    got = json.loads(run_cairn(demo, "cite", "--for", "The warehouse roof is painted bright orange every spring.",
+                               "--json").stdout)
+    assert got["answered"] is False and got["supported"] is False
+    assert got["message"] == "nothing in the sources answers this"
+    assert all(not p["answers"] and not p["supports"] for p in got["passages"])
+
+
+def test_a_claim_the_sources_are_about_but_do_not_back_says_so(demo: Path):
+    proc = run_cairn(demo, "cite", "--for", CLAIM.replace("14", "30"))
+    assert proc.returncode == 1
     assert "nothing in the sources supports this" in proc.stderr
+    assert "does not support it: claim says 30 days" in proc.stdout
 
 
 def test_source_glob_and_json(demo: Path):

@@ -34,6 +34,8 @@ from ..judge.cached import CachingJudge
 from ..judge.client import _ChatResponse, _content_text, _Failure, _snippet, _summary, first_json_object
 from ..judge.providers import OpenAIJudge
 from .json_answers import JsonAnswer, answer_from_object
+from .quality import prose_sentences
+from .relevance import RELEVANT, Terms, key_terms, variants
 
 if TYPE_CHECKING:
     from ..report.base import DraftOut, Report
@@ -41,7 +43,6 @@ if TYPE_CHECKING:
 
 EXTRACTIVE_CLAIMS = 3  # sentences in an extractive answer
 _WORDS = re.compile(r"[^\W_]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 
 ASK_PROMPT = """\
 You answer questions from numbered passages of source documents, and only from \
@@ -73,50 +74,81 @@ def question_words(question: str) -> list[str]:
 
 def retrieve(ws: Workspace, question: str, k: int) -> list[Chunk]:
     """The `k` current chunks of the sources the principal may read that best match
-    the question, best first (ranked among those sources only: IndexStore.rank)."""
-    chunks = ws.store.rank(question_words(question), k, readable=ws.readable_sources())
-    return [c for c in chunks if ws.allowed(c.source)]
+    the question, best first (ranked among those sources only: IndexStore.rank); a
+    source holding cite blocks (a draft, index/drafted.py) is never one of them."""
+    from ..index.drafted import drafted_sources
+
+    drafted = drafted_sources(ws)
+    words = list(dict.fromkeys(v for w in question_words(question) for v in variants(w)))
+    chunks = ws.store.rank(words, k + len(drafted) * 4 if drafted else k, readable=ws.readable_sources())
+    return [c for c in chunks if ws.allowed(c.source) and c.source not in drafted][:k]
+
+
+CANDIDATES = 30  # chunks the full-text ranking hands to the relevance ranking
+
+
+def relevant(ws: Workspace, question: str, passages: Sequence[Chunk]) -> tuple[Terms, list[Chunk]]:
+    """The question's weighted key terms, and the passages that are about it (answers.relevance)
+    and state something (a sentence of prose: answers.quality), most relevant first: by the share of the terms the passage holds, then by the share its best
+    sentence holds (the terms together, not scattered), then in the full-text ranking's order."""
+    terms = key_terms(question, ws.store, ws.readable_sources())
+    scored = []
+    for i, c in enumerate(passages):
+        share = terms.about(c.text, c.source)
+        if share >= RELEVANT:
+            best = max((terms.about(c.text[s:e], c.source) for g in prose_sentences(c.text) for s, e in g),
+                       default=None)
+            if best is not None:  # a heading or a contents line alone states nothing that answers
+                scored.append((-round(share, 6), -round(best, 6), i, c))
+    scored.sort(key=lambda x: x[:3])
+    return terms, [x[3] for x in scored]
+
+
+def ranked(ws: Workspace, question: str, k: int) -> tuple[Terms, list[Chunk], list[Chunk]]:
+    """`ask`'s retrieval: the question's terms, the `k` passages shown (the relevant ones first,
+    then the closest others) and the relevant ones among them, best first."""
+    candidates = retrieve(ws, question, max(k, CANDIDATES))
+    terms, about = relevant(ws, question, candidates)
+    about = about[:k]
+    chosen = {c.chunk_id for c in about}
+    return terms, (about + [c for c in candidates if c.chunk_id not in chosen])[:k], about
 
 
 # -- the extractive answer ----------------------------------------------------------------
 
 
-def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of a chunk, white space around it left out."""
-    out, pos = [], 0
-    for m in list(_SENTENCE_END.finditer(text)) + [None]:
-        end = m.start() if m is not None else len(text)
-        s, e = pos, end
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            out.append((s, e))
-        if m is not None:
-            pos = m.end()
-    return out
-
-
-def extractive_answer(question: str, passages: Sequence[Chunk], n: int = EXTRACTIVE_CLAIMS) -> dict[str, Any]:
-    """The passages' sentences sharing most words with the question, each quoted verbatim as its own claim."""
-    wanted = set(question_words(question))
+def extractive_answer(question: str, passages: Sequence[Chunk], n: int = EXTRACTIVE_CLAIMS, *,
+                      terms: Terms | None = None) -> dict[str, Any]:
+    """The passages' sentences that answer the question's terms best, each quoted verbatim
+    as its own claim (at most two of one passage), in the passages' order. Only the
+    sentences that state something are read: no navigation, heading, contents entry,
+    link list, question or fragment (answers.quality). A sentence holding under half
+    of what the question's key terms weigh is not an answer while others hold more."""
+    if terms is None:
+        terms = key_terms(question, None)
     scored = []
     for rank, ch in enumerate(passages):
-        best = None
-        for s, e in sentences(ch.text):
-            sent = ch.text[s:e]
-            if sent.startswith("#") or sent.endswith("?") or len(sent.split()) < 4:
-                continue  # a heading, a question or a fragment states nothing to cite
-            words = {w.lower() for w in _WORDS.findall(sent)}
-            hits = len(wanted & words)
-            if hits and (best is None or hits > best[0]):
-                best = (hits, s, e)
-        if best is not None:
-            scored.append((-best[0], rank, ch, best[1], best[2]))
-    scored.sort(key=lambda x: (x[0], x[1]))
+        for group in prose_sentences(ch.text):
+            for s, e in group:
+                sent = ch.text[s:e]
+                score = terms.about(sent, ch.source)
+                if score > 0 and len(sent) <= 600:
+                    scored.append((-round(score, 6), rank, s, e, ch))
+    scored.sort(key=lambda x: x[:3])
+    # under half of the terms' weight is no answer, unless no sentence holds more (the best are quoted)
+    if any(-x[0] >= RELEVANT / 2 for x in scored):
+        scored = [x for x in scored if -x[0] >= RELEVANT / 2]
+    chosen: list[tuple[int, int, int, Chunk]] = []
+    per: dict[int, int] = {}
+    for _, rank, s, e, ch in scored:
+        if len(chosen) >= n:
+            break
+        if per.get(rank, 0) >= 2:
+            continue
+        per[rank] = per.get(rank, 0) + 1
+        chosen.append((rank, s, e, ch))
     claims = []
-    for _, _, ch, s, e in sorted(scored[:n], key=lambda x: x[1]):
+    for _, s, e, ch in sorted(chosen, key=lambda x: (x[0], x[1])):
         quote = ch.text[s:e]
         claims.append({"text": " ".join(quote.split()), "citations": [
             {"chunk_id": ch.chunk_id, "start": s, "end": e, "quote": quote, "source": ch.source,
@@ -217,6 +249,8 @@ class Asked:
     result: DraftResult
     problem: str | None = None  # why the model gave no usable answer
     notes: list[str] = field(default_factory=list)
+    answered: bool = True  # some passage is about the question (else: nothing in the sources answers it)
+    where: list[str] = field(default_factory=list)  # each claim's place: "source:line" or "source p.N"
 
     @property
     def extractive(self) -> bool:
@@ -230,11 +264,12 @@ def make_model(ws: Workspace) -> AskModel | None:
     return AskModel(cfg, trusted=ws.settings.ask_url_trusted)
 
 
-def write_answer(question: str, passages: Sequence[Chunk], model: AskModel | None) -> tuple[JsonAnswer, str | None]:
+def write_answer(question: str, passages: Sequence[Chunk], model: AskModel | None, *,
+                 terms: Terms | None = None) -> tuple[JsonAnswer, str | None]:
     """The answer to verify (extractive without a model), and why the model gave none.
     Touches no store: the language server runs it off its engine thread (a model may be slow)."""
     if model is None:
-        answer = answer_from_object(extractive_answer(question, passages), "ask")
+        answer = answer_from_object(extractive_answer(question, passages, terms=terms), "ask")
         answer.question = question
         return answer, None
     try:
@@ -265,11 +300,50 @@ def verify_answer(ws: Workspace, question: str, passages: list[Chunk], answer: J
 
 def ask(ws: Workspace, question: str, *, k: int | None = None, verifier: Verifier | None = None,
         model: AskModel | None = None, judge: CachingJudge | None = None) -> Asked:
-    """Retrieve, answer, verify. The index must be up to date (engine.index)."""
-    passages = retrieve(ws, question, k or ws.settings.config.ask.k)
-    answer, problem = write_answer(question, passages, model)
-    return verify_answer(ws, question, passages, answer, model=model, problem=problem, verifier=verifier,
-                         judge=judge)
+    """Retrieve, answer, verify. The index must be up to date (engine.index). When no
+    passage is about the question, nobody answers it: the model is not asked, and the
+    answer has no claim (`answered` is false; the passages are the closest ones)."""
+    terms, passages, about = ranked(ws, question, k or ws.settings.config.ask.k)
+    if not about:
+        asked = verify_answer(ws, question, passages, nothing_answer(question), model=model, verifier=verifier)
+        asked.answered = False
+        return asked
+    answer, problem = write_answer(question, about, model, terms=terms)
+    asked = verify_answer(ws, question, passages, answer, model=model, problem=problem, verifier=verifier,
+                          judge=judge)
+    asked.where = places(ws, asked.result)
+    return asked
+
+
+def nothing_answer(question: str) -> JsonAnswer:
+    """The answer when nothing in the sources answers the question: no claim."""
+    from ..core.model import DraftDoc
+
+    answer = JsonAnswer("ask", question, 0, DraftDoc("", [], 0, 1))
+    return answer
+
+
+def places(ws: Workspace, result: DraftResult) -> list[str]:
+    """Each claim's place in its first resolved source: its page (PDF) or its line."""
+    texts: dict[str, str | None] = {}
+    out = []
+    for cr in result.claims:
+        where = ""
+        for r in cr.citations:
+            if r.resolved and r.evidence is not None:
+                ch, s, _ = r.evidence
+                if ch.page:
+                    where = f"{ch.source} p.{ch.page}"
+                else:
+                    if ch.source not in texts:
+                        info = ws.store.current_version(ch.source)
+                        texts[ch.source] = ws.store.version_text(info.id) if info is not None else None
+                    doc = texts[ch.source]
+                    line = doc.count("\n", 0, ch.start + s) + 1 if doc is not None else 0
+                    where = f"{ch.source}:{line}" if line else ch.source
+                break
+        out.append(where)
+    return out
 
 
 def _only_retrieved(result: DraftResult, retrieved: set[str]) -> None:
@@ -288,10 +362,14 @@ def _only_retrieved(result: DraftResult, retrieved: set[str]) -> None:
 
 # -- output -------------------------------------------------------------------------------
 
-LABEL_EXTRACTIVE = "extractive answer: the passages' best-matching sentences, quoted verbatim (no model wrote it)"
+LABEL_EXTRACTIVE = ("extractive answer: the passages' sentences that answer the question's terms, quoted verbatim"
+                    " (no model wrote it)")
+NOTHING = "nothing in the sources answers this"
 
 
 def label(asked: Asked) -> str:
+    if not asked.answered:
+        return NOTHING
     if asked.extractive:
         return LABEL_EXTRACTIVE
     return f"answer written by the model {asked.model or '(default)'} ({asked.provider}), verified by Cairn"
@@ -307,6 +385,8 @@ def to_markdown(asked: Asked, report_entry: DraftOut) -> str:
     # terminal showing the answer would act on (OSC 0 retitles it, OSC 52 writes the clipboard),
     # are written as escapes; the quotes are JSON strings in the cite blocks, escaped there
     out = [f"# {safe(' '.join(asked.question.split()))}", "", f"<!-- cairn ask: {safe(label(asked))} -->", ""]
+    if not asked.answered:
+        return "\n".join(out).rstrip("\n") + "\n"
     for c in report_entry.claims:
         text = safe(" ".join(c.text.split()))
         cits = [{"chunk_id": x.chunk_id, "start": x.start, "end": x.end, "quote": x.quote, "source": x.source,
@@ -331,6 +411,9 @@ def to_json(asked: Asked, report: Report) -> dict[str, Any]:
         "label": label(asked),
         "model": asked.model or None,
         "problem": asked.problem,
+        "answered": asked.answered,
+        "message": None if asked.answered else NOTHING,
+        "claims": [{"text": c.claim.text, "where": w} for c, w in zip(asked.result.claims, asked.where)],
         "passages": [{"chunk_id": c.chunk_id, "source": c.source, "page": c.page, "version": c.version,
                       "start": c.start, "end": c.end} for c in asked.passages],
     }

@@ -25,6 +25,9 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..core.model import Chunk
     from ..index.workspace import Workspace
 
 
@@ -62,7 +65,9 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
     matches a space. Exit 1 when the passage is in several places (each is
     listed; narrow it with --source or a longer quote) or when it is nowhere
     (the closest passages are listed). With --for: exit 0 when a passage
-    supports the claim, 1 when none does (the closest are still shown)."""
+    about the claim supports it (as `cairn check` verifies it), 1 when none
+    does (the closest are still shown; "nothing in the sources answers this"
+    when none is about it)."""
     from ..answers.cite import closest, find_places
     from ..drafts.fields import block_text
     from ..engine import checks as engine
@@ -141,9 +146,11 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
 def ask_cmd(question: str, fmt: str, k: int | None, ask_url: str | None) -> None:
     """Answer QUESTION from the sources, with span citations, verified.
 
-    The k best passages are retrieved; the model of [ask] answers from them
-    (without one, the passages' best-matching sentences are quoted, labelled
-    as an extractive answer). Exit codes as `cairn check`."""
+    The k best passages about the question are retrieved; the model of [ask]
+    answers from them (without one, the sentences that answer the question's
+    terms are quoted, labelled as an extractive answer). Exit codes as `cairn
+    check`; when no passage is about the question, "nothing in the sources
+    answers this" and exit 1."""
     from ..answers.ask import ask, label, make_model, to_json, to_markdown
     from ..core.config import find_root, load_settings
     from ..engine import checks as engine
@@ -174,23 +181,50 @@ def ask_cmd(question: str, fmt: str, k: int | None, ask_url: str | None) -> None
     if not asked.passages:
         _err("warning: no passage of the sources matches the question")
     report = build_report([asked.result])
+    if not asked.answered:
+        _nothing_answers(asked, fmt, report)
     if fmt == "json":
         click.echo(json.dumps(to_json(asked, report), indent=2, ensure_ascii=False))
     elif fmt == "markdown":
         click.echo(to_markdown(asked, report.drafts[0]), nl=False)
     else:
         click.echo(safe(f"{label(asked)}; {len(asked.passages)} passage(s) retrieved"))
+        for i, where in enumerate(asked.where, 1):
+            if where:
+                click.echo(safe(f"  claim {i}: {where}"))
         click.echo(render_text(report, color=sys.stdout.isatty()))
     d = report.drafts[0]
-    sys.exit(EXIT_OK if d.faithful and all(c.supported for c in d.claims) else EXIT_FAIL)
+    sys.exit(EXIT_OK if d.claims and d.faithful and all(c.supported for c in d.claims) else EXIT_FAIL)
+
+
+def _nothing_answers(asked: Any, fmt: str, report: Any) -> None:
+    """No passage is about the question: say so, list the closest as not answering, exit 1."""
+    from ..answers.ask import NOTHING, to_json
+
+    if fmt == "json":
+        click.echo(json.dumps(to_json(asked, report), indent=2, ensure_ascii=False))
+        sys.exit(EXIT_FAIL)
+    if fmt == "markdown":
+        from ..answers.ask import to_markdown
+
+        click.echo(to_markdown(asked, report.drafts[0]), nl=False)
+    else:
+        click.echo(NOTHING + ("; the closest passages, which do not answer it:" if asked.passages else ""))
+        for ch in asked.passages[:3]:
+            page = f" p.{ch.page}" if ch.page else ""
+            text = " ".join(ch.text.split())
+            click.echo(safe(f"  {ch.source}{page} (does not answer it): {text[:160]}"
+                            + ("\u2026" if len(text) > 160 else "")))
+    sys.exit(EXIT_FAIL)
 
 
 def _evidence_for(ws: Workspace, claim: str, k: int, sources: tuple[str, ...], as_json: bool) -> None:
-    """`cairn cite --for CLAIM`: the passages of the sources that best support the claim."""
+    """`cairn cite --for CLAIM`: the passages of the sources that are about the claim and
+    support it; "nothing in the sources answers this" (exit 1) when none is about it."""
     from fnmatch import fnmatchcase
 
     from ..answers.cite import _place
-    from ..answers.evidence import find_evidence, retrieve
+    from ..answers.evidence import NOTHING, evidence_for
     from ..drafts.binding import claim_field
     from ..drafts.fields import block_text
     from ..engine import checks as engine
@@ -206,29 +240,47 @@ def _evidence_for(ws: Workspace, claim: str, k: int, sources: tuple[str, ...], a
     def named(source: str) -> bool:
         return not patterns or any(fnmatchcase(source, p) or source == p for p in patterns)
 
-    def allowed(source: str) -> bool:
-        return ws.allowed(source) and named(source)
-
     # ranked among the readable (and named) sources only: the others never take a candidate's place
-    candidates = retrieve(ws.store, claim, readable=ws.readable_sources(named))
-    passages = find_evidence(claim, candidates, threshold=cfg.threshold, mode=cfg.support.mode, allowed=allowed, k=k)
+    found = evidence_for(ws, claim, k=k, named=named if patterns else None, exclude=_copies(ws))
     texts: dict[str, str | None] = {}
     shown = []
-    for p in passages:
+    for p in found.passages:
         place = _place(ws, p.chunk, p.start, p.end, texts)
         cit = {**place.citation(), "claim": claim_field(claim)}  # the block stays bound to its claim
         shown.append((p, place, cit))
-    supported = any(p.supports for p, _, _ in shown)
+    supported, answered = found.supported, found.answered
+    code = EXIT_OK if supported else EXIT_FAIL
     if as_json:
-        click.echo(json.dumps({"claim": claim, "supported": supported, "threshold": cfg.threshold, "passages": [
-            {"supports": p.supports, "support_score": round(p.score, 4), "why": p.why or None,
-             "source": p.chunk.source, "page": p.chunk.page, "line": place.line, "citation": cit,
-             "block": block_text([cit])} for p, place, cit in shown]}, ensure_ascii=False))
-        sys.exit(EXIT_OK if supported else EXIT_FAIL)
-    if not supported:
+        click.echo(json.dumps({
+            "claim": claim, "supported": supported, "answered": answered,
+            "message": None if answered else NOTHING, "threshold": cfg.threshold, "passages": [
+                {"supports": p.supports, "answers": p.relevant, "support_score": round(p.score, 4),
+                 "relevance": round(p.relevance, 4), "why": p.why or None,
+                 "source": p.chunk.source, "page": p.chunk.page, "line": place.line, "citation": cit,
+                 "block": block_text([cit])} for p, place, cit in shown]}, ensure_ascii=False))
+        sys.exit(code)
+    if not answered:
+        _err(NOTHING + ("; the closest passages, which do not answer it:" if shown else ""))
+    elif not supported:
         _err("nothing in the sources supports this" + ("; the closest passages:" if shown else ""))
     for p, place, cit in shown:
-        verdict = f"supports it, support {p.score:.2f}" if p.supports else f"does not support it: {p.why}"
+        if p.supports:
+            verdict = f"supports it, support {p.score:.2f}"
+        elif not p.relevant:
+            verdict = f"does not answer it: {p.why}"
+        else:
+            verdict = f"does not support it: {p.why}"
         click.echo(safe(f"# {_where(place)} \u00b7 {verdict}"))
         click.echo(block_text([cit]), nl=False)
-    sys.exit(EXIT_OK if supported else EXIT_FAIL)
+    sys.exit(code)
+
+
+def _copies(ws: Workspace) -> Callable[[Chunk], bool] | None:
+    """The chunks never offered as evidence: those of sources that hold cite blocks (a
+    draft copied under a source root), which `cairn index` warns about."""
+    from ..index.drafted import drafted_sources
+
+    drafted = drafted_sources(ws)
+    if not drafted:
+        return None
+    return lambda chunk: chunk.source in drafted

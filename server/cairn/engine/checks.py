@@ -41,10 +41,17 @@ def index(ws: Workspace, progress: ProgressFn | None = None) -> IndexResult:
     index is left as it is: rebuilding would delete it under that process, or
     lose the superseded versions it alone holds."""
     try:
-        return ws.index(progress)
+        res = ws.index(progress)
     except sqlite3.DatabaseError as exc:
         ws.store.recover(exc)
-        return ws.index(progress)
+        res = ws.index(progress)
+    # a source holding cite blocks is a draft in the wrong place: said on every run (index/drafted.py)
+    from ..index.drafted import drafted_warnings
+
+    for source, message in drafted_warnings(ws).items():
+        if message not in res.warnings.get(source, []):
+            res.warnings.setdefault(source, []).append(message)
+    return res
 
 
 def is_locked(exc: Exception) -> bool:

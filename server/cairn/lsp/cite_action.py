@@ -64,13 +64,14 @@ class Offer:
 def compute(folder, claim: str) -> list[Offer]:
     """The best passages for `claim` among the folder's readable sources (a reader thread)."""
     from ..answers.cite import _place
-    from ..answers.evidence import find_evidence, retrieve
+    from ..answers.evidence import evidence_for
     from ..drafts.binding import claim_field
+    from ..index.drafted import drafted_sources
     ws = folder.ws
-    cfg = ws.settings.config
-    candidates = retrieve(ws.store, claim, readable=ws.readable_sources())
-    passages = find_evidence(claim, candidates, threshold=cfg.threshold, mode=cfg.support.mode,
-                             allowed=ws.allowed, k=OFFERS)
+    drafted = drafted_sources(ws)
+    # the same ranking and the same check as `cairn cite --for`; a source holding cite blocks never offered
+    passages = evidence_for(ws, claim, k=OFFERS,
+                            exclude=(lambda ch: ch.source in drafted) if drafted else None).passages
     texts: dict[str, str | None] = {}
     out = []
     for p in passages:

@@ -201,15 +201,23 @@ async def ask(session, args) -> dict:
     if model is not None and model.problem:
         raise JsonRpcInvalidParams(message=f"{ASK}: {model.problem}")
     ws = folder.ws
-    passages = await session.run(ask_mod.retrieve, ws, question, ws.settings.config.ask.k)
-    # the model may take long: asked off the engine thread, which keeps checking drafts
-    answer, problem = await asyncio.to_thread(ask_mod.write_answer, question, passages, model)
-    asked = await session.run(ask_mod.verify_answer, ws, question, passages, answer, model=model, problem=problem)
+    terms, passages, about = await session.run(ask_mod.ranked, ws, question, ws.settings.config.ask.k)
+    problem = None
+    if not about:  # nothing in the sources answers it: no model is asked (as `cairn ask`)
+        asked = await session.run(ask_mod.verify_answer, ws, question, passages, ask_mod.nothing_answer(question),
+                                  model=model)
+        asked.answered = False
+    else:
+        # the model may take long: asked off the engine thread, which keeps checking drafts
+        answer, problem = await asyncio.to_thread(ask_mod.write_answer, question, about, model, terms=terms)
+        asked = await session.run(ask_mod.verify_answer, ws, question, passages, answer, model=model,
+                                  problem=problem)
     report = build_report([asked.result])
     return {
         "markdown": ask_mod.to_markdown(asked, report.drafts[0]),
         "label": ask_mod.label(asked),
         "extractive": asked.extractive,
+        "answered": asked.answered,
         "problem": problem,
         "report": report.model_dump(),
     }

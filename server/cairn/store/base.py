@@ -254,6 +254,24 @@ class IndexStore(ABC):
         """Current chunks holding all these words (prefix match on the last). `readable`,
         when given, names the only sources searched (the principal's: see rank)."""
 
+    WORD_COUNT_CAP = 400  # a word in more chunks than this is common: its count stops there
+
+    def word_counts(self, words: list[str], *, readable: Sequence[str] | None = None) -> tuple[dict[str, int], int]:
+        """How many current chunks hold each of these lower-case words as a whole word
+        (up to WORD_COUNT_CAP), and how many current chunks there are: the rarity that
+        weighs a claim's terms (answers.relevance). With `readable`, counted among
+        those sources only, so no other source's text changes a weight."""
+        out: dict[str, int] = {}
+        for w in words:
+            pat = re.compile(r"(?<![^\W_])" + re.escape(w) + r"(?![^\W_])", re.IGNORECASE)
+            found = self.search_words([w], limit=self.WORD_COUNT_CAP * 2, readable=readable)
+            out[w] = min(self.WORD_COUNT_CAP, sum(1 for ch in found if pat.search(ch.text)))
+        if readable is None:
+            total = self.current_chunk_count()
+        else:
+            total = len(self.current_chunks(readable))
+        return out, max(total, 1)
+
     @abstractmethod
     def version_date(self, source: str, version: str) -> str | None:
         """The date (YYYY-MM-DD) stored with a version of a source, if its metadata gave one."""

@@ -34,6 +34,8 @@ class Search:
     _ROWS_SQL = f"SELECT {_CHUNK_COLS} FROM chunks ch JOIN versions v ON v.id = ch.version_id"
 
     _current_rows: Callable[[Iterable[Sequence[Any]]], list[Chunk]]  # the store's: proven rows as chunks
+    current_chunk_count: Callable[[], int]  # the store's
+    WORD_COUNT_CAP: int  # IndexStore's
 
     # words in fewer chunks than this narrow a quote search; more are "common"
     RARE_TERM = 1024
@@ -214,6 +216,42 @@ class Search:
                 if len(out) >= k or len(rows) < limit:
                     break
             return out[:k]
+
+    @guarded("read")
+    def word_counts(self, words: list[str], *, readable: Sequence[str] | None = None) -> tuple[dict[str, int], int]:
+        """IndexStore.word_counts from the full-text index's own word statistics (rows of
+        every stored version, a close enough rarity); with `readable`, counted in a query
+        among those sources' current chunks only."""
+        clean = list(dict.fromkeys(w.lower() for w in WORD.findall(" ".join(words))))[:256]
+        if not clean:
+            return {}, max(self.current_chunk_count(), 1)
+        cap = self.WORD_COUNT_CAP
+        with self._lock:
+            conn = self._conn
+            try:
+                if readable is None:
+                    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, chunks_fts, row)")
+                    out = dict.fromkeys(clean, 0)
+                    marks = ",".join("?" * len(clean))
+                    for term, doc in conn.execute(f"SELECT term, doc FROM temp.cairn_vocab WHERE term IN ({marks})",
+                                                  clean):
+                        out[term] = min(cap, doc)
+                    total = conn.execute("SELECT count(*) FROM chunks ch JOIN current c ON c.version_id = ch.version_id"
+                                         ).fetchone()[0]
+                    return out, max(total, 1)
+                names = _names(readable)
+                base = ("SELECT 1 FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) f"
+                        " JOIN chunks ch ON ch.rowid = f.rowid JOIN versions v ON v.id = ch.version_id"
+                        + _JOIN_CURRENT + " WHERE 1" + _ONLY)
+                out = {w: conn.execute(f"SELECT count(*) FROM ({base} LIMIT ?)", ('"' + w + '"', names, cap)
+                                       ).fetchone()[0] for w in clean}
+                total = conn.execute("SELECT count(*) FROM current c2 JOIN versions v ON v.id = c2.version_id"
+                                     " JOIN chunks ch ON ch.version_id = v.id WHERE 1" + _ONLY, (names,)).fetchone()[0]
+                return out, max(total, 1)
+            except sqlite3.OperationalError as exc:
+                if unavailable_reason(exc):
+                    raise
+                return {w: 0 for w in clean}, 1
 
     def _rank_readable(self, clean: list[str], k: int, names: str) -> list[Chunk]:
         """rank among the named sources only. FTS5's own BM25 takes its word and
