@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..core.model import (
@@ -27,7 +28,7 @@ from ..meaning import plain as plain_text_of
 from ..meaning.backing import names_literals, restated_score, without_identifiers
 from ..meaning.quantities import extract as extract_quantities
 from ..support import check_support
-from . import dates
+from . import conflicts, dates
 from . import sentences as sentences_check
 from .lineage import annotate
 from .parts import backing
@@ -49,6 +50,7 @@ class ClaimChecks:
     store: IndexStore
     judge: Judge | None
     caches: dict[str, object]
+    conflicts: bool  # look for contradicting sources (the editor does it in the background)
     _warnings: dict[tuple[str, str], list[str]]
     _titles: dict[tuple[str, str], tuple[str, str]]
 
@@ -154,12 +156,24 @@ class ClaimChecks:
         )
         if quotes:
             # the score test (or the judge's verdict in its place)
-            return apply_verdict(result, verdict, cfg.threshold)
+            result = apply_verdict(result, verdict, cfg.threshold)
+            if result.supported and self.conflicts:
+                result = self.with_conflicts(result)
+            return result
         # no citation resolved, so support was never checked and the claim is not verified, even when
         # it ignores the codes that say why (those are reported as hints and fail nothing themselves)
         _settle(claim, diags)
         result.supported = False
         return result
+
+    def with_conflicts(self, result: ClaimResult) -> ClaimResult:
+        """A verified claim's result with the passages of other sources contradicting it
+        (`conflicting-source`, conflicts.py); under `conflicts = "fail"` one fails the claim."""
+        found = conflicts.diagnostics(self, result.claim, result.citations, result.parts)
+        if not found:
+            return result
+        diags = [*result.diagnostics, *found]
+        return replace(result, diagnostics=diags, supported=_settle(result.claim, diags))
 
     def _meaning(self, claim: Claim, results: list[CitationResult], *, polarity: bool = True,
                  titles: bool = False) -> tuple[list[Diagnostic], list[NumberMismatch]]:
