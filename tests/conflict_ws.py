@@ -13,8 +13,9 @@ POLICY = "Refunds are paid within 14 days of the request."
 DRAFT = "Refunds are paid within 5 days of the request."
 SECRET = "Refunds are paid within 60 days of the request, counsel advises."
 OFFICE = "The office opens at 9 am on weekdays."
-PLAN_A = "Plan A costs $10 a month."
-PLAN_B = "Plan B costs $20 a month."
+PLAN_A = "Plan A costs $10 a month for small teams with few seats."
+PLAN_B = ("Plan B costs $20 a month for large companies that need many seats, admin controls"
+          " and priority support.")
 
 TIERS = """
 [authority]
