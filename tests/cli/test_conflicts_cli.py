@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cairn_testing import run_cairn
 from conflict_ws import DRAFT, OFFICE, PLAN_A, PLAN_B, POLICY, cite, draft, make
+
+from cairn_testing import run_cairn
 
 POL = ("sources/policy/refunds.md", POLICY)
 DRF = ("sources/internal/draft.md", DRAFT)

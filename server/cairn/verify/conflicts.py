@@ -61,7 +61,7 @@ class Conflict:
 def find(verifier: VerifierView, claim: Claim, results: list[CitationResult], parts: Sequence[Part],
          ) -> list[Conflict]:
     """The passages of other readable sources that contradict the claim, best ranked first."""
-    from ..answers.evidence import retrieve
+    from ..index.retrieval import retrieve
 
     ws = verifier.ws
     cfg = ws.settings.config
@@ -133,8 +133,8 @@ def _preference(verifier: VerifierView, results: list[CitationResult], parts: Se
 def _best_rank(verifier: VerifierView, results: list[CitationResult], parts: Sequence[Part]) -> int | None:
     """The highest tier (lowest rank) among the citations backing the claim; None without tiers."""
     policy = verifier.ws.settings.policy
-    ranks = [policy.of(results[i].chunk.source).rank for i in backing(list(parts), len(results))
-             if i < len(results) and results[i].chunk is not None]  # type: ignore[union-attr]
+    chunks = [results[i].chunk for i in backing(list(parts), len(results)) if i < len(results)]
+    ranks = [policy.of(ch.source).rank for ch in chunks if ch is not None]
     known = [r for r in ranks if r is not None]
     return min(known) if known else None
 

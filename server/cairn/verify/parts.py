@@ -22,6 +22,7 @@ draft's does not lift it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+
 from .. import meaning
 from ..core.model import Part
 from ..meaning import sentence_spans

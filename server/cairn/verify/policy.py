@@ -42,7 +42,7 @@ def policy_diagnostics(verifier: VerifierView, claim: Claim, results: list[Citat
     sources = [r.chunk.source for r in counted if r.chunk is not None]
     if sources and policy.minimum and all(policy.below_minimum(s) for s in sources):
         named = ", ".join(f"{s} ({policy.of(s).authority})" for s in dict.fromkeys(sources))
-        others = (f"; the other citations' quotes back no part of the claim, so their tiers do not count"
+        others = ("; the other citations' quotes back no part of the claim, so their tiers do not count"
                   if len(counted) < len([r for r in results if r.chunk is not None]) else "")
         out.append(Diagnostic(
             "low-authority",

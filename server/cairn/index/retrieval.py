@@ -1,0 +1,48 @@
+"""The passages of the current sources about a claim: the store's full-text ranking over the
+claim's words, among the sources the principal may read. The evidence search of `cairn cite
+--for` (answers/evidence.py) and the search for contradicting sources (verify/conflicts.py)
+both start here."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..core.model import Chunk
+from ..meaning.quantities import extract
+from ..support import STOPWORDS
+
+if TYPE_CHECKING:
+    from ..store import IndexStore
+
+_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+
+
+def query_words(claim: str) -> list[str]:
+    """The words to search the sources for: the claim's numbers and names first
+    (they say most about which passage is meant), then its other content words."""
+    numbers = [q.text for q in extract(claim) if q.kind in ("number", "identifier", "date")]
+    words = _WORD.findall(claim)
+    names = [w for i, w in enumerate(words) if i > 0 and w[:1].isupper()]
+    rest = [w for w in words if w.lower() not in STOPWORDS]
+    out: list[str] = []
+    seen: set[str] = set()
+    for w in [t for n in numbers for t in _WORD.findall(n)] + names + rest:
+        key = w.lower()
+        if key not in seen:
+            seen.add(key)
+            out.append(w)
+    return out
+
+
+CANDIDATES = 30  # chunks the full-text ranking hands to the support check
+
+
+def retrieve(store: IndexStore, claim: str, n: int = CANDIDATES, *,
+             readable: Sequence[str] | None = None) -> list[Chunk]:
+    """The `n` current chunks the store's full-text ranking finds best for the
+    claim's words (each word once; numbers and names first), among the `readable`
+    sources only when given (Workspace.readable_sources: the principal's)."""
+    words = query_words(claim)
+    return store.rank(words, n, readable=readable) if words else []
