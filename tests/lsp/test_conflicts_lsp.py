@@ -11,6 +11,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from conflict_ws import DRAFT, cite, draft, make
+
 from lsp_util import change_all, open_doc, start, until
 
 DRF = ("sources/internal/draft.md", DRAFT)

@@ -10,6 +10,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from conflict_ws import DRAFT, OFFICE, PLAN_A, PLAN_B, POLICY, cite, draft, make
+
 from lsp_util import open_doc, plain, start, until
 
 COMPARISON = PLAN_A[:-1] + ", but " + PLAN_B

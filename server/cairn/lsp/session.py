@@ -30,10 +30,10 @@ from pygls.uris import from_fs_path
 from ..core.files import read_regular
 from .changes import Changes
 from .config import ServerOptions
+from .conflicts import Conflicts
 from .diagnostics import SOURCE
 from .documents import Document, Documents, uri_to_path
 from .json_answers import JsonState
-from .conflicts import Conflicts
 from .judging import Judging
 from .positions import Codec
 from .progress import Progress
