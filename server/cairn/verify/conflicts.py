@@ -83,7 +83,7 @@ def find(verifier: VerifierView, claim: Claim, results: list[CitationResult], pa
         sp = policy.of(source)
         if best is not None and sp.rank is not None and sp.rank > best:
             continue  # a lower tier than the claim rests on
-        found = _contradicts(texts, chunk, threshold=cfg.threshold, mode=cfg.support.mode)
+        found = _contradicts(texts, chunk, threshold=cfg.threshold)
         if found is not None:
             sentence, finding = found
             date = _date(verifier, chunk)
@@ -139,10 +139,13 @@ def _best_rank(verifier: VerifierView, results: list[CitationResult], parts: Seq
     return min(known) if known else None
 
 
-def _contradicts(parts: list[str], chunk: Chunk, *, threshold: float, mode: str) -> tuple[str, str] | None:
+def _contradicts(parts: list[str], chunk: Chunk, *, threshold: float) -> tuple[str, str] | None:
     """(the sentence, the meaning rule's message) of the first sentence of `chunk` that is about one
-    of the claim's parts and contradicts it; None when none does."""
+    of the claim's parts and contradicts it; None when none does. "About" is the seed rule's share of
+    the part's words (SPEC section 4): the calibrated mode reads names and headings a passage
+    found by search has no use for, at ten times the cost."""
     text = chunk.text
+    mode = "seed"
     about = [p for p in parts if (check_support(p, [text], threshold=threshold, mode=mode).score or 0.0) >= threshold]
     if not about:
         return None  # a sentence's words are a subset of its chunk's: none can back a part
