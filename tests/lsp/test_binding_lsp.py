@@ -106,7 +106,7 @@ async def test_three_sentences_in_the_editor(client: LanguageClient, tmp_path: P
     h = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=u), position=types.Position(line=0, character=3)))
     value = h.contents.value
-    assert "Each sentence alone:" in value
+    assert "Each part alone:" in value
     assert "✅ 1.00" in value and value.count("⚠️") == 2
 
 

@@ -33,20 +33,19 @@ sentence is scored, to show as a near miss.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .. import meaning
 from ..core.model import Chunk
-from ..meaning.quantities import extract
-from ..support import STOPWORDS, check_support
+from ..index.retrieval import query_words, retrieve
+from ..support import check_support
 from .quality import prose_sentences
-from .relevance import RELEVANT, Terms, key_terms, variants
+from .relevance import RELEVANT, Terms, key_terms
 
 if TYPE_CHECKING:
     from ..index.workspace import Workspace
-    from ..store import IndexStore
 
 __all__ = ["Found", "Passage", "check_confirm", "evidence_for", "find_evidence", "query_words", "retrieve"]
 
@@ -74,35 +73,6 @@ class Passage:
     @property
     def relevant(self) -> bool:
         return self.relevance >= RELEVANT
-
-
-def query_words(claim: str) -> list[str]:
-    """The words to search the sources for: the claim's numbers and names first
-    (they say most about which passage is meant), then its other content words."""
-    numbers = [q.text for q in extract(claim) if q.kind in ("number", "identifier", "date")]
-    words = _WORD.findall(claim)
-    names = [w for i, w in enumerate(words) if i > 0 and w[:1].isupper()]
-    rest = [w for w in words if w.lower() not in STOPWORDS]
-    out: list[str] = []
-    seen: set[str] = set()
-    for w in [t for n in numbers for t in _WORD.findall(n)] + names + rest:
-        key = w.lower()
-        if key not in seen:
-            seen.add(key)
-            out.append(w)
-    return out
-
-
-CANDIDATES = 30  # chunks the full-text ranking hands to the support check
-
-
-def retrieve(store: IndexStore, claim: str, n: int = CANDIDATES, *,
-             readable: Sequence[str] | None = None) -> list[Chunk]:
-    """The `n` current chunks the store's full-text ranking finds best for the
-    claim's words (each word once; numbers and names first), among the `readable`
-    sources only when given (Workspace.readable_sources: the principal's)."""
-    words = list(dict.fromkeys(v for w in query_words(claim) for v in variants(w)))
-    return store.rank(words, n, readable=readable) if words else []
 
 
 Confirm = Callable[[str, Passage], str]  # (claim, passage) -> "" when check verifies it, else why not

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ..index.retrieval import SPELLING as _SPELLING
+from ..index.retrieval import variants
 from ..support import STOPWORDS, stem
 from ..support.words import MONTH_ABBR
 
@@ -61,31 +63,6 @@ def _key(word: str) -> str:
 
 
 # British spellings the texts Cairn cites write either way ("licence" in a claim, "license" in a licence)
-_SPELLING = {"licence": "license", "licences": "licenses", "licenced": "licensed", "licencing": "licensing"}
-
-
-def variants(word: str) -> list[str]:
-    """The word and its regular inflections, as the full-text index (which does not stem)
-    must be asked for them: "stand" also finds "stands", "grants" also "grant"."""
-    w = _SPELLING.get(word.lower(), word.lower())
-    out = [w]
-    if w.isdigit() or len(w) < 3:
-        return out
-    if w.endswith("ies"):
-        out.append(w[:-3] + "y")
-    elif w.endswith("es") and len(w) > 4:
-        out += [w[:-2], w[:-1]]
-    elif w.endswith("s") and not w.endswith("ss"):
-        out.append(w[:-1])
-    else:
-        out.append(w + ("es" if w.endswith(("s", "x", "z", "ch", "sh")) else "s"))
-    if w.endswith("ed") and len(w) > 4:
-        out += [w[:-2], w[:-1]]
-    if w != word.lower():
-        out.append(word.lower())
-    return list(dict.fromkeys(out))
-
-
 @dataclass(frozen=True, slots=True)
 class Terms:
     """A claim's key terms (stem -> weight) and the words the store was asked about."""

@@ -43,6 +43,9 @@ CODES: dict[str, tuple[Severity, bool]] = {
     # the rules over the sentence reader's structure (meaning/parsed)
     "relation-mismatch": ("error", True),
     "context-limits": ("error", True),
+    # a passage of another readable source contradicting a verified claim (verify/conflicts.py);
+    # fails the claim under `[authority] conflicts = "fail"`
+    "conflicting-source": ("warning", False),
 }
 
 
@@ -370,6 +373,20 @@ class CitationResult:
     source_column: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of a claim (verify/parts.py): its text (white space collapsed), its offsets in the
+    claim's text, the indices of the claim's citations whose quotes back it, whether the quotes
+    together back it, and its support score against them."""
+
+    text: str
+    start: int
+    end: int
+    citations: tuple[int, ...]
+    supported: bool
+    score: float | None
+
+
 @dataclass(slots=True)
 class ClaimResult:
     claim: Claim
@@ -389,6 +406,10 @@ class ClaimResult:
     # the claim's words the meaning rules report as unbacked (number-mismatch: a number, a date, an
     # identifier, an option or a file), each as the claim writes it
     mismatched: tuple[str, ...] = ()
+    # the claim's parts and the citations backing each (verify/parts.py); `joint`: no single quote
+    # backs every part, the quotes together do
+    parts: list[Part] = field(default_factory=list)
+    joint: bool = False
 
 
 @dataclass(slots=True)

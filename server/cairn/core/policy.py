@@ -16,7 +16,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -93,6 +93,8 @@ class AuthorityConfig(BaseModel):
     tiers: list[str] = Field(default_factory=list)
     default: str = ""
     minimum: str = ""
+    # `conflicting-source` (verify/conflicts.py): a warning, a failure of the claim, or not looked for
+    conflicts: Literal["warn", "fail", "off"] = "warn"
 
 
 class PolicyEntry(BaseModel):

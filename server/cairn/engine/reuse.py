@@ -152,15 +152,24 @@ def _short(text: str, n: int = 100) -> str:
     return flat if len(flat) <= n else flat[: n - 1] + "\u2026"
 
 
+def backed_text(text: str, parts: Sequence[Any], i: int) -> str:
+    """What citation `i` of a claim backs: the parts its quote backs (verify/parts.py), or the whole
+    claim when it has one part or the citation backs none. A span backing one part of a joint claim
+    is compared with that part, not with the parts other quotes back."""
+    if len(parts) < 2:
+        return text
+    mine = [p.text for p in parts if i in p.citations]
+    return " ".join(mine) if mine else text
+
+
 def claim_uses(path: str, claims: list[ClaimResult], shift: int = 0) -> list[tuple[Span, Use]]:
     """The entries of one draft's (or draft piece's) verified claims, lines moved by `shift`."""
     out = []
     for cr in claims:
-        use = Use(path, cr.claim.line + shift + 1, cr.claim.text)
-        for r in cr.citations:
+        for i, r in enumerate(cr.citations):
             span = span_of(r)
             if span is not None:
-                out.append((span, use))
+                out.append((span, Use(path, cr.claim.line + shift + 1, backed_text(cr.claim.text, cr.parts, i))))
     return out
 
 
@@ -171,8 +180,10 @@ def out_uses(d: DraftOut) -> list[tuple[Span, Use]]:
     """The entries of one answer's report entry."""
     uses = []
     for c in d.claims:
-        use = Use(d.path, c.line, c.text)
-        uses += [(s, use) for s in (span_of(x) for x in c.citations) if s is not None]
+        for i, x in enumerate(c.citations):
+            s = span_of(x)
+            if s is not None:
+                uses.append((s, Use(d.path, c.line, backed_text(c.text, c.parts, i))))
     return uses
 
 
@@ -201,9 +212,9 @@ def annotate_results(results: list[DraftResult], elsewhere: Sequence[DraftOut] =
     _fill(index, ((d.path, claim_uses(d.path, d.claims)) for d in results))
     for d in results:
         for i, cr in enumerate(d.claims):
-            me = Use(d.path, cr.claim.line + 1, cr.claim.text)
             found = []
-            for r in cr.citations:
+            for k, r in enumerate(cr.citations):
+                me = Use(d.path, cr.claim.line + 1, backed_text(cr.claim.text, cr.parts, k))
                 span = span_of(r)
                 others = index.unrelated_to(span, me) if span is not None else []
                 if not others:
@@ -229,8 +240,8 @@ def annotate_outs(outs: list[DraftOut], root: Path, elsewhere: Sequence[DraftOut
     for d in outs:
         parsed = None
         for ci, c in enumerate(d.claims):
-            me = Use(d.path, c.line, c.text)
             for ri, x in enumerate(c.citations):
+                me = Use(d.path, c.line, backed_text(c.text, c.parts, ri))
                 span = span_of(x)
                 others = index.unrelated_to(span, me) if span is not None else []
                 if not others:

@@ -116,6 +116,9 @@ class Folder:
         # start leaves the lexical check, and `judge_problem` says why (the session tells the user)
         judge, self.judge_problem = make_judge_safely(self.ws)
         self.verifier = Verifier(self.ws, judge=judge)
+        # never while typing: the search for contradicting sources (`conflicting-source`) is not run
+        # by the checks of an edit
+        self.verifier.conflicts = False
         self.codec = codec
         self.texts = SourceTexts(self.ws.store)
         self.drafts: dict[Path, DraftState] = {}  # written on the event loop

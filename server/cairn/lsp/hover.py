@@ -71,10 +71,14 @@ def hover_markdown(folder: Folder, cr: ClaimResult, only: int | None = None, *, 
     if cr.missing:
         shown = ", ".join(escape(m) for m in cr.missing[:20]) + (" …" if len(cr.missing) > 20 else "")
         parts.append(f"Missing from the quotes: {shown}")
-    if cr.sentences:
-        rows = [f"- {'✅' if sc is None or sc >= threshold else '⚠️'} {'n/a' if sc is None else f'{sc:.2f}'}"
-                f" · {escape(s)}" for s, sc in cr.sentences]
-        parts.append("Each sentence alone:\n" + "\n".join(rows))
+    if len(cr.parts) > 1 or cr.joint:
+        rows = []
+        for p in cr.parts:
+            by = ", ".join(str(i + 1) for i in p.citations) or "none"
+            sc = "n/a" if p.score is None else f"{p.score:.2f}"
+            rows.append(f"- {'✅' if p.supported else '⚠️'} {sc} · {escape(p.text)} · citation {by}")
+        joint = " (joint: no single quote backs the whole claim)" if cr.joint and cr.supported else ""
+        parts.append(f"Each part alone{joint}:\n" + "\n".join(rows))
     failing = [d for d in cr.diagnostics if d.citation is None and d.code not in ("block-syntax",)]
     for d in failing:
         parts.append(f"`{d.code}`{' (ignored)' if d.ignored else ''}: {escape(d.message)}")

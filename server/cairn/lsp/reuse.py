@@ -27,9 +27,9 @@ def diagnostics(index: reuse.SpanIndex, state, codec) -> list[types.Diagnostic]:
     """The draft's `citation-reuse` warnings, on each citation's `quote:` line."""
     out = []
     for shift, cr, seg in state.claims():
-        me = reuse.Use(state.rel, cr.claim.line + shift + 1, cr.claim.text)
         ignored = reuse.CODE in cr.claim.ignored
-        for r in cr.citations:
+        for k, r in enumerate(cr.citations):
+            me = reuse.Use(state.rel, cr.claim.line + shift + 1, reuse.backed_text(cr.claim.text, cr.parts, k))
             span = reuse.span_of(r)
             others = index.unrelated_to(span, me) if span is not None else []
             if not others:

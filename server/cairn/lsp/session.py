@@ -30,6 +30,7 @@ from pygls.uris import from_fs_path
 from ..core.files import read_regular
 from .changes import Changes
 from .config import ServerOptions
+from .conflicts import Conflicts
 from .diagnostics import SOURCE
 from .documents import Document, Documents, uri_to_path
 from .json_answers import JsonState
@@ -59,6 +60,7 @@ class Session(Startup, Changes):
         # store reads for requests (completion, definition) while the engine thread is busy
         self.readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cairn-read")
         self.judging = Judging(self)  # the judge asked in the background (lsp/judging.py)
+        self.conflicts = Conflicts(self)  # contradicting sources searched in the background (lsp/conflicts.py)
         self.folder_uris: list[str] = []
         self.ready: asyncio.Event | None = None
         self._timers: dict[Path, asyncio.TimerHandle] = {}
@@ -230,6 +232,7 @@ class Session(Startup, Changes):
             if self._tasks.get(path) is asyncio.current_task():
                 self._tasks.pop(path, None)
                 self.judge_soon(path)
+                self.conflicts.soon(path)
             self._notify_soon()
 
     async def _check(self, path: Path) -> None:
@@ -503,6 +506,7 @@ class Session(Startup, Changes):
             t.cancel()
         self._timers.clear()
         self.judging.shutdown()
+        self.conflicts.shutdown()
         self.engine.shutdown(wait=False, cancel_futures=True)
         self.readers.shutdown(wait=False, cancel_futures=True)
 

@@ -40,6 +40,17 @@ class DiagnosticOut(BaseModel):
     fix: str | None = None  # (extra field) what `cairn check --fix` would do about it
 
 
+class PartOut(BaseModel):
+    """A part of a claim (SPEC section 5): offsets in the claim's text, the indices of the
+    citations whose quotes back it."""
+
+    text: str
+    start: int
+    end: int
+    citations: list[int]
+    supported: bool
+
+
 class ClaimOut(BaseModel):
     text: str
     line: int
@@ -48,6 +59,8 @@ class ClaimOut(BaseModel):
     judge: str
     citations: list[CitationOut]
     diagnostics: list[DiagnosticOut]
+    parts: list[PartOut] = []
+    joint: bool = False  # no single quote backs the whole claim, the quotes together do
 
 
 class DraftOut(BaseModel):
@@ -150,6 +163,9 @@ def claim_out(cr: ClaimResult, *, fixable: bool = True) -> ClaimOut:
         judge=cr.judge,
         citations=cits,
         diagnostics=[diagnostic_out(d, fixable=fixable) for d in sorted(cr.diagnostics, key=lambda d: d.line)],
+        parts=[PartOut(text=p.text, start=p.start, end=p.end, citations=list(p.citations), supported=p.supported)
+               for p in cr.parts],
+        joint=cr.joint and cr.supported,
     )
 
 
@@ -197,10 +213,17 @@ def source_quality(claims: Sequence[ClaimResult] | Sequence[ClaimOut], tiers: li
     for c in claims:
         if not c.supported:
             continue
-        weakest = weakest_tier(tiers, [_authority(r) for r in c.citations])
+        weakest = weakest_tier(tiers, [_authority(c.citations[i]) for i in backing_citations(c)])
         if weakest is not None:
             out[weakest] += 1
     return out
+
+
+def backing_citations(c: ClaimResult | ClaimOut) -> list[int]:
+    """The indices of the claim's citations whose quotes back some part of it (all of them when
+    its parts name none): the only ones whose tier counts (SPEC section 5)."""
+    got = sorted({i for p in c.parts for i in p.citations if i < len(c.citations)})
+    return got or list(range(len(c.citations)))
 
 
 def _authority(r: CitationResult | CitationOut) -> str | None:
@@ -276,6 +299,13 @@ def render_text(report: Report, *, color: bool = False) -> str:
                 quote = (cit.quote or "").replace("\r\n", "\n").replace("\r", "\n")
                 quote = safe(quote, newlines=True).replace("\n", "\n         ")
                 out.append(f"        \u201c{quote}\u201d")
+            if len(c.parts) > 1 or c.joint:
+                for k, part in enumerate(c.parts, 1):
+                    by = ", ".join(str(i + 1) for i in part.citations) or "none"
+                    state = "backed" if part.supported else "unbacked"
+                    out.append(f"      part {k} ({state}; citation {by}): \u201c{safe(part.text)}\u201d")
+                if c.joint:
+                    out.append("      joint: the quotes back the claim together, no one of them alone")
             for diag in c.diagnostics:
                 sev = diag.severity
                 tag = paint(sev, "31" if sev == "error" else "33" if sev == "warning" else "36")

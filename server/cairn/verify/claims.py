@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..core.model import (
@@ -16,6 +17,7 @@ from ..core.model import (
     Diagnostic,
     DraftDoc,
     DraftResult,
+    Part,
     Pos,
     Range,
 )
@@ -26,9 +28,10 @@ from ..meaning import plain as plain_text_of
 from ..meaning.backing import names_literals, restated_score, without_identifiers
 from ..meaning.quantities import extract as extract_quantities
 from ..support import check_support
-from . import dates
+from . import conflicts, dates
 from . import sentences as sentences_check
 from .lineage import annotate
+from .parts import backing
 from .policy import policy_diagnostics
 from .verdicts import SENTENCE_REACH, JudgeVerdict, _settle, apply_verdict, judge_quotes
 
@@ -47,6 +50,7 @@ class ClaimChecks:
     store: IndexStore
     judge: Judge | None
     caches: dict[str, object]
+    conflicts: bool  # look for contradicting sources (the editor does it in the background)
     _warnings: dict[tuple[str, str], list[str]]
     _titles: dict[tuple[str, str], tuple[str, str]]
 
@@ -75,18 +79,12 @@ class ClaimChecks:
             results.append(r)
             diags += ds
         annotate(self, results)
-        diags += policy_diagnostics(self, claim, results)
         diags += binding.check_binding(claim)
         dates.date_results(results, dates.book_for(self))
         diags += dates.check_dates(claim, results, cfg.date_window_days)
         quotes = [r.citation.quote for r in results if r.resolved and r.citation.quote]
-        sentences: list[tuple[str, float | None]] = []
-        if quotes:
-            # each sentence of the claim alone (sentences_check.py)
-            found, sentences = sentences_check.check_sentences(
-                claim, quotes, threshold=cfg.threshold, mode=cfg.support.mode, strict=cfg.strict_sentences,
-                context=lambda: (self._headings(results), _sentences(results)))
-            diags += found
+        parts: list[Part] = []
+        joint = False
         score: float | None = None
         missing: list[str] = []
         displaced: tuple[str, str] | None = None
@@ -131,8 +129,16 @@ class ClaimChecks:
             found, numbers = self._meaning(claim, results, polarity=score is not None and score >= cfg.threshold,
                                            titles=titles)
             diags += found
+            # each part of the claim alone, and the quotes backing it (sentences_check.py, parts.py)
+            found, parts, joint = sentences_check.check_parts(
+                claim, _evidence(results), threshold=cfg.threshold, mode=cfg.support.mode,
+                strict=cfg.strict_sentences, whole=score,
+                context=lambda: (self._headings(results), _sentences(results)))
+            diags += found
             mismatched = tuple(n.claim for n in numbers)
             verdict = self.judge(claim.text, judge_quotes(results)) if self.judge else None
+        # the authority of the claim is that of the citations backing some part of it
+        diags += policy_diagnostics(self, claim, results, backing(parts, len(results)))
         result = ClaimResult(
             claim=claim,
             supported=False,  # decided below
@@ -142,18 +148,32 @@ class ClaimChecks:
             citations=results,
             diagnostics=diags,
             lexical_score=score,
-            sentences=sentences,
+            sentences=[(p.text, p.score) for p in parts] if len(parts) > 1 else [],
+            parts=parts,
+            joint=joint,
             displaced=displaced,
             mismatched=mismatched,
         )
         if quotes:
             # the score test (or the judge's verdict in its place)
-            return apply_verdict(result, verdict, cfg.threshold)
+            result = apply_verdict(result, verdict, cfg.threshold)
+            if result.supported and self.conflicts:
+                result = self.with_conflicts(result)
+            return result
         # no citation resolved, so support was never checked and the claim is not verified, even when
         # it ignores the codes that say why (those are reported as hints and fail nothing themselves)
         _settle(claim, diags)
         result.supported = False
         return result
+
+    def with_conflicts(self, result: ClaimResult) -> ClaimResult:
+        """A verified claim's result with the passages of other sources contradicting it
+        (`conflicting-source`, conflicts.py); under `conflicts = "fail"` one fails the claim."""
+        found = conflicts.diagnostics(self, result.claim, result.citations, result.parts)
+        if not found:
+            return result
+        diags = [*result.diagnostics, *found]
+        return replace(result, diagnostics=diags, supported=_settle(result.claim, diags))
 
     def _meaning(self, claim: Claim, results: list[CitationResult], *, polarity: bool = True,
                  titles: bool = False) -> tuple[list[Diagnostic], list[NumberMismatch]]:
@@ -296,6 +316,21 @@ def _verbatim(claim: Claim, results: list[CitationResult]) -> bool:
     rules that cannot tell a text from itself)."""
     mine = plain_text_of(claim.text)
     return any(r.resolved and r.citation.quote and plain_text_of(r.citation.quote) == mine for r in results)
+
+
+def _evidence(results: list[CitationResult]) -> list[tuple[int, Evidence]]:
+    """(citation index, evidence) of each resolved quote of a claim."""
+    out = []
+    for i, r in enumerate(results):
+        if not (r.resolved and r.citation.quote):
+            continue
+        q = r.citation.quote
+        if r.evidence is not None:
+            ch, s, e = r.evidence
+            out.append((i, Evidence(q, ch.text, s, e)))
+        else:
+            out.append((i, Evidence(q, q, 0, len(q))))
+    return out
 
 
 def _sentences(results: list[CitationResult]) -> list[str]:

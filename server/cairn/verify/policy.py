@@ -30,17 +30,24 @@ def tier_of(ws: Workspace, source: str | None) -> str | None:
     return ws.settings.policy.of(source).authority
 
 
-def policy_diagnostics(verifier: VerifierView, claim: Claim, results: list[CitationResult]) -> list[Diagnostic]:
-    """The claim-level policy findings over its citations' sources."""
+def policy_diagnostics(verifier: VerifierView, claim: Claim, results: list[CitationResult],
+                       backing: list[int] | None = None) -> list[Diagnostic]:
+    """The claim-level policy findings over its citations' sources; `backing`: the indices of the
+    citations whose quotes back some part of the claim (verify/parts.py), the only ones whose
+    tier counts for `low-authority` (all of them when None)."""
     ws = verifier.ws
     policy = ws.settings.policy
     out: list[Diagnostic] = []
-    sources = [r.chunk.source for r in results if r.chunk is not None]
+    counted = results if backing is None else [results[i] for i in backing if i < len(results)]
+    sources = [r.chunk.source for r in counted if r.chunk is not None]
     if sources and policy.minimum and all(policy.below_minimum(s) for s in sources):
         named = ", ".join(f"{s} ({policy.of(s).authority})" for s in dict.fromkeys(sources))
+        others = ("; the other citations' quotes back no part of the claim, so their tiers do not count"
+                  if len(counted) < len([r for r in results if r.chunk is not None]) else "")
         out.append(Diagnostic(
             "low-authority",
-            f"every citation rests on a source below the minimum tier {policy.minimum!r}: {named}",
+            f"every citation {'backing the claim ' if others else ''}rests on a source below the minimum tier"
+            f" {policy.minimum!r}: {named}{others}",
             claim.line, claim.range))
     from .derived import derived_diagnostics
 

@@ -11,13 +11,14 @@ warning fails the claim.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
-from ..core.model import Claim, Diagnostic
-from ..meaning import sentence_spans
+from ..core.model import Claim, Diagnostic, Part
+from ..meaning import Evidence, sentence_spans
 from ..meaning.backing import restated_score
 from ..support import check_support
+from .parts import parts_of
 
 CODE = "unsupported-sentence"
 
@@ -70,3 +71,44 @@ def check_sentences(claim: Claim, quotes: list[str], *, threshold: float, mode: 
     return out, scored
 
 
+
+
+def part_scorer(*, threshold: float, mode: str,
+                context: Callable[[], tuple[str, list[str]]] | None = None) -> Callable[[str, Sequence[str]], float | None]:
+    """A text's support against some quotes, read as `sentence_support` reads a sentence."""
+    got: list[tuple[str, list[str]]] = []
+
+    def score(text: str, quotes: Sequence[str]) -> float | None:
+        qs = list(quotes)
+        lex = check_support(text, qs, threshold=threshold, mode=mode)
+        if mode != "seed":
+            if context is not None and lex.score is not None and lex.score < threshold and lex.missing:
+                if not got:
+                    got.append(context())
+                lex = check_support(text, qs, threshold=threshold, mode=mode, named=got[0][0], around=got[0][1])
+            named, around = got[0] if got else ("", [])
+            lex = restated_score(text, qs, lex, threshold, partial(
+                check_support, quotes=qs, threshold=threshold, mode=mode, named=named, around=around))[0]
+        return lex.score
+
+    return score
+
+
+def check_parts(claim: Claim, evidence: Sequence[tuple[int, Evidence]], *, threshold: float, mode: str,
+                strict: bool, whole: float | None, context: Callable[[], tuple[str, list[str]]] | None = None,
+                ) -> tuple[list[Diagnostic], list[Part], bool]:
+    """The claim's parts with the citations backing each (parts.py), whether it is joint, and an
+    `unsupported-sentence` warning for each part of a claim of two or more that no quote backs."""
+    score = part_scorer(threshold=threshold, mode=mode, context=context)
+    found, joint = parts_of(claim.text, evidence, threshold=threshold, score=score, whole=whole)
+    out = []
+    if len(found) > 1:
+        for p in found:
+            if p.supported or p.score is None:
+                continue
+            out.append(Diagnostic(
+                CODE,
+                f"no quote backs the part \u201c{p.text}\u201d (its support alone is {p.score:.2f},"
+                f" below the threshold {threshold:g})",
+                claim.line, claim.range, strict=strict))
+    return out, found, joint

@@ -23,7 +23,7 @@ from ..core.model import (
     SpanRef,
 )
 from ..index.history import History
-from . import anchor
+from . import anchor, conflicts
 from .across import runs_across
 from .claims import ClaimChecks, _fence
 from .policy import denied_message
@@ -96,6 +96,9 @@ class Verifier(ClaimChecks):
         self._warnings: dict[tuple[str, str], list[str]] = {}
         self._current_ids: set[int] | None = None
         self._titles: dict[tuple[str, str], tuple[str, str]] = {}
+        # look for sources contradicting each verified claim (`conflicting-source`); the editor
+        # turns it off and looks in the background (lsp/conflicts.py)
+        self.conflicts = True
 
     def invalidate(self) -> None:
         """Forget what was read from the store (after re-indexing)."""
@@ -109,6 +112,7 @@ class Verifier(ClaimChecks):
         self._warnings.clear()
         self._current_ids = None
         self._titles.clear()
+        self.caches.pop(conflicts.READABLE, None)
         self.history = History(self.ws)
 
     # -- lookups --------------------------------------------------------------------
