@@ -286,6 +286,15 @@ def code_identity() -> str:
     return _code_identity
 
 
+def _links_token(ws: Workspace) -> str:
+    """Which current sources are links and where they lead, when a policy is keyed by path:
+    the policy of a link is also its target's, so a link pointed elsewhere (the bytes the
+    same) changes what a principal may read and a cached report must not be served."""
+    if not ws.settings.policy.entries:
+        return ""
+    return "\n".join(f"{s}>{'|'.join(ps)}" for s in sorted(ws.store.current_versions()) if (ps := ws.link_paths(s)))
+
+
 def fingerprint(ws: Workspace) -> str:
     import hashlib
 
@@ -301,6 +310,7 @@ def fingerprint(ws: Workspace) -> str:
         ws.settings.config.model_dump_json(),
         str(ws.settings.judge_url_trusted),
         "principal:" + ws.settings.policy.principal,  # what a report may show depends on who reads it
+        _links_token(ws),
         ws.store.state_token(),
         _git_head(ws.root),
     ):
