@@ -223,16 +223,30 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.1%}"
 
 
-def render_text(report: Report, *, color: bool = False) -> str:
+def _fails(c: ClaimOut, strict: bool) -> bool:
+    """A claim that fails the check (with --strict, a warning fails it too)."""
+    return not c.supported or (strict and any(x.severity == "warning" for x in c.diagnostics))
+
+
+def render_text(report: Report, *, color: bool = False, only_failures: bool = False, strict: bool = False) -> str:
     """The report for a person. Every value taken from a draft or a source passes
-    through terminal.safe: the only control sequences printed are our colours."""
+    through terminal.safe: the only control sequences printed are our colours.
+    `only_failures`: the failing claims (and the answers they are in) and the summary alone."""
 
     def paint(s: str, code: str) -> str:
         return f"\x1b[{code}m{s}\x1b[0m" if color else s
 
     out: list[str] = []
     fixes = 0
+    hidden = 0
     for d in report.drafts:
+        if only_failures:
+            failing = [c for c in d.claims if _fails(c, strict)]
+            hidden += len(d.claims) - len(failing)
+            draft_fails = not d.faithful or (strict and any(x.severity == "warning" for x in d.diagnostics))
+            if not failing and not draft_fails:
+                continue
+            d = d.model_copy(update={"claims": failing})
         path = safe(d.path)
         badge = paint("faithful", "32") if d.faithful else paint("not faithful", "31")
         if d.id is not None:  # a JSON answer: which one of the file's answers
@@ -243,7 +257,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
             out.append(f"{path}: {badge}")
         for diag in d.diagnostics:
             out.append(f"  {path}:{diag.line}: {diag.severity} [{safe(diag.code)}] {safe(diag.message)}")
-        if not d.claims:
+        if not d.claims and not only_failures:
             out.append("  (no claims)")
         for c in d.claims:
             score = "n/a" if c.support_score is None else f"{c.support_score:.2f}"
@@ -252,7 +266,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
             text = text if len(text) <= 100 else text[:97] + "..."
             out.append(f"  {path}:{c.line}: {verdict} (support {score}, {safe(c.judge)}) {safe(text)}")
             for cit in c.citations:
-                page = f" p.{cit.page}" if cit.page else ""
+                # a page for a PDF, a line for a text source (as `cairn cite` prints them)
+                page = f" p.{cit.page}" if cit.page else f":{cit.source_line}" if cit.source_line else ""
                 ver = f" @{safe(cit.version[:8])}" if cit.version else ""
                 ver += f" dated {safe(cit.date)}" if cit.date else ""
                 state = "resolved" if cit.resolved else "unresolved"
@@ -283,6 +298,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
     )
     if fixes:
         out.append(f"{fixes} fix{'es' if fixes > 1 else ''} above can be applied with `cairn check --fix`")
+    if hidden:
+        out.append(f"{hidden} verified claim{'s' if hidden > 1 else ''} not shown (--only-failures)")
     return "\n".join(out)
 
 
