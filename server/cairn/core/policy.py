@@ -180,10 +180,8 @@ def stricter(a: SourcePolicy, b: SourcePolicy) -> SourcePolicy:
     """Two policies of one file (a link's path and its real path): the stricter wins,
     key by key. The lower tier, derived if either says so, both access groups to meet;
     the date of the real path's policy (`b`) when it sets one."""
-    if a.rank is not None and b.rank is not None and b.rank > a.rank:
-        authority, rank = b.authority, b.rank
-    else:
-        authority, rank = a.authority, a.rank
+    lower = a.rank is not None and b.rank is not None and b.rank > a.rank
+    authority, rank = (b.authority, b.rank) if lower else (a.authority, a.rank)
     gates = tuple(dict.fromkeys(a.gates + b.gates))
     access = tuple(dict.fromkeys(a.access + b.access))
     return SourcePolicy(authority, rank, a.derived or b.derived, b.date or a.date, access, gates)

@@ -245,7 +245,7 @@ def replace_file(path: Path, data: bytes, mode: int = 0o644) -> None:
 # version and code (code_identity). Any change to one of these makes a new key.
 
 _CACHE_PREFIX = "draft-report:"
-REPORT_FORMAT = "7"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: a file's list of answers (JSON answers); 6: policy (authority, lineage, source offsets); 7: binding, sentences, dates; cached reports of another format are not reused
+REPORT_FORMAT = "8"  # 8: each answer's uncited paragraphs; 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: a file's list of answers (JSON answers); 6: policy (authority, lineage, source offsets); 7: binding, sentences, dates; cached reports of another format are not reused
 _CACHE_MAX_AGE = 30 * 24 * 3600
 _DRAFT_OUTS = None  # a pydantic TypeAdapter(list[DraftOut]), made on first use: a cache entry is a file's answers
 

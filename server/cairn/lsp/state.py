@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ..core.model import ClaimResult, Diagnostic, DraftDoc, DraftResult
+from ..core.model import ClaimResult, Diagnostic, DraftDoc, DraftResult, Pos, Range
 from .binding import publishable as moved_messages
 from .diagnostics import to_lsp
 from .positions import Codec
@@ -63,8 +63,17 @@ class DraftState:
 
     # -- reading ------------------------------------------------------------------
 
+    def uncited(self) -> list[tuple[int, str]]:
+        """Each uncited prose paragraph: (its first line in the draft, 0-based; its text)."""
+        return [(shift + line, text) for shift, seg in self.placed for line, text in seg.doc.uncited]
+
     def lsp_diagnostics(self) -> list[types.Diagnostic]:
+        from ..report.base import uncited_message
+
         out = [to_lsp(d, [], Codec("utf-32")) for d in self.draft_diagnostics]
+        # an information finding on the first line of each uncited paragraph (its whole line)
+        out += [to_lsp(Diagnostic("uncited-prose", uncited_message(text), line, Range(Pos(line, 0), Pos(line + 1, 0))),
+                       [], Codec("utf-32")) for line, text in self.uncited()]
         for line, seg in self.placed:
             lsp = moved_messages(self, seg, line, seg.lsp)  # where a moved block's claim is now
             if not line:
@@ -106,7 +115,7 @@ class DraftState:
             claims=[cr for _, cr, _ in self.claims()],
             diagnostics=list(self.draft_diagnostics),
             uncited_paragraphs=self.uncited_paragraphs,
-            encoding_problem=self.encoding_problem,
+            encoding_problem=self.encoding_problem, uncited=self.uncited(),
         )
 
     def absolute_result(self) -> DraftResult:
@@ -123,6 +132,7 @@ class DraftState:
         return DraftResult(
             path=self.rel, claims=claims, diagnostics=list(self.draft_diagnostics),
             uncited_paragraphs=self.uncited_paragraphs, encoding_problem=self.encoding_problem,
+            uncited=self.uncited(),
         )
 
 

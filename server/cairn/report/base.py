@@ -50,6 +50,13 @@ class ClaimOut(BaseModel):
     diagnostics: list[DiagnosticOut]
 
 
+class UncitedOut(BaseModel):
+    """An uncited prose paragraph (SPEC section 5): its first line (1-based) and its text."""
+
+    line: int
+    text: str
+
+
 class DraftOut(BaseModel):
     path: str
     faithful: bool
@@ -58,6 +65,7 @@ class DraftOut(BaseModel):
     claims: list[ClaimOut]
     diagnostics: list[DiagnosticOut] = []  # draft-level diagnostics (encoding)
     uncited_paragraphs: int = 0
+    uncited: list[UncitedOut] = []  # each uncited prose paragraph, in draft order
 
 
 class Metrics(BaseModel):
@@ -203,6 +211,7 @@ def draft_out(d: DraftResult) -> DraftOut:
         claims=[claim_out(c, fixable=d.editable) for c in d.claims],
         diagnostics=[diagnostic_out(x, fixable=d.editable) for x in d.diagnostics],
         uncited_paragraphs=d.uncited_paragraphs,
+        uncited=[UncitedOut(line=line + 1, text=text) for line, text in d.uncited],
     )
 
 
@@ -287,6 +296,8 @@ def render_text(report: Report, *, color: bool = False, only_failures: bool = Fa
                 if diag.fix:
                     out.append(f"      fix: {safe(diag.fix)}")
                     fixes += 1
+        if not only_failures:
+            out += _uncited_lines(path, d.uncited)
         out.append("")
     m = report.metrics
     out.append(
@@ -301,6 +312,20 @@ def render_text(report: Report, *, color: bool = False, only_failures: bool = Fa
     if hidden:
         out.append(f"{hidden} verified claim{'s' if hidden > 1 else ''} not shown (--only-failures)")
     return "\n".join(out)
+
+
+UNCITED_SHOWN = 10  # uncited paragraphs the text output lists an answer, at most
+
+
+def _uncited_lines(path: str, uncited: Sequence[UncitedOut]) -> list[str]:
+    """An answer's uncited prose paragraphs, for the text output (the JSON report lists them all)."""
+    out = []
+    for u in uncited[:UNCITED_SHOWN]:
+        text = u.text if len(u.text) <= 80 else u.text[:77] + "..."
+        out.append(f"  {path}:{u.line}: uncited prose: {safe(text)}")
+    if len(uncited) > UNCITED_SHOWN:
+        out.append(f"  ... and {len(uncited) - UNCITED_SHOWN} more uncited paragraphs (`--format json` lists them all)")
+    return out
 
 
 def _marked_closest(message: str, citations: Sequence[CitationOut]) -> str | None:
@@ -330,6 +355,13 @@ def _marked_closest(message: str, citations: Sequence[CitationOut]) -> str | Non
 
 # -- SARIF ----------------------------------------------------------------------------
 
+def uncited_message(text: str) -> str:
+    """What an uncited paragraph's finding says (SARIF, the editor)."""
+    short = text if len(text) <= 60 else text[:57] + "..."
+    return (f"uncited prose: \u201c{short}\u201d has no cite block; cite a source for it, or put"
+            " <!-- cairn: no-claim --> on the line before it if it is not a claim")
+
+
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "none"}
 
 
@@ -347,6 +379,12 @@ def render_sarif(report: Report, drafts: list[DraftResult], *, base: Path, root:
     for d in drafts:
         tiers_of = _sarif_tiers(d)
         where = "" if d.answer_id is None else f"answer {d.answer_id}: "
+        for line, text in d.uncited:
+            results.append({
+                "ruleId": "uncited-prose", "level": "note", "message": {"text": uncited_message(text)},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(d.path)},
+                                                    "region": {"startLine": line + 1}}}],
+            })
         for diag in d.all_diagnostics:
             r = diag.range
             results.append(
