@@ -47,3 +47,23 @@ async def test_uncited_paragraphs_are_information_diagnostics(client: LanguageCl
     # marked as no claim in the editor: its finding goes
     change_all(client, u, DRAFT.replace("# Refunds\n\n", "# Refunds\n\n<!-- cairn: no-claim -->\n"), 2)
     await until(lambda: [line for line, _ in uncited(client, u)] == [later + 1], what="the marked paragraph's finding gone")
+
+
+async def test_a_draft_of_many_uncited_paragraphs_gets_a_bounded_number_of_findings(client: LanguageClient, tmp_path):
+    """150 uncited list items: the first 100 one by one, then one finding naming how many more."""
+    from cairn.lsp.state import UNCITED_SHOWN
+
+    root = tmp_path / "ws"
+    (root / "sources").mkdir(parents=True)
+    (root / "drafts").mkdir()
+    (root / "cairn.toml").write_text('drafts = ["drafts/*.md"]\n', encoding="utf-8")
+    (root / "sources" / "policy.md").write_text(POLICY + "\n", encoding="utf-8")
+    path = root / "drafts" / "a.md"
+    path.write_text("".join(f"- item number {i}\n" for i in range(150)), encoding="utf-8")
+    await start(client, root)
+    u = open_doc(client, path)
+    await until(lambda: uncited(client, u), what="uncited-prose diagnostics")
+    assert [line for line, _ in uncited(client, u)] == list(range(UNCITED_SHOWN + 1))
+    last = [d for d in client.diagnostics[u] if d.code == "uncited-prose"][-1]
+    assert "and 49 more below" in last.message
+    assert len(cli_report(root)["drafts"][0]["uncited"]) == 150
