@@ -102,6 +102,11 @@ def expected_diagnostics(report: dict, rel: str) -> list[tuple]:
     out = [(d["code"], d["line"] - 1, SEVERITY[d["severity"]], d["message"]) for d in draft["diagnostics"]]
     for c in draft["claims"]:
         out += [(d["code"], d["line"] - 1, SEVERITY[d["severity"]], d["message"]) for d in c["diagnostics"]]
+    # the editor shows each uncited prose paragraph the report lists as an information finding
+    from cairn.report.base import uncited_message
+
+    out += [("uncited-prose", u["line"] - 1, SEVERITY["information"], uncited_message(u["text"]))
+            for u in draft.get("uncited", [])]
     return sorted(out)
 
 

@@ -378,3 +378,18 @@ def test_lab_without_output_opens_the_page_in_the_browser(tmp_path: Path):
     page = Path(url[len("file://"):]).read_text("utf-8")
     assert 'value="0.9"' in page and f"opened {url[len('file://'):]}" in proc.stderr
     Path(url[len("file://"):]).unlink()
+
+
+def test_uncited_paragraphs_are_listed_under_their_answer(browser, demo: Path, tmp_path: Path):
+    """Issue 49 item 3: the page lists each answer's uncited prose paragraphs with their lines,
+    as the JSON report does."""
+    out = tmp_path / "report.html"
+    assert run_cairn(demo, "check", "--format", "html", "--output", str(out), "drafts/review-notes.md").returncode == 1
+    (uncited,) = json.loads(run_cairn(demo, "check", "--format", "json", "drafts/review-notes.md").stdout)[
+        "drafts"][0]["uncited"]
+    p = Page(browser, out)
+    assert p.errors == []
+    box = p.page.locator("details.uncited")
+    assert box.count() == 1 and "1 uncited paragraph" in box.inner_text()
+    box.locator("summary").click()
+    assert f"line {uncited['line']}: {uncited['text']}" in box.locator("li").inner_text()

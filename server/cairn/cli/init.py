@@ -153,9 +153,12 @@ def first_draft_text() -> str:
     return f"""\
 # My first draft
 
+<!-- cairn: no-claim -->
 Each claim is a paragraph; the citation block right after it says which words
 of which source back it. Run `cairn check` to verify it and `cairn chunks` to see
-the chunks of your sources, with the ids a citation block names.
+the chunks of your sources, with the ids a citation block names. A paragraph
+that is not a claim, like this one, has the comment `cairn: no-claim` on the
+line before it, so coverage does not count it as uncited prose.
 
 A citation lets a reader find the exact words a claim rests on.
 

@@ -203,11 +203,13 @@ def _git_root(path: Path) -> Path | None:
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False), help="A JSON report of an earlier run.")
 @click.option("--strict", is_flag=True, help="Also fail on any warning.")
 @click.option("--fix", is_flag=True, help="Apply the safe fixes to the drafts.")
+@click.option("--only-failures", "-q", "only_failures", is_flag=True,
+              help="Text output: print only the failing claims and the summary.")
 @click.option("--judge-url", help="Allow this judge URL (overrides the workspace's).")
 @click.option("--as", "principal", help=_AS_HELP)
 @_guard
 def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: Path | None, strict: bool,
-              fix: bool, judge_url: str | None, principal: str | None = None) -> None:
+              fix: bool, judge_url: str | None, principal: str | None = None, only_failures: bool = False) -> None:
     """Index, then verify the answers."""
     from ..engine import checks as engine
     from ..engine import reuse
@@ -338,7 +340,8 @@ def check_cmd(paths: tuple[Path, ...], fmt: str, output: Path | None, baseline: 
 
         text = render_html(report, lookup=store_lookup(ws, report), threshold=threshold)
     else:
-        text = render_text(report, color=output is None and sys.stdout.isatty())
+        text = render_text(report, color=output is None and sys.stdout.isatty(), only_failures=only_failures,
+                           strict=strict)
     _emit(text, output)
     failed = any(not c.supported for d in report.drafts for c in d.claims) or any(not d.faithful for d in report.drafts)
     warned = any(x.severity == "warning" for d in report.drafts for x in d.diagnostics) or any(

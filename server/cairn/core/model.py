@@ -35,6 +35,8 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "unsupported-claim": ("warning", True),
     "encoding": ("warning", False),
     "judge-fallback": ("information", False),
+    # a prose paragraph no claim takes (SPEC section 5, coverage): listed, never a failure
+    "uncited-prose": ("information", False),
     # binding, reuse, dates and sentences (binding.py, reuse.py, dates.py, sentences_check.py)
     "claim-moved": ("warning", True),
     "mixed-dates": ("warning", False),
@@ -195,6 +197,8 @@ class DraftDoc:
     claims: list[Claim]
     uncited_paragraphs: int
     line_count: int
+    # each uncited prose paragraph: (its first line, 0-based; its text), in draft order
+    uncited: list[tuple[int, str]] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------
@@ -419,6 +423,7 @@ class DraftResult:
     diagnostics: list[Diagnostic]  # draft-level (encoding)
     uncited_paragraphs: int
     encoding_problem: bool = False  # the draft itself is not valid UTF-8: `--fix` never writes it
+    uncited: list[tuple[int, str]] = field(default_factory=list)  # (0-based first line, text) of each
     # a JSON answer (SPEC section 3): its id and question; None for a Markdown draft
     answer_id: str | int | None = None
     question: str | None = None

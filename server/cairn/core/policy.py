@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -171,7 +172,21 @@ class SourcePolicy:
     rank: int | None  # index in `tiers` (0 = highest)
     derived: bool
     date: str | None
-    access: tuple[str, ...]
+    access: tuple[str, ...]  # every label that names it (for messages)
+    # each group must be met (one of its labels among the principal's): one group per path
+    # the source goes by (a link's own and its real path's), so a link never widens access
+    gates: tuple[tuple[str, ...], ...] = ()
+
+
+def stricter(a: SourcePolicy, b: SourcePolicy) -> SourcePolicy:
+    """Two policies of one file (a link's path and its real path): the stricter wins,
+    key by key. The lower tier, derived if either says so, both access groups to meet;
+    the date of the real path's policy (`b`) when it sets one."""
+    lower = a.rank is not None and b.rank is not None and b.rank > a.rank
+    authority, rank = (b.authority, b.rank) if lower else (a.authority, a.rank)
+    gates = tuple(dict.fromkeys(a.gates + b.gates))
+    access = tuple(dict.fromkeys(a.access + b.access))
+    return SourcePolicy(authority, rank, a.derived or b.derived, b.date or a.date, access, gates)
 
 
 @dataclass(slots=True)
@@ -184,6 +199,10 @@ class Policy:
     entries: list[PolicyEntry] = field(default_factory=list)
     principals: dict[str, list[str]] = field(default_factory=dict)
     principal: str = ""  # "" = the workspace owner: reads everything
+    # the other paths a source identity goes by inside the workspace (a link's target, each
+    # hop of a chain of links), set by the workspace: every rule keyed by a path applies to
+    # each of them too, the stricter winning (a link never launders a denied source)
+    aliases: Callable[[str], list[str]] | None = None
     _cache: dict[str, SourcePolicy] = field(default_factory=dict)
 
     @classmethod
@@ -208,11 +227,25 @@ class Policy:
         return cls(tiers, authority.default or (tiers[-1] if tiers else ""), authority.minimum, list(entries),
                    dict(principals), principal)
 
+    def forget(self) -> None:
+        """Forget what was decided per source (files, links or settings changed)."""
+        self._cache.clear()
+
     def of(self, source: str) -> SourcePolicy:
-        """The policy of a source identity: the last matching entry wins per key."""
+        """The policy of a source identity: the last matching entry wins per key; for a
+        link, the stricter of its own path's policy and each path it leads to."""
         got = self._cache.get(source)
         if got is not None:
             return got
+        got = self._by_path(source)
+        for other in (self.aliases(source) if self.aliases is not None else ()):
+            if other != source:
+                got = stricter(got, self._by_path(other))
+        self._cache[source] = got
+        return got
+
+    def _by_path(self, source: str) -> SourcePolicy:
+        """What the entries say of this one path."""
         authority: str | None = None
         derived = False
         date: str | None = None
@@ -233,20 +266,17 @@ class Policy:
             rank: int | None = self.tiers.index(authority)
         else:
             authority, rank = None, None
-        got = self._cache[source] = SourcePolicy(authority, rank, derived, date, tuple(access))
-        return got
+        return SourcePolicy(authority, rank, derived, date, tuple(access), (tuple(access),) if access else ())
 
     def readable(self, source: str) -> bool:
         """May the current principal read this source? Unlabelled sources are
         readable by every principal; the owner ("") reads everything; a labelled
-        source needs one of its labels among the principal's."""
+        source needs one of its labels among the principal's (a link: one of each
+        path's labels, its own and its target's)."""
         if not self.principal:
             return True
-        labels = self.of(source).access
-        if not labels:
-            return True
         mine = set(self.principals.get(self.principal, ()))
-        return any(label in mine for label in labels)
+        return all(any(label in mine for label in gate) for gate in self.of(source).gates)
 
     def below_minimum(self, source: str) -> bool:
         if not (self.tiers and self.minimum):

@@ -38,6 +38,8 @@ _MD = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disa
 
 _ALNUM = re.compile(r"[^\W_]")  # a character for which str.isalnum() is true
 
+# the line before a paragraph that is not a claim (SPEC section 5), in a block quote too
+_NO_CLAIM_MARK = re.compile(r"[ \t>]*<!--[ \t]*cairn:[ \t]*no-claim[ \t]*-->[ \t]*\Z")
 _CONTAINERS = frozenset({"root", "blockquote", "bullet_list", "ordered_list", "list_item"})
 
 NO_CLAIM = (
@@ -82,7 +84,7 @@ class _B:
     is never held as a whole token stream or tree (see _Sink)."""
 
     __slots__ = ("type", "map", "info", "markup", "content", "children", "inline",
-                 "cur", "prev", "text", "counted", "covered", "keep")
+                 "cur", "prev", "text", "counted", "covered", "keep", "slot")
 
     def __init__(self, type_: str, map_: Any, info: str = "", markup: str = "", content: str = ""):
         self.type = type_
@@ -98,6 +100,7 @@ class _B:
         self.counted = False  # a paragraph counted as uncited (until a claim covers it)
         self.covered = False  # a paragraph that is (part of) a claim
         self.keep = False  # as a parent: keeps every child (a claim may take them all)
+        self.slot = -1  # a paragraph counted as uncited: its place in the walk's `listed`
 
 
 class _Sink(list):
@@ -276,6 +279,8 @@ class _Walk:
         self.claim_paras: list[tuple[Claim, list[_B]]] = []
         self.deferred: list[_B] = []  # paragraphs whose text may depend on later link references
         self.uncited = 0
+        # each paragraph counted as uncited, (first line, text), None once a claim covers it
+        self.listed: list[tuple[int, str] | None] = []
         self.root = _B("root", None)
         self.stack = [self.root]
         self.skip = 0  # depth inside a table, whose inner tokens are not needed
@@ -315,7 +320,7 @@ class _Walk:
             self.close()
         for p in self.deferred:
             if not p.covered and _ALNUM.search(self.ptext(p)):
-                self.uncited += 1
+                self.count(p, self.ptext(p))
         for claim, paras in self.claim_paras:
             claim.text = " ".join(t for t in (self.ptext(p) for p in paras) if t)
             if not claim.text.strip():
@@ -362,14 +367,27 @@ class _Walk:
 
     def paragraph(self, node: _B) -> None:
         inline = node.inline or ""
-        if not _ALNUM.search(inline):
+        if not _ALNUM.search(inline) or self.marked_no_claim(node):
             return
         if "[" in inline:  # a link reference defined further down may change its text
             self.deferred.append(node)
-        elif not _INLINE_MARKUP.search(inline) or _ALNUM.search(self.ptext(node)):
+        elif not _INLINE_MARKUP.search(inline):
             # (without markup, the plain text is the source's words: no need to make it)
-            node.counted = True
-            self.uncited += 1
+            self.count(node, inline)
+        elif _ALNUM.search(self.ptext(node)):
+            self.count(node, self.ptext(node))
+
+    def count(self, node: _B, text: str) -> None:
+        """An uncited prose paragraph (until a claim covers it): counted and listed."""
+        node.counted = True
+        node.slot = len(self.listed)
+        self.listed.append((node.map[0] if node.map else 0, " ".join(text.split())))
+        self.uncited += 1
+
+    def marked_no_claim(self, node: _B) -> bool:
+        """Is the line just before the paragraph `<!-- cairn: no-claim -->` (SPEC section 5)?"""
+        first = node.map[0] if node.map else 0
+        return first > 0 and first - 1 < len(self.lines) and _NO_CLAIM_MARK.match(self.lines[first - 1]) is not None
 
     def claim_for(self, prev: _B | None, block: CiteBlock) -> Claim:
         target = None
@@ -391,6 +409,7 @@ class _Walk:
         for p in paras:
             if p.counted and not p.covered:
                 self.uncited -= 1
+                self.listed[p.slot] = None
             p.covered = True
         claim = Claim("", target.map[0], self.block_range(target), [block])
         self.claim_paras.append((claim, paras))
@@ -576,4 +595,5 @@ def _parse_draft(text: str) -> DraftDoc:
     else:
         return DraftDoc(text, [], 0, line_count)
     w.finish()
-    return DraftDoc(text, w.claims, w.uncited, line_count)
+    listed = sorted(x for x in w.listed if x is not None)
+    return DraftDoc(text, w.claims, w.uncited, line_count, listed)

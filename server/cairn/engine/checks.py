@@ -252,7 +252,7 @@ def replace_file(path: Path, data: bytes, mode: int = 0o644) -> None:
 # version and code (code_identity). Any change to one of these makes a new key.
 
 _CACHE_PREFIX = "draft-report:"
-REPORT_FORMAT = "8"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: a file's list of answers (JSON answers); 6: policy (authority, lineage, source offsets); 7: binding, sentences, dates; 8: parts, joint, conflicting-source; cached reports of another format are not reused
+REPORT_FORMAT = "9"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: a file's list of answers (JSON answers); 6: policy (authority, lineage, source offsets); 7: binding, sentences, dates; 8: parts, joint, conflicting-source; 9: each answer's uncited paragraphs; cached reports of another format are not reused
 _CACHE_MAX_AGE = 30 * 24 * 3600
 _DRAFT_OUTS = None  # a pydantic TypeAdapter(list[DraftOut]), made on first use: a cache entry is a file's answers
 
@@ -293,6 +293,15 @@ def code_identity() -> str:
     return _code_identity
 
 
+def _links_token(ws: Workspace) -> str:
+    """Which current sources are links and where they lead, when a policy is keyed by path:
+    the policy of a link is also its target's, so a link pointed elsewhere (the bytes the
+    same) changes what a principal may read and a cached report must not be served."""
+    if not ws.settings.policy.entries:
+        return ""
+    return "\n".join(f"{s}>{'|'.join(ps)}" for s in sorted(ws.store.current_versions()) if (ps := ws.link_paths(s)))
+
+
 def fingerprint(ws: Workspace) -> str:
     import hashlib
 
@@ -308,6 +317,7 @@ def fingerprint(ws: Workspace) -> str:
         ws.settings.config.model_dump_json(),
         str(ws.settings.judge_url_trusted),
         "principal:" + ws.settings.policy.principal,  # what a report may show depends on who reads it
+        _links_token(ws),
         ws.store.state_token(),
         _git_head(ws.root),
     ):

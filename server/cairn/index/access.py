@@ -2,7 +2,10 @@
 
 Only regular files under the source roots are ever read as sources: a path is checked lexically
 (no `..`, no absolute path, inside a root) and by its real path (symbolic links followed); the
-current principal's access labels decide what may be shown."""
+current principal's access labels decide what may be shown. A link is judged by every path it
+goes by: the policy (access, tier, derived) of its own path and of each path it leads to inside
+the workspace, the stricter winning, and the rules that keep hidden files, `node_modules/` and
+Cairn's own folder from being read apply to its real path as to its own."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from ..core.config import Settings
 from ..store import STORE_DIR
 
 SKIP_DIRS = {"node_modules", "__pycache__"}
+MAX_HOPS = 40  # links followed one by one in a chain (the system's own limit is about as many)
 
 
 def text_name(name: str) -> str:
@@ -34,6 +38,7 @@ class SourceAccess:
     _roots: list[str] | None
     _allowed: dict[str, bool]
     _real_dirs: dict[str, str | None]
+    _links: dict[str, list[str]]
     _web: list[str] | None
 
     @property
@@ -51,6 +56,8 @@ class SourceAccess:
         """Forget cached access decisions (files or settings changed)."""
         self._allowed.clear()
         self._real_dirs.clear()
+        self._links.clear()
+        self.settings.policy.forget()
         self._real_roots = None
         self._roots = None
         self._web = None
@@ -112,8 +119,59 @@ class SourceAccess:
         for r in self.real_roots():
             top = str(r)
             if real == top or real.startswith(top.rstrip("/") + "/"):
-                return True
+                return self.link_target_not_read(identity) is None
         return False
+
+    def link_target_not_read(self, identity: str) -> str | None:
+        """Why a link's real path is not read although it is under a root, or None: the
+        rules a path is read by apply to where a link leads as to the link (a hidden file or
+        folder, node_modules/, __pycache__/, Cairn's own folder)."""
+        real = self._real_path(identity)
+        if real is None:
+            return None
+        for r in self.real_roots():
+            try:
+                parts = Path(real).relative_to(r).parts
+            except ValueError:
+                continue
+            if any(part.startswith(".") or part in SKIP_DIRS or part == STORE_DIR for part in parts):
+                return "a link to a hidden file or folder, node_modules/, __pycache__/ or .cairn/: not read"
+        return None
+
+    def link_paths(self, identity: str) -> list[str]:
+        """The other paths inside the workspace that a source identity goes by: each hop of a
+        link (or a chain of links) and the real path it ends at (folder links followed), as
+        paths relative to the root; [] for a plain file. The policy applies to each of them
+        as to the identity, the stricter winning (SPEC section 2)."""
+        got = self._links.get(identity)
+        if got is None:
+            got = self._links[identity] = [p for p in dict.fromkeys(self._hops(identity)) if p != identity]
+        return got
+
+    def _hops(self, identity: str) -> list[str]:
+        out: list[str] = []
+        path = os.path.join(self.root, identity)
+        try:
+            for _ in range(MAX_HOPS):
+                if not os.path.islink(path):
+                    break
+                nxt = os.path.join(os.path.dirname(path), os.readlink(path))
+                folder, name = os.path.split(nxt)
+                path = (os.path.realpath(nxt) if name in ("", ".", "..")
+                        else os.path.join(os.path.realpath(folder), name))
+                out.append(path)
+        except (OSError, RuntimeError, ValueError):
+            pass
+        real = self._real_path(identity)
+        if real is not None:
+            out.append(real)
+        inside = []
+        for p in out:
+            try:
+                inside.append(text_name(Path(p).relative_to(self.root).as_posix()))
+            except ValueError:
+                continue  # outside the workspace: the roots check refuses it already
+        return inside
 
     def _real_path(self, identity: str) -> str | None:
         """The real path of a source (symbolic links followed), None when it cannot be

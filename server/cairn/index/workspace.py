@@ -85,6 +85,9 @@ class Workspace(AnswerFiles):
         self._allowed: dict[str, bool] = {}
         self._status: SourceStatus | None = None  # what each source file hashed to (cairn.statcache), read on first use
         self._real_dirs: dict[str, str | None] = {}  # folder identity -> its real path (None: unresolvable)
+        self._links: dict[str, list[str]] = {}  # source identity -> the other paths it goes by (links)
+        # every rule the policy keys by path also applies to where a link leads (access.link_paths)
+        self.settings.policy.aliases = self.link_paths
         # Markdown files discovery passed over that hold a fence almost `cite` (```Cite):
         # not answers, but a writer who meant them as citations is told
         self.near_misses: list[Path] = []
@@ -184,7 +187,10 @@ class Workspace(AnswerFiles):
                     if ident in seen:
                         continue
                     seen.add(ident)
-                    if not self.in_roots(ident):
+                    hidden = self.link_target_not_read(ident)
+                    if hidden is not None:
+                        skipped[text_name(ident)] = hidden
+                    elif not self.in_roots(ident):
                         denied.append(ident)
                     elif (self.root / ident).is_file():
                         found.append(ident)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ..core.model import ClaimResult, Diagnostic, DraftDoc, DraftResult
+from ..core.model import ClaimResult, Diagnostic, DraftDoc, DraftResult, Pos, Range
 from .binding import publishable as moved_messages
 from .diagnostics import to_lsp
 from .positions import Codec
@@ -43,6 +43,9 @@ class Segment:
         return self.unresolved or bool(self.sources & sources) or bool(self.chunk_ids & chunk_ids)
 
 
+UNCITED_SHOWN = 100  # uncited paragraphs of a draft shown one by one in the editor; one finding for the rest
+
+
 @dataclass(eq=False)
 class DraftState:
     path: Path
@@ -63,8 +66,24 @@ class DraftState:
 
     # -- reading ------------------------------------------------------------------
 
+    def uncited(self) -> list[tuple[int, str]]:
+        """Each uncited prose paragraph: (its first line in the draft, 0-based; its text)."""
+        return [(shift + line, text) for shift, seg in self.placed for line, text in seg.doc.uncited]
+
     def lsp_diagnostics(self) -> list[types.Diagnostic]:
+        from ..report.base import uncited_message
+
         out = [to_lsp(d, [], Codec("utf-32")) for d in self.draft_diagnostics]
+        # an information finding on the first line of each uncited paragraph (its whole line), the
+        # first UNCITED_SHOWN of them: a draft of 40,000 list items does not send 40,000 findings
+        listed = self.uncited()
+        one_by_one = len(listed) if len(listed) <= UNCITED_SHOWN + 1 else UNCITED_SHOWN
+        for i, (line, text) in enumerate(listed[:one_by_one + 1]):
+            message = uncited_message(text) if i < one_by_one else (
+                f"uncited prose: this paragraph and {len(listed) - one_by_one - 1} more below have no cite"
+                " block (`cairn check --format json` lists them all)")
+            out.append(to_lsp(Diagnostic("uncited-prose", message, line, Range(Pos(line, 0), Pos(line + 1, 0))),
+                              [], Codec("utf-32")))
         for line, seg in self.placed:
             lsp = moved_messages(self, seg, line, seg.lsp)  # where a moved block's claim is now
             if not line:
@@ -106,7 +125,7 @@ class DraftState:
             claims=[cr for _, cr, _ in self.claims()],
             diagnostics=list(self.draft_diagnostics),
             uncited_paragraphs=self.uncited_paragraphs,
-            encoding_problem=self.encoding_problem,
+            encoding_problem=self.encoding_problem, uncited=self.uncited(),
         )
 
     def absolute_result(self) -> DraftResult:
@@ -123,6 +142,7 @@ class DraftState:
         return DraftResult(
             path=self.rel, claims=claims, diagnostics=list(self.draft_diagnostics),
             uncited_paragraphs=self.uncited_paragraphs, encoding_problem=self.encoding_problem,
+            uncited=self.uncited(),
         )
 
 

@@ -63,6 +63,13 @@ class ClaimOut(BaseModel):
     joint: bool = False  # no single quote backs the whole claim, the quotes together do
 
 
+class UncitedOut(BaseModel):
+    """An uncited prose paragraph (SPEC section 5): its first line (1-based) and its text."""
+
+    line: int
+    text: str
+
+
 class DraftOut(BaseModel):
     path: str
     faithful: bool
@@ -71,6 +78,7 @@ class DraftOut(BaseModel):
     claims: list[ClaimOut]
     diagnostics: list[DiagnosticOut] = []  # draft-level diagnostics (encoding)
     uncited_paragraphs: int = 0
+    uncited: list[UncitedOut] = []  # each uncited prose paragraph, in draft order
 
 
 class JudgeMetrics(BaseModel):
@@ -239,6 +247,7 @@ def draft_out(d: DraftResult) -> DraftOut:
         claims=[claim_out(c, fixable=d.editable) for c in d.claims],
         diagnostics=[diagnostic_out(x, fixable=d.editable) for x in d.diagnostics],
         uncited_paragraphs=d.uncited_paragraphs,
+        uncited=[UncitedOut(line=line + 1, text=text) for line, text in d.uncited],
     )
 
 
@@ -259,16 +268,30 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.1%}"
 
 
-def render_text(report: Report, *, color: bool = False) -> str:
+def _fails(c: ClaimOut, strict: bool) -> bool:
+    """A claim that fails the check (with --strict, a warning fails it too)."""
+    return not c.supported or (strict and any(x.severity == "warning" for x in c.diagnostics))
+
+
+def render_text(report: Report, *, color: bool = False, only_failures: bool = False, strict: bool = False) -> str:
     """The report for a person. Every value taken from a draft or a source passes
-    through terminal.safe: the only control sequences printed are our colours."""
+    through terminal.safe: the only control sequences printed are our colours.
+    `only_failures`: the failing claims (and the answers they are in) and the summary alone."""
 
     def paint(s: str, code: str) -> str:
         return f"\x1b[{code}m{s}\x1b[0m" if color else s
 
     out: list[str] = []
     fixes = 0
+    hidden = 0
     for d in report.drafts:
+        if only_failures:
+            failing = [c for c in d.claims if _fails(c, strict)]
+            hidden += len(d.claims) - len(failing)
+            draft_fails = not d.faithful or (strict and any(x.severity == "warning" for x in d.diagnostics))
+            if not failing and not draft_fails:
+                continue
+            d = d.model_copy(update={"claims": failing})
         path = safe(d.path)
         badge = paint("faithful", "32") if d.faithful else paint("not faithful", "31")
         if d.id is not None:  # a JSON answer: which one of the file's answers
@@ -279,7 +302,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
             out.append(f"{path}: {badge}")
         for diag in d.diagnostics:
             out.append(f"  {path}:{diag.line}: {diag.severity} [{safe(diag.code)}] {safe(diag.message)}")
-        if not d.claims:
+        if not d.claims and not only_failures:
             out.append("  (no claims)")
         for c in d.claims:
             score = "n/a" if c.support_score is None else f"{c.support_score:.2f}"
@@ -288,7 +311,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
             text = text if len(text) <= 100 else text[:97] + "..."
             out.append(f"  {path}:{c.line}: {verdict} (support {score}, {safe(c.judge)}) {safe(text)}")
             for cit in c.citations:
-                page = f" p.{cit.page}" if cit.page else ""
+                # a page for a PDF, a line for a text source (as `cairn cite` prints them)
+                page = f" p.{cit.page}" if cit.page else f":{cit.source_line}" if cit.source_line else ""
                 ver = f" @{safe(cit.version[:8])}" if cit.version else ""
                 ver += f" dated {safe(cit.date)}" if cit.date else ""
                 state = "resolved" if cit.resolved else "unresolved"
@@ -315,6 +339,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
                 if diag.fix:
                     out.append(f"      fix: {safe(diag.fix)}")
                     fixes += 1
+        if not only_failures:
+            out += _uncited_lines(path, d.uncited)
         out.append("")
     m = report.metrics
     out.append(
@@ -326,7 +352,23 @@ def render_text(report: Report, *, color: bool = False) -> str:
     )
     if fixes:
         out.append(f"{fixes} fix{'es' if fixes > 1 else ''} above can be applied with `cairn check --fix`")
+    if hidden:
+        out.append(f"{hidden} verified claim{'s' if hidden > 1 else ''} not shown (--only-failures)")
     return "\n".join(out)
+
+
+UNCITED_SHOWN = 10  # uncited paragraphs the text output lists an answer, at most
+
+
+def _uncited_lines(path: str, uncited: Sequence[UncitedOut]) -> list[str]:
+    """An answer's uncited prose paragraphs, for the text output (the JSON report lists them all)."""
+    out = []
+    for u in uncited[:UNCITED_SHOWN]:
+        text = u.text if len(u.text) <= 80 else u.text[:77] + "..."
+        out.append(f"  {path}:{u.line}: uncited prose: {safe(text)}")
+    if len(uncited) > UNCITED_SHOWN:
+        out.append(f"  ... and {len(uncited) - UNCITED_SHOWN} more uncited paragraphs (`--format json` lists them all)")
+    return out
 
 
 def _marked_closest(message: str, citations: Sequence[CitationOut]) -> str | None:
@@ -356,6 +398,13 @@ def _marked_closest(message: str, citations: Sequence[CitationOut]) -> str | Non
 
 # -- SARIF ----------------------------------------------------------------------------
 
+def uncited_message(text: str) -> str:
+    """What an uncited paragraph's finding says (SARIF, the editor)."""
+    short = text if len(text) <= 60 else text[:57] + "..."
+    return (f"uncited prose: \u201c{short}\u201d has no cite block; cite a source for it, or put"
+            " <!-- cairn: no-claim --> on the line before it if it is not a claim")
+
+
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "none"}
 
 
@@ -373,6 +422,12 @@ def render_sarif(report: Report, drafts: list[DraftResult], *, base: Path, root:
     for d in drafts:
         tiers_of = _sarif_tiers(d)
         where = "" if d.answer_id is None else f"answer {d.answer_id}: "
+        for line, text in d.uncited:
+            results.append({
+                "ruleId": "uncited-prose", "level": "note", "message": {"text": uncited_message(text)},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(d.path)},
+                                                    "region": {"startLine": line + 1}}}],
+            })
         for diag in d.all_diagnostics:
             r = diag.range
             results.append(

@@ -146,7 +146,8 @@ def build_data(report: Report, lookup: ChunkLookup | None) -> tuple[list[DraftVi
             claims.append({"text": c.text, "line": c.line, "supported": c.supported, "score": c.support_score,
                            "judge": c.judge, "citations": cits, "diagnostics": [_diag(x) for x in c.diagnostics]})
         entry = {"path": d.path, "faithful": d.faithful, "uncited": d.uncited_paragraphs, "claims": claims,
-                 "diagnostics": [_diag(x) for x in d.diagnostics]}
+                 "diagnostics": [_diag(x) for x in d.diagnostics],
+                 "uncited_list": [{"line": u.line, "text": u.text} for u in _field(d, "uncited") or []]}
         for extra in ("id", "question"):
             if _field(d, extra) is not None:
                 entry[extra] = _field(d, extra)

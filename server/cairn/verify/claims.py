@@ -275,7 +275,7 @@ class ClaimChecks:
                 claims.append(self.verify_claim(claim))
         diags = self.draft_diagnostics(claims, encoding_problem=encoding_problem)
         result = DraftResult(path=path, claims=claims, diagnostics=diags, uncited_paragraphs=doc.uncited_paragraphs,
-                             encoding_problem=encoding_problem)
+                             encoding_problem=encoding_problem, uncited=list(doc.uncited))
         if cache is None and doc.text:
             binding.complete(doc.text, result)  # where a moved block's claim is now (the whole draft is known)
         return result

@@ -20,7 +20,9 @@ def denied_message(ws: Workspace, source: str, chunk_id: str | None = None) -> s
     labels = ", ".join(policy.of(source).access)
     who = f"principal {policy.principal!r}"
     head = f"chunk {chunk_id} belongs to {source}, which" if chunk_id else f"source {source!r}"
-    return f"{head} is not readable by {who} (access: {labels}): it is not read"
+    links = ws.link_paths(source)
+    via = f"; it is a link to {links[-1]}, whose policy applies too" if links else ""
+    return f"{head} is not readable by {who} (access: {labels}{via}): it is not read"
 
 
 def tier_of(ws: Workspace, source: str | None) -> str | None:

@@ -42,6 +42,14 @@
     if (a.id !== undefined) { sec.appendChild(el("p", "detail", "answer " + a.id + (a.question ? ": " + a.question : ""))); }
     a.diagnostics.forEach(function (x) { sec.appendChild(diagItem("p", x)); });
     if (!a.claims.length) { sec.appendChild(el("p", "detail", "No claims.")); }
+    if (a.uncited_list && a.uncited_list.length) {
+      var un = el("details", "uncited");
+      un.appendChild(el("summary", null, a.uncited_list.length + " uncited paragraph"
+        + (a.uncited_list.length === 1 ? "" : "s") + " (cite a source, or mark one <!-- cairn: no-claim -->)"));
+      var ul = el("ul");
+      a.uncited_list.forEach(function (u) { ul.appendChild(el("li", null, "line " + u.line + ": " + u.text)); });
+      un.appendChild(ul); sec.appendChild(un);
+    }
     return sec;
   }
   function citation(x) {
