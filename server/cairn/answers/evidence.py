@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 __all__ = ["Found", "Passage", "check_confirm", "evidence_for", "find_evidence", "query_words", "retrieve"]
 
 MAX_SENTENCES = 3  # the longest span offered, in sentences
+# a chunk holding fewer of the key terms than RELEVANT, but at least this share and every name the claim
+# gives, is still about a claim whose words the support check finds in it ("Credits go back to …" for "Credits are issued to …": the
+# claim's own phrasing, "go back", is no term the passage could be expected to hold)
+PARAPHRASED = 0.4
 NOTHING = "nothing in the sources answers this"
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 
@@ -107,7 +111,9 @@ def find_evidence(
             continue  # the same paragraph in another version or chunk id: offered once
         seen.add(key)
         relevance = terms.about(chunk.text, chunk.source) if terms is not None else 1.0
-        if relevance < RELEVANT and terms is not None:
+        if relevance < RELEVANT and terms is not None and not (
+                relevance >= PARAPHRASED and terms.names_held(chunk.text, chunk.source) and (check_support(claim, [chunk.text], threshold=threshold,
+                                                            mode=mode).score or 0.0) >= threshold):
             off.append((relevance, i, chunk))
             continue
         best = _best_span(claim, chunk, threshold=threshold, mode=mode, title=title)

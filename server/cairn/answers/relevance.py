@@ -44,7 +44,7 @@ _WORD = re.compile(r"[^\W_]+")
 _PHRASING = frozenset("""
     many much long often exactly say says said mean means meant tell tells please explain describe
     happen happens happened possible need needs give gives show shows get gets got make makes kind
-    one ones thing things way ways called
+    one ones thing things way ways called take takes took taken
 """.split())
 
 
@@ -82,6 +82,10 @@ class Terms:
         held = _held(text, source)
         share = sum(w for t, w in self.weights.items() if t in held) / self.total
         return share / 2 if self.names - held else share
+
+    def names_held(self, text: str, source: str = "") -> bool:
+        """Whether `text` (with its source's name) holds every name the claim gives."""
+        return not self.names - _held(text, source)
 
     def missing(self, text: str, source: str = "") -> list[str]:
         """The key terms `text` lacks, heaviest first (for a label saying why it does not answer)."""
