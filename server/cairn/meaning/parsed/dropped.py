@@ -13,8 +13,8 @@ quote's sentence does, each a rule of how English sets the reach of a clause:
 - An exception applied: the claim says of a thing what the quote's sentence
   says of everything except it (`except medicines`), with the same polarity.
 - A hedge stated as certain: the quote's clause says it may be so (`may`,
-  `might`, `could`, `probably`, `possibly`, `perhaps`) and the claim states
-  it with no modal or hedge of its own.
+  `might`, `probably`, `possibly`, `perhaps`), not in a speaker's own clause
+  (`we might`), and the claim states it with no modal or hedge of its own.
 """
 
 from __future__ import annotations
@@ -33,10 +33,13 @@ _DISCOURSE = frozenset("addition general fact example instance contrast particul
 # a claim that says it holds as a rule with exceptions states no unrestricted rule
 _DEFAULTS = frozenset("normally usually generally typically mostly often sometimes commonly ordinarily "
                       "mainly largely".split())
-_HEDGE_MODALS = frozenset("may might could".split())
-_HEDGE_ADVERBS = frozenset("probably possibly perhaps maybe likely reportedly allegedly supposedly "
-                           "apparently presumably".split())
-_HEDGE_WORDS = _HEDGE_MODALS | _HEDGE_ADVERBS | frozenset("can would should must shall will need".split())
+# the hedges of written statements; "could", "maybe" and a speaker's own "we might" are as often a
+# suggestion in conversation (measured: bench/reader_adoption.py, meeting and chat transcripts)
+_HEDGE_MODALS = frozenset("may might".split())
+_HEDGE_ADVERBS = frozenset("probably possibly perhaps reportedly allegedly supposedly apparently presumably".split())
+_HEDGE_WORDS = _HEDGE_MODALS | _HEDGE_ADVERBS | frozenset(
+    "can could would should must shall will need maybe likely".split())
+_SPEAKERS = frozenset("i we you".split())
 
 
 def dropped(claim: Reading, quote: Reading) -> list[Limit]:
@@ -164,8 +167,11 @@ def _limits_dropped(claim: Reading, quote: Reading) -> list[Limit]:
 
 
 def _hedge_of(r: Reading, c: Clause) -> list[int]:
-    """The hedging words on a clause's verb ("may", "probably"), as token indices."""
+    """The hedging words on a clause's verb ("may", "probably"), as token indices; none for a speaker's
+    own clause ("we might", "you may")."""
     v = _verb(r, c)
+    if any(r.tokens[s].lemma in _SPEAKERS for s in c.subjects):
+        return []
     return [k.i for k in r.children(v.i)
             if (k.tag == "MD" and k.lemma in _HEDGE_MODALS) or (k.dep == "advmod" and k.lemma in _HEDGE_ADVERBS)]
 
