@@ -419,23 +419,31 @@ def lab_cmd(output: Path | None, p: float, n: int) -> None:
 
 
 @main.command("calibrate")
-@click.argument("data", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("data", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--judge-url", help="Allow this judge URL (overrides the workspace's).")
 @click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only the first N rows of the data.")
+@click.option("--fit", is_flag=True, help="Fit the threshold on these labels, held out by document, and say "
+                                          "whether it beats the configured one.")
 @_guard
-def calibrate_cmd(data: Path, fmt: str, judge_url: str | None, limit: int | None) -> None:
+def calibrate_cmd(data: tuple[Path, ...], fmt: str, judge_url: str | None, limit: int | None, fit: bool) -> None:
     """Agreement of the support check, and of the configured judge beside it, with human labels."""
     from ..core.config import find_root, load_settings
     from ..verify import calibrate as cal
 
-    if not data.is_file():
-        _err(f"{data}: no such file")
-        sys.exit(EXIT_USAGE)
+    for path in data:
+        if not path.is_file():
+            _err(f"{path}: no such file")
+            sys.exit(EXIT_USAGE)
     root = find_root(Path.cwd())
     settings = load_settings(root, judge_url_override=judge_url)
+    rows = cal.Rows()
     try:
-        rows = cal.load_rows(data)
+        for path in data:
+            got = cal.load_rows(path)
+            rows.extend(got)
+            for why, n in got.skipped.items():
+                rows.skipped[why] = rows.skipped.get(why, 0) + n
     except cal.DataError as exc:
         _err(str(exc))
         sys.exit(EXIT_USAGE)
@@ -460,8 +468,11 @@ def calibrate_cmd(data: Path, fmt: str, judge_url: str | None, limit: int | None
 
             judge_name = provider.name
     report = cal.calibrate(rows, mode=settings.config.support.mode, threshold=settings.config.threshold,
-                           judge=judge, judge_name=judge_name, data=str(data))
+                           judge=judge, judge_name=judge_name, data=", ".join(str(p) for p in data))
     report.limit, report.judge_run = limit, run
+    if fit:
+        # the lexical check's threshold (with the meaning rules), whatever judge is configured
+        report.fit = cal.fit_threshold(rows, mode=settings.config.support.mode, threshold=settings.config.threshold)
     if fmt == "json":
         click.echo(report.model_dump_json(indent=2))
     else:

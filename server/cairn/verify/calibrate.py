@@ -31,6 +31,8 @@ from ..meaning.backing import restated_score
 from ..support import DEFAULT_MODE, SupportResult, check_support
 
 __all__ = [
+    "Fit",
+    "fit_threshold",
     "CalibrationDataError",
     "CalibrationReport",
     "Confusion",
@@ -68,6 +70,7 @@ class Row(BaseModel):
     supported: bool  # the human label
     line: int  # 1-based line in the data file
     format: str  # "plain" or "wice"
+    document: str = ""  # what the row was written from (rows of one document are held out together)
 
 
 class Rows(list[Row]):
@@ -130,6 +133,7 @@ class CalibrationReport(BaseModel):
     # the lexical default on the same rows, beside the configured judge (equal to the above without one)
     lexical: Figures
     judge_run: JudgeRun | None = None  # set by `cairn calibrate` when a judge was asked
+    fit: Fit | None = None  # set by `cairn calibrate --fit`
     thresholds: list[ThresholdPoint]  # the lexical check at each threshold
     best_threshold: float | None
     best_balanced_accuracy: float | None
@@ -199,7 +203,8 @@ def _row(obj: dict[str, Any], n: int, path: Path, skipped: Counter[str]) -> Row 
         if any(not 0 <= i < len(evidence) for i in gold):
             raise CalibrationDataError(f"{where}: a supporting sentence index is outside 'evidence'")
         quote = " ".join(evidence[i] for i in gold if i != 0)
-        return Row(claim=claim, quotes=[quote], supported=supported, line=n, format="wice")
+        return Row(claim=claim, quotes=[quote], supported=supported, line=n, format="wice",
+                   document=f"{path.name}:{_document(obj, n)}")
     if "quote" not in obj:
         raise CalibrationDataError(f"{where}: expected {{claim, quote, label}} or a WiCE claim row")
     quote = obj["quote"]
@@ -211,7 +216,25 @@ def _row(obj: dict[str, Any], n: int, path: Path, skipped: Counter[str]) -> Row 
         raise CalibrationDataError(f"{where}: 'quote' must be a string or a non-empty list of strings")
     if label not in _PLAIN_LABELS:
         raise CalibrationDataError(f"{where}: label must be supported or unsupported, not {label!r}")
-    return Row(claim=claim, quotes=quotes, supported=_PLAIN_LABELS[label], line=n, format="plain")
+    return Row(claim=claim, quotes=quotes, supported=_PLAIN_LABELS[label], line=n, format="plain",
+               document=f"{path.name}:{_document(obj, n)}")
+
+
+def _document(obj: dict[str, Any], n: int) -> str:
+    """A row's document: its `document` field, else its `source_id` up to the last `_` or `:`
+    (`blind:tax:guide_3` is of `blind:tax:guide`), else its `id` up to a `-` (a WiCE sub-claim is
+    of its claim), else the row alone."""
+    doc = obj.get("document")
+    if isinstance(doc, str) and doc:
+        return doc
+    sid = obj.get("source_id")
+    if isinstance(sid, str) and sid:
+        cut = max(sid.rfind("_"), sid.rfind(":"))
+        return sid[:cut] if cut > 0 else sid
+    rid = obj.get("id")
+    if isinstance(rid, str) and rid:
+        return rid.split("-")[0]
+    return f"row {n}"
 
 
 # --------------------------------------------------------------------------
@@ -337,6 +360,70 @@ def calibrate(
     )
 
 
+class Fit(BaseModel):
+    """`cairn calibrate --fit`: the threshold chosen on the labels, measured on documents it was not chosen on."""
+
+    threshold: float  # the best threshold on all rows (what to set in cairn.toml, if it pays)
+    folds: int
+    documents: int
+    held_out_balanced_accuracy: float | None  # each fold's rows under the threshold fitted on the others
+    configured_balanced_accuracy: float | None  # the same rows under the configured threshold
+    pays: bool  # the fitted threshold beats the configured one on held-out documents
+
+
+def fit_threshold(rows: Sequence[Row], *, mode: str = DEFAULT_MODE, threshold: float = 0.5, folds: int = 5) -> Fit:
+    """Choose the threshold of the configured check (score and meaning rules) on the labels, the
+    rows split by document into `folds` parts: each part is decided by the threshold that does best
+    on the others, and the pooled result is compared with the configured threshold's."""
+    import hashlib
+
+    labels = [r.supported for r in rows]
+    scores, displaced, failing = [], [], []
+    for r in rows:
+        low = check_support(r.claim, r.quotes, threshold=min(THRESHOLDS), mode=mode)
+        best = low
+        if mode != "seed" and r.quotes:
+            quotes = r.quotes
+
+            def again(text: str, quotes: list[str] = quotes) -> SupportResult:
+                return check_support(text, quotes, threshold=min(THRESHOLDS), mode=mode)
+
+            best, _ = restated_score(r.claim, quotes, low, 1.01, again)
+        scores.append(best.score)
+        displaced.append(best.displaced is not None)
+        failing.append({pol: any(_meaning_failures(r.claim, r.quotes, polarity=pol)) for pol in (True, False)})
+
+    def verdict(i: int, t: float) -> bool:
+        scored = scores[i] is not None and scores[i] >= t  # type: ignore[operator]
+        return scored and not displaced[i] and not failing[i][scored]
+
+    def accuracy(ids: Sequence[int], t: float) -> float | None:
+        return _balanced_accuracy(_confusion([labels[i] for i in ids], [verdict(i, t) for i in ids]))
+
+    docs = sorted({r.document or f"row {k}" for k, r in enumerate(rows)})
+    fold_of = {d: int(hashlib.sha256(d.encode()).hexdigest(), 16) % folds for d in docs}
+    part = [fold_of[r.document or f"row {k}"] for k, r in enumerate(rows)]
+
+    def best_on(ids: Sequence[int]) -> float:
+        # of equal figures, the configured threshold, else the lowest
+        return max(THRESHOLDS, key=lambda t: (accuracy(ids, t) or 0.0, abs(t - threshold) < 1e-9, -t))
+
+    held: list[bool] = [False] * len(rows)
+    for f in range(folds):
+        train = [i for i in range(len(rows)) if part[i] != f]
+        test = [i for i in range(len(rows)) if part[i] == f]
+        if not test:
+            continue
+        t = best_on(train) if train else threshold
+        for i in test:
+            held[i] = verdict(i, t)
+    held_ba = _balanced_accuracy(_confusion(labels, held))
+    configured = accuracy(range(len(rows)), threshold)
+    return Fit(threshold=best_on(range(len(rows))), folds=folds, documents=len(docs),
+               held_out_balanced_accuracy=held_ba, configured_balanced_accuracy=configured,
+               pays=held_ba is not None and configured is not None and held_ba > configured + 1e-9)
+
+
 def scored_as_checked(claim: str, quotes: list[str], *, threshold: float, mode: str) -> SupportResult:
     """The claim's score as `cairn check` gives it for quotes that stand alone: under
     a mode other than the seed rule, an amount the quotes state in another form
@@ -418,4 +505,11 @@ def render_text(report: CalibrationReport) -> str:
         f"time per claim: {report.seconds_per_claim * 1e3:.4f} ms"
         + (" (the lexical check; the judge's time is above)" if report.judge_run is not None else ""),
     ]
+    if report.fit is not None:
+        f = report.fit
+        lines += ["", f"fit (--fit): threshold {f.threshold:.2f} on all rows; held out by document ({f.documents} "
+                      f"documents in {f.folds} parts): balanced accuracy {_fmt(f.held_out_balanced_accuracy)} "
+                      f"fitted, {_fmt(f.configured_balanced_accuracy)} at the configured {report.threshold:g}",
+                  f"  set threshold = {f.threshold:.2f} in cairn.toml" if f.pays else
+                  "  keep the configured threshold: the fitted one does no better on documents it was not chosen on"]
     return "\n".join(lines) + "\n"
