@@ -13,12 +13,12 @@ from cairn_testing import run_cairn
 
 BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
 
-# measured on main (meaning-37; the default mode, threshold 0.5) over both batches: 24 of 156 correct
-# pairs failed, 78 of 156 wrong pairs verified (bench/support_lodo.py gives the same). The second
+# measured on main (meaning-38; the default mode, threshold 0.5) over both batches: 23 of 156 correct
+# pairs failed, 89 of 156 wrong pairs verified (bench/support_lodo.py gives the same). The second
 # batch alone, measured before any rule was changed after it was written: 20 of 72 and 55 of 72; now
-# 17 and 51 (the first batch: 7 of 84 and 27 of 84)
-FALSE_ALARMS = 24
-MISSES = 78
+# 16 and 54 (the first batch, which the rules were written against: 7 of 84 and 35 of 84)
+FALSE_ALARMS = 23
+MISSES = 89
 
 
 def _rows() -> list[dict]:

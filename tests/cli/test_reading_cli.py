@@ -63,6 +63,11 @@ def test_messages_name_the_deciding_words(claims):
         "claim gives 900 mm for \u201cpublic buildings\u201d; the quote gives 1,100 mm there (\u201c1,100 mm high in"
         " public buildings.\u201d) and 900 mm for another part (\u201cGuards must be at least 900 mm high in"
         " dwellings\u201d)"]
+    assert msg["This medicine reduces the effectiveness of some blood pressure tablets."] == [
+        "claim states \u201cThis medicine reduces\u201d as certain; the quote says only \u201cmay reduce\u201d"]
+    assert msg["The soy sauce is gluten-free."] == [
+        "claim says \u201cThe soy sauce is gluten-free\u201d of \u201csauce\u201d; the quote's sentence excepts it:"
+        " \u201cexcept the soy sauce\u201d"]
     assert msg["The insurer reimburses the policyholder for the excess."] == [
         "claim says \u201cThe insurer reimburses the policyholder\u201d; the quote has the roles the other way round:"
         " \u201cthe policyholder reimburses the insurer\u201d"]

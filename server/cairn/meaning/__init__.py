@@ -42,7 +42,7 @@ from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-37"
+RULES_VERSION = "meaning-38"
 
 __all__ = [
     "RULES_VERSION",
@@ -81,8 +81,9 @@ class Findings:
 
 # The structural rules that fail a claim on their own: each measured to fire on at most 5 % of the
 # labelled supported rows of every development domain (bench/reader_adoption.py; docs/reading.md)
-ADOPTED = frozenset({"relation", "pairing", "limits-modality", "limits-universal", "limits-condition", "limits-hedge",
-                     "limits-exception",
+# measured, not adopted: "limits-condition" (a dropped condition or frame) fires on 7.1 % of the supported rows of
+# the sales-call transcripts and 4 to 4.3 % of two other domains, about as often as on their unsupported rows
+ADOPTED = frozenset({"relation", "pairing", "limits-modality", "limits-universal", "limits-hedge", "limits-exception",
                      "negation-scope", "retraction"})
 
 

@@ -81,7 +81,9 @@ def _excepted(claim: Reading, quote: Reading) -> list[Limit]:
         if not hit:
             continue
         owner = next((c for c in quote.clauses if t.head in c.tokens), None)
-        if owner is None or bool(owner.negation) != claim_negated:
+        if owner is None or not any(c.lemma == owner.lemma for c in claim.clauses):
+            continue  # the claim says something else of the thing ("contains gluten"), which other rules read
+        if bool(owner.negation) != claim_negated:
             continue  # the claim says the opposite of the rule for the excepted thing: what the quote implies
         thing = quote.tokens[hit[0]].text
         said = claim.text.strip(" .;,")
@@ -190,7 +192,8 @@ def _hedges(claim: Reading, quote: Reading) -> list[Limit]:
         if all(h for h, _ in hedged):
             words, q = hedged[0]
             shown = quote.shown([*words, _verb(quote, q).i])
-            said = claim.shown([*c.subjects, v.i, c.predicate]) if c.subjects else claim.shown([v.i, c.predicate])
+            subject = [k for s in c.subjects for k in claim.subtree(s)]
+            said = claim.shown([*subject, v.i, c.predicate])
             return [Limit("hedge", said, shown, f"claim states {quoted(said)} as certain; the quote says only "
                                                 f"{quoted(shown)}")]
     return []
