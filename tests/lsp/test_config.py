@@ -80,4 +80,5 @@ async def test_multi_root(client: LanguageClient, tmp_path):
         changes=[types.FileEvent(uri=uri(policy), type=types.FileChangeType.Changed)]))
     await until(lambda: client.diagnostics.get(uri(b / "drafts/credits-answer.md")), what="root b re-checked")
     # (root a's only warning: its review notes cite the agents' limit for an unrelated claim)
-    assert [d.code for d in client.diagnostics[uri(a / "drafts/credits-answer.md")]] == ["citation-reuse"]
+    assert [d.code for d in client.diagnostics[uri(a / "drafts/credits-answer.md")]
+            if d.code != "uncited-prose"] == ["citation-reuse"]

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.model import ClaimResult, Diagnostic
-from ..verify.conflicts import CODE
-from ..verify.verdicts import _settle
+
+# the code of verify/conflicts.py, said here so that loading the server loads no engine (tests/unit/test_fast_start.py)
+CODE = "conflicting-source"
 
 if TYPE_CHECKING:
     from .state import DraftState
@@ -71,7 +72,7 @@ class Conflicts:
                 if found:
                     diags = [*cr.diagnostics, *(Diagnostic(CODE, m, cr.claim.line, cr.claim.range, strict=f)
                                                 for m, f in found)]
-                    changed[id(cr)] = replace(cr, diagnostics=diags, supported=_settle(cr.claim, diags))
+                    changed[id(cr)] = replace(cr, diagnostics=diags, supported=_settled(cr.claim, diags))
             if not changed or self._stale(folder, state):
                 return
             new_state = await self.session.run(folder.with_verdicts, state, changed)
@@ -98,3 +99,9 @@ class Conflicts:
         for task in self._runs.values():
             task.cancel()
         self._runs.clear()
+
+
+def _settled(claim: Any, diags: list[Diagnostic]) -> bool:
+    from ..verify.verdicts import _settle  # the engine, loaded when a conflict is first found
+
+    return _settle(claim, diags)
