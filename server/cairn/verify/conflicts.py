@@ -31,6 +31,7 @@ is in its key). In the editor it runs in the background, never while typing
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -154,6 +155,8 @@ def _contradicts(parts: list[str], chunk: Chunk, *, threshold: float) -> tuple[s
         for part in about:
             if (check_support(part, [sentence], threshold=threshold, mode=mode).score or 0.0) < threshold:
                 continue
+            if _other_group(part, sentence):
+                continue
             found = meaning.check(part, [meaning.Evidence(sentence, text, s, e)])
             numbers = [n for n in found.numbers
                        if n.kind in _NUMBER_KINDS and n.where == "quotes" and not n.quotes.startswith("no ")]
@@ -164,6 +167,20 @@ def _contradicts(parts: list[str], chunk: Chunk, *, threshold: float) -> tuple[s
             if found.relations:
                 return sentence, found.relations[0].message
     return None
+
+
+_PRIVATIVE = re.compile(r"(?<![\w-])(?:non|un)-?([^\W\d_]{3,})", re.IGNORECASE)
+
+
+def _other_group(part: str, sentence: str) -> bool:
+    """Whether the sentence speaks of the complement of a group the part names: "non-perishable goods"
+    against "perishable goods" (the figures of one group say nothing against the other's)."""
+    mine = {w.lower() for w in re.findall(r"[^\W\d_]+", part)}
+    low = part.lower()
+    for m in _PRIVATIVE.finditer(sentence):
+        if m.group(1).lower() in mine and m.group(0).lower() not in low:
+            return True
+    return False
 
 
 def _readable(verifier: VerifierView) -> list[str] | None:
