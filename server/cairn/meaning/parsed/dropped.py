@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ...reading.model import Clause, Reading, Token
 from .limits import Limit
-from .words import aligned, content, quoted
+from .words import aligned, best, content, quoted
 
 # the prepositions of a frame before the subject: time, place, condition ("On Sundays, …", "Until 2023, …")
 _FRAME_PREPS = frozenset("on in between before until till during from after since within for under at by "
@@ -145,11 +145,7 @@ def _limits_dropped(claim: Reading, quote: Reading) -> list[Limit]:
         if not _general(claim, c) or _own_limit(claim, c) or \
                 any(claim.tokens[i].lemma in _DEFAULTS for i in c.tokens):
             continue
-        cands = aligned(claim, c, quote)
-        if not cands:
-            continue
-        best = cands[0][0]
-        for _n, q in (x for x in cands if x[0] == best):
+        for q in best(aligned(claim, c, quote)):
             v = _verb(quote, q)
             # a condition after an alternative is the alternative's ("every four weeks, or weekly if …")
             limits = [list(x.tokens) for x in quote.restrictions if x.target == v.i and x.kind == "condition"
@@ -183,11 +179,9 @@ def _hedges(claim: Reading, quote: Reading) -> list[Limit]:
         v = _verb(claim, c)
         if c.modality or any(k.lemma in _HEDGE_WORDS for k in claim.children(v.i)):
             continue
-        cands = aligned(claim, c, quote)
-        if not cands:
+        top = best(aligned(claim, c, quote))
+        if not top:
             continue
-        best = cands[0][0]
-        top = [q for n, q in cands if n == best]
         hedged = [(_hedge_of(quote, q), q) for q in top]
         if all(h for h, _ in hedged):
             words, q = hedged[0]

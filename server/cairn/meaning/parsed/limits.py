@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...reading.model import Clause, Reading, Restriction
-from .words import aligned, content, quoted
+from .words import aligned, best, content, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +36,9 @@ def _modality(claim: Reading, quote: Reading) -> list[Limit]:
     for c in claim.clauses:
         if not c.modality:
             continue
-        cands = aligned(claim, c, quote)
-        if not cands:
+        top = best(aligned(claim, c, quote))
+        if not top:
             continue
-        best = cands[0][0]
-        top = [q for n, q in cands if n == best]
         if _bounded(claim, c) or any(_bounded(quote, q) for q in top):
             continue  # "can be at most 16 characters" sets a limit, which is a requirement, not an option
         if all(q.modality and q.modality != c.modality for q in top):

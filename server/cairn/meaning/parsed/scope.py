@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...reading.model import Clause, Reading
-from .words import aligned, content
+from .words import aligned, best, content
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +56,9 @@ def negation_scope(claim: Reading, quote: Reading) -> list[ScopedNegation]:
         # the same subject on both sides ("Ann and Emily" is not "Emily")
         cands = [(n, q) for n, q in aligned(claim, c, quote) if subj == content(quote, q.subjects)
                  and not _until(quote, q) and not _reported(quote, q)]
-        if not cands:
+        top = best(cands)
+        if not top:
             continue
-        best = cands[0][0]
-        top = [q for n, q in cands if n == best]
         if all(bool(q.negation) != bool(c.negation) for q in top):
             q = top[0]
             mine, theirs = _shown(claim, c), _shown(quote, q)

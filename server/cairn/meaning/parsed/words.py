@@ -32,5 +32,10 @@ def aligned(claim: Reading, c: Clause, quote: Reading) -> list[tuple[int, Clause
     return out
 
 
+def best(cands: list[tuple[int, Clause]]) -> list[Clause]:
+    """Of aligned clauses (`aligned`, best first), those sharing the most words with the claim's."""
+    return [q for n, q in cands if n == cands[0][0]] if cands else []
+
+
 def quoted(text: str) -> str:
     return f"\u201c{text}\u201d"
