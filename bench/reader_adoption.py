@@ -29,7 +29,8 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 BAR = 0.05
 RULES = ("number-mismatch", "contradiction", "context-negates",
          "relation", "pairing", "limits-modality", "limits-universal", "limits-condition", "limits-hedge",
-         "limits-exception",
+         "limits-exception", "limits-bound", "limits-association", "limits-subject", "limits-only", "relation-converse", "relation-total", "relation-change",
+         "relation-order",
          "negation-scope", "retraction")
 
 
@@ -66,6 +67,7 @@ def fired(claim: str, quotes: list[str]) -> set[str]:
         out.add("relation")
     if s.pairings:
         out.add("pairing")
+    out |= {f"relation-{k}" for k, _ in s.amounts}
     out |= {f"limits-{x.kind}" for _, x in s.limits}
     if s.negations and not any(c.kind == "negation" for c in found.contradictions):
         out.add("negation-scope")

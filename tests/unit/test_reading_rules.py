@@ -8,6 +8,7 @@ import pytest
 from cairn.meaning.parsed.limits import limits
 from cairn.meaning.parsed.relation import relation_mismatches
 from cairn.meaning.parsed.retraction import retraction
+from cairn.meaning.parsed.run import check as parsed_check
 from cairn.meaning.parsed.scope import negation_scope
 from cairn.reading.read import available, read
 
@@ -112,3 +113,98 @@ def test_a_word_rule_finding_never_names_the_same_words_twice():
     got = said("The vaccine causes autism.", "Researchers found no evidence that the vaccine causes autism.")
     assert got == ["claim says \u201cThe vaccine causes autism.\u201d; quote says \u201cResearchers found no evidence that"
                    " the vaccine causes autism.\u201d"]
+
+
+# --------------------------------------------------------------------------
+# meaning-39: a bound, an association, a narrowed kind, `only`, a converse, each/total, by/to, steps
+
+
+def _all(claim: str, quote: str) -> list[str]:
+    """Every structural finding's message over one quote (the adopted and the measured ones)."""
+    got = parsed_check(claim, [(quote, quote, 0, len(quote))])
+    return [x.message for _, x in got.limits] + [x.message for _, x in got.amounts] + [
+        x.message for x in got.relations]
+
+
+def test_a_bound_stated_as_exact():
+    quote = "The scheme refunds up to £80 of the cost of a bicycle helmet."
+    assert _all("The scheme refunds £80 of the cost of a bicycle helmet.", quote) == [
+        "claim states \u201c£80\u201d as exact; the quote gives a bound: \u201cup to £80\u201d"]
+    assert _all("The scheme refunds at most £80 of the cost of a bicycle helmet.", quote) == []
+    assert _all("The scheme refunds £80 or less of the cost of a bicycle helmet.", quote) == []
+    # the same amount stated without a bound elsewhere in the quote backs an exact claim
+    assert _all("The helmet costs £80.", "The helmet costs £80, and the scheme refunds up to £80.") == []
+
+
+def test_an_association_stated_as_a_cause():
+    quote = "Towns with more cycle lanes had fewer traffic injuries."
+    assert _all("More cycle lanes cause fewer traffic injuries in towns.",
+                "Towns with more cycle lanes were more likely to report fewer traffic injuries.") == [
+        "claim says \u201ccause\u201d; the quote reports only that they go together: \u201cmore likely\u201d"]
+    # a quote that states a cause of its own, or a claim that states none, is left alone
+    assert _all("More cycle lanes cause fewer traffic injuries in towns.",
+                "More cycle lanes were more likely to lead to fewer traffic injuries in towns.") == []
+    assert _all("Towns with more cycle lanes had fewer traffic injuries.", quote) == []
+    # "due to be" is a time to come, not a cause
+    assert _all("The grant is due to be paid after the vote.", "The grant was paid after the vote.") == []
+
+
+def test_a_kind_the_quote_narrows():
+    assert _all("Tenants may keep a cat.", "Ground-floor tenants may keep a cat.") == [
+        "claim says it of \u201cTenants\u201d; the quote's sentence says it of \u201cGround-floor tenants\u201d"]
+    assert _all("Books may be renewed online.", "Books borrowed from the reference desk may be renewed online.") == [
+        "claim says it of \u201cBooks\u201d; the quote's sentence says it of \u201cBooks borrowed from the reference"
+        " desk\u201d"]
+    # a known thing ("the tenants"), a claim that says the narrowing words, a plain adjective: left alone
+    assert _all("The tenants may keep a cat.", "Ground-floor tenants may keep a cat.") == []
+    assert _all("Ground-floor tenants may keep a cat.", "Ground-floor tenants may keep a cat.") == []
+    assert _all("Tenants may keep a cat.", "Happy tenants may keep a cat.") == []
+
+
+def test_only_on_another_word():
+    quote = "Only members may book the courts at weekends."
+    assert _all("Members may book the courts only at weekends.", quote) == [
+        "claim puts \u201conly\u201d on \u201cat weekends\u201d; the quote puts it on \u201cmembers\u201d"]
+    assert _all("At weekends, only members may book the courts.", quote) == []
+
+
+def test_a_converse_condition():
+    quote = "If the alarm sounds, staff leave the building."
+    assert _all("When staff leave the building, the alarm sounds.", quote) == [
+        "claim makes \u201cWhen staff leave the building\u201d the condition; the quote's condition is \u201cIf the"
+        " alarm sounds\u201d, and the claim states its converse"]
+    assert _all("When the alarm sounds, staff leave the building.", quote) == []
+
+
+def test_each_against_a_total_and_by_against_to():
+    assert _all("The four tutors earn a combined £900 for the course.",
+                "Each of the four tutors earns £900 for the course.") == [
+        "claim gives \u201c£900\u201d to all together; the quote gives it to each"]
+    assert _all("Each tutor earns £900 for the course.", "Each of the four tutors earns £900 for the course.") == []
+    quote = "The fee fell from £40 to £25 last year."
+    assert _all("The fee fell by £25 last year.", quote) == [
+        "claim says \u201cby £25\u201d (the change); the quote says \u201cto £25\u201d (the level)"]
+    assert _all("The fee fell to £25 last year.", quote) == []
+
+
+def test_steps_in_another_order():
+    quote = "Switch off the power, then remove the panel."
+    assert _all("Remove the panel, then switch off the power.", quote) == [
+        "claim puts \u201cRemove the panel before switch off the power\u201d; the quote puts \u201cSwitch off the power"
+        " before remove the panel\u201d"]
+    assert _all("Switch off the power first, then remove the panel.", quote) == []
+
+
+def test_a_condition_that_asks_leave_or_names_the_text_limits_nothing():
+    assert _all("We send the forms by post.", "We send the forms by post, if that suits you.") == []
+    assert _all("The model improves recall.", "In this paper, the model improves recall.") == []
+    assert _all("The library opens at nine.", "On Sundays, the library opens at nine.") == [
+        "claim says \u201cThe library opens at nine\u201d without restriction; the quote's sentence restricts it:"
+        " \u201cOn Sundays\u201d"]
+    # the quote also states it without the limit
+    assert _all("The library opens at nine.", "On Sundays, the library opens at nine. The library opens at nine.") == []
+
+
+def test_a_name_the_tagger_gives_as_a_common_noun():
+    assert _relations("Bordeaux lies on the Rhône.", "Lyon lies on the Rhône; Bordeaux lies on the Garonne.") == [
+        "claim pairs Bordeaux with Rhône; the quote pairs Bordeaux with Garonne and Lyon with Rhône"]

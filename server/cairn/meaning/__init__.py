@@ -42,7 +42,7 @@ from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-38"
+RULES_VERSION = "meaning-39"
 
 __all__ = [
     "RULES_VERSION",
@@ -81,10 +81,11 @@ class Findings:
 
 # The structural rules that fail a claim on their own: each measured to fire on at most 5 % of the
 # labelled supported rows of every development domain (bench/reader_adoption.py; docs/reading.md)
-# measured, not adopted: "limits-condition" (a dropped condition or frame) fires on 7.1 % of the supported rows of
-# the sales-call transcripts and 4 to 4.3 % of two other domains, about as often as on their unsupported rows
-ADOPTED = frozenset({"relation", "pairing", "limits-modality", "limits-universal", "limits-hedge", "limits-exception",
-                     "negation-scope", "retraction"})
+ADOPTED = frozenset({"relation", "pairing", "relation-total", "relation-change", "relation-order",
+                     "relation-converse",
+                     "limits-modality", "limits-universal", "limits-hedge", "limits-exception", "limits-condition",
+                     "limits-bound", "limits-association", "limits-subject",
+                     "limits-only", "negation-scope", "retraction"})
 
 
 def check(claim: str, evidence: list[Evidence], *, polarity: bool = True, adopted: frozenset[str] = ADOPTED) -> Findings:
@@ -168,7 +169,8 @@ def structural(claim: str, evidence: list[Evidence], found: Findings, *, polarit
     got = parsed.check(claim, [(e.quote, e.text, e.start, e.end) for e in evidence], polarity=polarity)
     if "relation" in adopted:
         found.relations += got.relations
-    if "pairing" in adopted and not got.relations:
+    found.relations += [x for k, x in got.amounts if f"relation-{k}" in adopted]
+    if "pairing" in adopted and not found.relations:
         # figures of a list and roles swapped: one finding a claim, the relation rule's first
         found.relations += got.pairings[:1]
     found.limits += [(i, x) for i, x in got.limits if f"limits-{x.kind}" in adopted]

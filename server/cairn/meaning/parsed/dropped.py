@@ -128,7 +128,7 @@ def _frames(r: Reading, c: Clause) -> list[list[int]]:
             continue
         ids = r.subtree(k.i)
         words = content(r, ids)
-        if not words or words & _DISCOURSE:
+        if not words or words & _DISCOURSE or _about_the_text(r, k) or _means(r, k):
             continue
         after = max(ids) + 1
         comma = after < len(r.tokens) and r.tokens[after].text == ","
@@ -138,30 +138,70 @@ def _frames(r: Reading, c: Clause) -> list[list[int]]:
     return out
 
 
+# a frame that names the text or a part of it ("In this paper", "On slide 38") places the statement in the
+# document; it does not limit where the statement holds
+_TEXT_PARTS = frozenset("paper article work study report section chapter slide page figure table email mail "
+                        "letter post thesis note presentation talk review appendix document call meeting "
+                        "episode video message memo survey analysis".split())
+
+
+def _about_the_text(r: Reading, prep: Token) -> bool:
+    return any(o.dep == "pobj" and o.lemma in _TEXT_PARTS for o in r.children(prep.i))
+
+
+def _means(r: Reading, prep: Token) -> bool:
+    """`By investing in …`: a `by` with a gerund names a means, not a limit."""
+    return prep.lemma == "by" and any(o.tag == "VBG" for o in r.children(prep.i))
+
+
 def _limits_dropped(claim: Reading, quote: Reading) -> list[Limit]:
-    out: list[Limit] = []
     mine = content(claim, range(len(claim.tokens)))
     for c in claim.clauses:
         if not _general(claim, c) or _own_limit(claim, c) or \
                 any(claim.tokens[i].lemma in _DEFAULTS for i in c.tokens):
             continue
-        for q in best(aligned(claim, c, quote)):
+        found: list[list[int]] = []
+        top = best(aligned(claim, c, quote))
+        for q in top:
             v = _verb(quote, q)
             # a condition after an alternative is the alternative's ("every four weeks, or weekly if …")
             limits = [list(x.tokens) for x in quote.restrictions if x.target == v.i and x.kind == "condition"
-                      and not any(quote.tokens[k].lemma == "or" for k in range(v.i + 1, min(x.tokens)))]
+                      and not any(quote.tokens[k].lemma == "or" for k in range(v.i + 1, min(x.tokens)))
+                      and not _consent(quote, list(x.tokens))]
             limits += _frames(quote, q)
-            for ids in limits:
-                words = content(quote, ids)
-                if not words or len(words & mine) * 2 >= len(words):
-                    continue  # the claim states the limit (or most of it)
+            unstated = [ids for ids in limits if (words := content(quote, ids)) and len(words & mine) * 2 < len(words)]
+            if not unstated:
+                break  # the quote also states it without a limit the claim leaves out
+            found.append(unstated[0])
+        else:
+            if found:
                 said = claim.shown(list(c.tokens)).strip(" .;,")
-                limit = quote.shown(ids).strip(" .;,")
-                out.append(Limit("condition", said, limit,
-                                 f"claim says {quoted(said)} without restriction; the quote's sentence "
-                                 f"restricts it: {quoted(limit)}"))
-                return out
-    return out
+                limit = quote.shown(found[0]).strip(" .;,")
+                return [Limit("condition", said, limit, f"claim says {quoted(said)} without restriction; the "
+                                                        f"quote's sentence restricts it: {quoted(limit)}")]
+    return []
+
+
+# a condition that asks the hearer's leave limits nothing: "if that works for you", "if you like"
+_CONSENT_OF_THAT = frozenset("work suit okay ok fine alright convenient good".split())
+_CONSENT_OF_YOU = frozenset("like want wish prefer".split())
+
+
+def _consent(r: Reading, ids: list[int]) -> bool:
+    """Whether a condition is a request for consent rather than a limit: its subject the proposal itself
+    (`that`, `this`, `it`) with a verb of suiting, or `you` wanting with no object."""
+    for i in ids:
+        t = r.tokens[i]
+        if t.dep not in ("nsubj", "nsubjpass") or t.head not in ids:
+            continue
+        verb = r.tokens[t.head]
+        if t.lemma in ("that", "this", "it") and (verb.lemma in _CONSENT_OF_THAT or any(
+                k.lemma in _CONSENT_OF_THAT for k in r.children(verb.i) if k.dep in ("acomp", "attr"))):
+            return True
+        if t.lemma == "you" and verb.lemma in _CONSENT_OF_YOU and not any(
+                k.dep in ("dobj", "ccomp", "xcomp") for k in r.children(verb.i)):
+            return True
+    return False
 
 
 def _hedge_of(r: Reading, c: Clause) -> list[int]:

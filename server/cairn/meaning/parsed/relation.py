@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...reading.model import Quantity, Reading
+from ...reading.model import Quantity, Reading, Token
 from .words import content, quoted
 
 
@@ -67,16 +67,24 @@ def _pointing(r: Reading, ids: tuple[int, ...]) -> bool:
     return any(r.tokens[i].lemma in ("this", "that", "these", "those", "it", "them", "same") for i in ids)
 
 
+# the entity types of a name the tagger may give as a common noun ("Bordeaux lies on …": NOUN, ORG)
+_NAMES = frozenset("PERSON ORG GPE LOC FAC PRODUCT NORP EVENT WORK_OF_ART".split())
+
+
+def _named(t: Token) -> bool:
+    return t.pos == "PROPN" or t.pos == "NOUN" and t.ent in _NAMES
+
+
 def _pairs(r: Reading) -> list[tuple[str, str, str, int, int]]:
     """(predicate lemma, subject lemma, object lemma, subject token, object token) of each clause
     whose subject and object are proper nouns."""
     out = []
     for c in r.clauses:
         for s in c.subjects:
-            if r.tokens[s].pos != "PROPN":
+            if not _named(r.tokens[s]):
                 continue
             for o in c.objects:
-                if r.tokens[o].pos == "PROPN" and r.tokens[o].lemma != r.tokens[s].lemma:
+                if _named(r.tokens[o]) and r.tokens[o].lemma != r.tokens[s].lemma:
                     out.append((c.lemma, r.tokens[s].lemma, r.tokens[o].lemma, s, o))
     return out
 

@@ -7,8 +7,12 @@ from dataclasses import dataclass, field
 
 from ...reading.read import read
 from ..sentences import sentence_around, sentence_spans
+from .amounts import amounts
 from .dropped import dropped
+from .focus import converse, only_focus
+from .generic import narrowed
 from .limits import Limit, limits
+from .overstated import association, bounds
 from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
 from .retraction import retraction, within
@@ -22,6 +26,7 @@ SENTENCE_REACH = 600
 class Structural:
     relations: list[RelationMismatch] = field(default_factory=list)
     pairings: list[RelationMismatch] = field(default_factory=list)  # figures of a list, roles swapped
+    amounts: list[tuple[str, RelationMismatch]] = field(default_factory=list)  # (kind, finding): each/total, by/to, order
     limits: list[tuple[int, Limit]] = field(default_factory=list)  # (evidence index, finding)
     negations: list[ScopedNegation] = field(default_factory=list)
     retractions: list[tuple[int, str, str]] = field(default_factory=list)  # (evidence index, sentences, retraction)
@@ -54,7 +59,10 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
         if polarity:
             found.relations += relation_mismatches(mine, theirs)
             found.pairings += [RelationMismatch(*x) for x in pairing_mismatches(mine, theirs)]
-            found.limits += [(i, x) for x in limits(mine, theirs) + dropped(mine, theirs)]
+            found.amounts += amounts(mine, theirs) + [("converse", x) for x in converse(mine, theirs)]
+            found.limits += [(i, x) for x in limits(mine, theirs) + dropped(mine, theirs) + bounds(mine, theirs)
+                             + association(mine, theirs) + narrowed(mine, theirs)
+                             + only_focus(mine, theirs)]
             found.negations += negation_scope(mine, theirs)
         # what follows the quote in its sentence after a semicolon, or the next sentence
         if any(c.negation for c in mine.clauses):
