@@ -169,7 +169,7 @@ def _limits_dropped(claim: Reading, quote: Reading) -> list[Limit]:
                       and not any(quote.tokens[k].lemma == "or" for k in range(v.i + 1, min(x.tokens)))
                       and not _consent(quote, list(x.tokens))]
             limits += _frames(quote, q)
-            unstated = [ids for ids in limits if (words := content(quote, ids)) and len(words & mine) * 2 < len(words)]
+            unstated = [ids for ids in limits if not _stated(quote, ids, mine)]
             if not unstated:
                 break  # the quote also states it without a limit the claim leaves out
             found.append(unstated[0])
@@ -180,6 +180,16 @@ def _limits_dropped(claim: Reading, quote: Reading) -> list[Limit]:
                 return [Limit("condition", said, limit, f"claim says {quoted(said)} without restriction; the "
                                                         f"quote's sentence restricts it: {quoted(limit)}")]
     return []
+
+
+def _stated(r: Reading, ids: list[int], mine: set[str]) -> bool:
+    """Whether the claim states a limit: most of its words, or, for a limit of time, its time ("for two
+    weeks" states "For a limited period of only two weeks")."""
+    words = content(r, ids)
+    if not words or len(words & mine) * 2 >= len(words):
+        return True
+    timed = {r.tokens[i].lemma for i in ids if r.tokens[i].ent in ("DATE", "TIME") and r.tokens[i].pos in ("NUM", "NOUN")}
+    return bool(timed) and timed <= mine
 
 
 # a condition that asks the hearer's leave limits nothing: "if that works for you", "if you like"

@@ -18,6 +18,7 @@ from .limits import Limit
 from .relation import RelationMismatch
 from .words import content, quoted
 
+_AMOUNTS = frozenset("MONEY PERCENT QUANTITY CARDINAL DATE TIME".split())
 _CONDITION_WORDS = frozenset("if when whenever once".split())
 
 
@@ -34,8 +35,8 @@ def only_focus(claim: Reading, quote: Reading) -> list[Limit]:
     if mine is None or theirs is None:
         return []
     a, b = claim.tokens[mine], quote.tokens[theirs]
-    if a.lemma == b.lemma:
-        return []
+    if a.lemma == b.lemma or "NUM" in (a.pos, b.pos) or a.ent in _AMOUNTS or b.ent in _AMOUNTS:
+        return []  # `only` on an amount ("only $480", "only two weeks") is a bound, which other rules read
     if b.lemma not in {t.lemma for t in claim.tokens} or a.lemma not in {t.lemma for t in quote.tokens}:
         return []  # the two sides do not hold the same words: another rule reads them
     if a.lemma in {quote.tokens[i].lemma for i in quote.subtree(theirs)} or \

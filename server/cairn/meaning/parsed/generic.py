@@ -23,6 +23,10 @@ _GENERIC_DETS = frozenset("all every each any no".split())
 _NARROWING_PREPS = frozenset("for from with without in on under over at within outside".split())
 
 
+# a participle that names rather than narrows ("heart, also known as heartbreak", "a fruit called quince")
+_NAMING = frozenset("know call name term dub".split())
+
+
 def _generic(r: Reading, noun: int) -> bool:
     t = r.tokens[noun]
     if t.pos != "NOUN" or t.ent:
@@ -42,7 +46,7 @@ def _narrowing(r: Reading, noun: int) -> list[int]:
         for k in r.children(h):
             if k.dep in ("compound", "nmod") and k.pos in ("NOUN", "PROPN", "NUM") \
                     or k.dep == "amod" and k.tag in ("VBN", "VBG") \
-                    or k.dep in ("acl", "relcl") \
+                    or k.dep in ("acl", "relcl") and k.lemma not in _NAMING \
                     or k.dep == "prep" and k.lemma in _NARROWING_PREPS:
                 out += r.subtree(k.i)
     return out
