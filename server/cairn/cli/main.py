@@ -25,8 +25,8 @@ from .common import (
     _source_name,
     _workspace,
 )
-from .entry import tune_gc, version_text
 from .fetch import fetch_cmd
+from .process import tune_gc, version_text
 from .show import show_cmd
 
 if TYPE_CHECKING:
