@@ -67,6 +67,7 @@ dist:
 bench: $(STAMP) $(NATIVE)
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/lsp_bench.py
+	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/support_modes.py
 	$(BIN)/python bench/html_bench.py
 

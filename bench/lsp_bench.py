@@ -144,6 +144,8 @@ class RawClient:
         self.next_id = 0
         self.pending: dict[int, asyncio.Future] = {}
         self.handlers: dict[str, object] = {}
+        # answers to the server's own requests by method (params -> result); the rest get null
+        self.answers: dict[str, object] = {}
         self.reader: asyncio.Task | None = None
 
     async def start(self, *cmd: str) -> None:
@@ -172,7 +174,10 @@ class RawClient:
             msg = json.loads(await out.readexactly(length))
             if "method" in msg and "id" in msg:  # a request from the server
                 result = None
-                if msg["method"] == "workspace/configuration":
+                answer = self.answers.get(msg["method"])
+                if answer is not None:
+                    result = answer(msg.get("params"))
+                elif msg["method"] == "workspace/configuration":
                     result = [None for _ in msg["params"]["items"]]
                 self._write({"jsonrpc": "2.0", "id": msg["id"], "result": result})
             elif "id" in msg:

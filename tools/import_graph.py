@@ -107,10 +107,11 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 # The package floors, lowest first: a package may import only the packages before it in this list
 # (and the root `cairn`, which holds the version). `cli` and `lsp` are the two tops; the command
-# line starts the server (`cairn serve`) through `cairn.lsp.server` alone (SERVER_ENTRY).
+# line starts the server (`cairn serve`) through `cairn.lsp.server` alone (SERVER_ENTRY): from the
+# command (main) or, for a bare `cairn serve`, from the console script's door (entry).
 FLOORS = ["support", "reading", "meaning", "core", "sources", "drafts", "store", "index", "verify",
           "judge", "report", "answers", "engine", "lsp", "cli"]
-SERVER_ENTRY = {("cairn.cli.main", "cairn.lsp.server")}
+SERVER_ENTRY = {("cairn.cli.main", "cairn.lsp.server"), ("cairn.cli.entry", "cairn.lsp.server")}
 # the root: the version and the loader of the compiled rules, which every floor may import
 ROOT = {"cairn", "cairn.native"}
 # entry points at the top level: they may import anything

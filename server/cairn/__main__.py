@@ -1,5 +1,5 @@
 """`python -m cairn`: the `cairn` command line."""
 
-from .cli.main import main
+from .cli.entry import main
 
 main()

@@ -21,7 +21,6 @@ no setting of a workspace can turn it on or point it elsewhere.
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -111,14 +110,28 @@ def _inside(rel: str) -> bool:
     return bool(rel) and not p.is_absolute() and ".." not in p.parts and "\\" not in rel
 
 
-class _Finder(importlib.abc.MetaPathFinder):
-    """Finds the compiled modules of a current build, in place of their sources."""
+class _Finder:
+    """Finds the compiled modules of a current build, in place of their sources: a finder of
+    sys.meta_path (importlib.abc.MetaPathFinder's protocol; importlib.abc itself is not
+    imported: it loads importlib.resources, about 20 ms of `cairn --version` on an idle machine)."""
 
     def __init__(self, dest: Path, manifest: dict) -> None:
         self.files = {name: dest / f for name, f in manifest["modules"].items()}
         self.group = manifest["group"]
         self.files[self.group] = dest / (self.group + manifest["suffix"])
         self.tried = False  # whether the build's shared library was loaded (or failed to) yet
+
+    def load(self) -> bool:
+        """Load the build's shared library (once), before the first compiled module: a library
+        that does not load (damaged, another system's) leaves every module to its source, as if
+        there were no build. Whether it loaded."""
+        if not self.tried:
+            self.tried = True
+            try:
+                importlib.import_module(self.group)
+            except ImportError as e:
+                _off(self, f"the compiled build did not load: {str(e).splitlines()[0][:160]}")
+        return self in sys.meta_path
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -132,16 +145,8 @@ class _Finder(importlib.abc.MetaPathFinder):
                 return importlib.machinery.PathFinder.find_spec(
                     fullname, [str(PACKAGE.joinpath(*parent.split(".")[1:]))])
             return None
-        if not self.tried:
-            # the first compiled module asked for: its shared library is loaded first, and a
-            # library that does not load (damaged, another system's) leaves every module to
-            # its source, as if there were no build
-            self.tried = True
-            try:
-                importlib.import_module(self.group)
-            except ImportError as e:
-                _off(self, f"the compiled build did not load: {str(e).splitlines()[0][:160]}")
-                return None
+        if not self.tried and not self.load():
+            return None
         loader = importlib.machinery.ExtensionFileLoader(fullname, str(file))
         package = file.name.startswith("__init__.")
         # a compiled package keeps its source folder as its path: its modules are found there
@@ -184,6 +189,14 @@ def install() -> str:
     sys.meta_path.insert(0, _Finder(build_dir(), manifest))
     _STATUS = "compiled"
     return _STATUS
+
+
+def load() -> None:
+    """Load the compiled build's library now, when one is installed (`cairn --version`): status()
+    then says whether it loads, without importing a module of the rules."""
+    for f in list(sys.meta_path):
+        if isinstance(f, _Finder):
+            f.load()
 
 
 def status() -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
 from pathlib import Path
@@ -10,7 +9,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .. import __version__
 from ..core.terminal import safe
 from . import answers as cli_answers
 from . import notices
@@ -28,6 +26,7 @@ from .common import (
     _workspace,
 )
 from .fetch import fetch_cmd
+from .process import tune_gc, version_text
 from .show import show_cmd
 
 if TYPE_CHECKING:
@@ -45,10 +44,7 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     (cairn/native.py) or as pure Python, and why."""
     if not value or ctx.resilient_parsing:
         return
-    from .. import native
-    from ..support import numbers  # noqa: F401 - a compiled module loaded, so the status names the build that serves
-
-    click.echo(f"cairn, version {__version__}\nsupport check rules: {native.status()}")
+    click.echo(version_text())
     ctx.exit()
 
 
@@ -58,13 +54,6 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
 def main() -> None:
     """Cairn checks span-level citations in Markdown drafts."""
     tune_gc()
-
-
-def tune_gc() -> None:
-    """Collect young objects less often. A check builds hundreds of thousands
-    of small objects that live until it ends; at Python's default threshold
-    the collector walks them again and again (about a tenth of a large check)."""
-    gc.set_threshold(50_000, 20, 100)
 
 
 @main.command("init")

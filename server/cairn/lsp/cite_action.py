@@ -33,7 +33,7 @@ from .names import EVIDENCE
 
 if TYPE_CHECKING:
     from ..answers.evidence import Passage
-from .paragraphs import Target, insertion, target_at
+    from .paragraphs import Target
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +147,7 @@ class CiteAction:
 
     async def code_actions(self, folder, state, params: types.CodeActionParams) -> list[types.CodeAction]:
         from .actions import wants
+        from .paragraphs import target_at
         if folder is None or not wants(params.context.only, CITE_KIND):
             return []
         target = target_at(state, params.range.start.line)
@@ -174,6 +175,7 @@ class CiteAction:
     def _edit(self, state, target: Target, offer: Offer) -> types.WorkspaceEdit | None:
         from .actions import _workspace_edit
         from .commands import block_text
+        from .paragraphs import insertion
         got = insertion(state, target, block_text([offer.citation]))
         if got is None:
             return None
@@ -190,6 +192,7 @@ class CiteAction:
 
     async def resolve(self, action: types.CodeAction) -> types.CodeAction:
         from ..drafts.binding import claim_field
+        from .paragraphs import target_at
         data = plain(action.data) if action.data is not None else None
         if not isinstance(data, dict) or data.get("cairn") != "cite" or action.edit is not None:
             return action
@@ -217,6 +220,7 @@ class CiteAction:
         """[uri, position] -> the claim at that position and its passages, each with
         its support, text, block and the edit inserting it (when it can be inserted)."""
         from .commands import block_text
+        from .paragraphs import target_at
         await self.session.wait_ready()
         args = list(args) if isinstance(args, (list, tuple)) else []
         raw = plain(args[1]) if len(args) > 1 else None

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.config import Config, ConfigError, Settings, load_settings
-
 if TYPE_CHECKING:
+    from ..core.config import Settings
     from ..index.workspace import Workspace
     from ..judge.cached import CachingJudge
 
@@ -111,6 +110,10 @@ def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[
     defaults here: the defaults name `sources`, which may be the very link out
     of the workspace that was refused. The folder runs with no source root and
     checks nothing (each open draft shows the error instead) until it is fixed."""
+    # loaded here, not when the server starts: the configuration's models are not needed to
+    # answer `initialize` (tests/unit/test_fast_start.py)
+    from ..core.config import ConfigError, load_settings
+
     messages: list[tuple[str, str]] = []
     error: str | None = None
     try:
@@ -137,6 +140,8 @@ def folder_settings(root: Path, editor: dict[str, Any]) -> tuple[Settings, list[
 
 def no_sources(root: Path) -> Settings:
     """The settings of a folder whose configuration was refused: no source root."""
+    from ..core.config import Config, Settings
+
     return Settings(root, Config(sources=[]), judge_url_trusted=False, warnings=[])
 
 

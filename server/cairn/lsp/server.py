@@ -3,6 +3,12 @@
 All the wiring is here: which LSP method goes to which feature module. The
 features convert between engine and protocol types; the verdicts are the
 engine's (verify.py), the timing is the session's (session.py).
+
+A fast start: this module loads only pygls, lsprotocol and the server's own glue, so
+`initialize` is answered from the features registered here before the session (and with it
+the configuration, the store and the drafts' reader) is loaded; the session is made on first
+use, which is the `initialized` notification that follows the answer
+(tests/unit/test_fast_start.py).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import functools
 import logging
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import FeatureRequestError, JsonRpcException
@@ -22,10 +28,13 @@ from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..core.terminal import safe
-from . import cite_action, cited_text, names
 from . import log as log_mod
+from . import names
 from .framing import FramedStdin
-from .session import Session
+
+if TYPE_CHECKING:
+    from .cite_action import CiteAction
+    from .session import Session
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +90,36 @@ class CairnServer(LanguageServer):
             protocol_cls=CairnProtocol,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
-        self.session = Session(self)
+        self._session: Session | None = None
+        self._cite: CiteAction | None = None
+        self._initialize_params: types.InitializeParams | None = None
+
+    @property
+    def session(self) -> Session:
+        """The session, made on first use (after `initialize` is answered, in order), with the
+        `initialize` parameters the client sent."""
+        if self._session is None:
+            from .session import Session
+
+            self._session = Session(self)
+            if self._initialize_params is not None:
+                self._session.initialize(self._initialize_params)
+        return self._session
+
+    @property
+    def cite(self) -> CiteAction:
+        """"Cite a source for this claim" (cite_action.py), made on first use."""
+        if self._cite is None:
+            from .cite_action import CiteAction
+
+            self._cite = CiteAction(self.session)
+        return self._cite
+
+    def initialize_later(self, params: types.InitializeParams) -> None:
+        """Keep the `initialize` parameters for the session; applied at once when it exists."""
+        self._initialize_params = params
+        if self._session is not None:
+            self._session.initialize(params)
 
     def report_server_error(self, error: Exception, source) -> None:
         # logged, not shown: a failing handler must not flood the writer with pop-ups;
@@ -122,9 +160,7 @@ def guarded(default=None):
 
 def create_server() -> CairnServer:
     server = CairnServer()
-    session = server.session
     handler = log_mod.setup(server)
-    cite = cite_action.CiteAction(session)
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -132,63 +168,66 @@ def create_server() -> CairnServer:
     @guarded()
     def initialize(params: types.InitializeParams):
         log_mod.bind_loop(handler, asyncio.get_running_loop())
-        session.initialize(params)
+        # nothing the answer holds comes from the session: it is made after the answer is sent
+        server.initialize_later(params)
 
     @server.feature(types.INITIALIZED)
     @guarded()
     def initialized(params: types.InitializedParams):
-        asyncio.ensure_future(session.start())
+        asyncio.ensure_future(server.session.start())
 
     @server.feature(types.SHUTDOWN)
     @guarded()
     def shutdown(params):
-        session.shutdown()
+        if server._session is not None:  # a session never made has nothing to stop
+            server._session.shutdown()
 
     # -- documents ---------------------------------------------------------------------
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @guarded()
     def did_open(params: types.DidOpenTextDocumentParams):
-        session.did_open(params)
+        server.session.did_open(params)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded()
     def did_change(params: types.DidChangeTextDocumentParams):
-        session.did_change(params)
+        server.session.did_change(params)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     @guarded()
     def did_save(params: types.DidSaveTextDocumentParams):
-        session.did_save(params)
+        server.session.did_save(params)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded()
     def did_close(params: types.DidCloseTextDocumentParams):
-        session.did_close(params)
+        server.session.did_close(params)
 
     # -- workspace ---------------------------------------------------------------------
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @guarded()
     async def watched_files(params: types.DidChangeWatchedFilesParams):
-        await session.watched_files(params)
+        await server.session.watched_files(params)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded()
     async def did_change_configuration(params: types.DidChangeConfigurationParams):
-        await session.did_change_configuration(params)
+        await server.session.did_change_configuration(params)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     @guarded()
     async def did_change_folders(params: types.DidChangeWorkspaceFoldersParams):
-        await session.did_change_workspace_folders(params)
+        await server.session.did_change_workspace_folders(params)
 
     # -- features ------------------------------------------------------------------------
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded()
     async def on_hover(params: types.HoverParams):
-        from . import hover
+        from . import cited_text, hover
+        session = server.session
         folder, state = await session.current(params.text_document.uri)
         if folder is None or state is None:
             return None
@@ -198,7 +237,8 @@ def create_server() -> CairnServer:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded()
     async def on_definition(params: types.DefinitionParams):
-        from . import definition
+        from . import cited_text, definition
+        session = server.session
         folder, state = await session.current(params.text_document.uri)
         if folder is None or state is None:
             return None
@@ -209,13 +249,13 @@ def create_server() -> CairnServer:
 
     @server.feature(names.REQUEST)
     async def on_source_text(params):  # not guarded: a refusal is the request's error
-        return await session.read(cited_text_request, session, params)
+        return await server.session.read(cited_text_request, server.session, params)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
     @guarded(default=[])
     async def on_code_lens(params: types.CodeLensParams):
         from . import lens
-        folder, state = await session.current(params.text_document.uri)
+        folder, state = await server.session.current(params.text_document.uri)
         if folder is None or state is None:
             return []
         return lens.code_lenses(state)
@@ -228,18 +268,19 @@ def create_server() -> CairnServer:
     @guarded(default=[])
     async def on_code_action(params: types.CodeActionParams):
         from . import actions
+        session = server.session
         folder, state = await session.current(params.text_document.uri)
         if folder is None or state is None:
             return []
         doc_changes = bool(session.capability("workspace.workspace_edit.document_changes", False))
         store = folder.ws.store if folder is not None else None
         found = actions.code_actions(state, session.codec, params, doc_changes, store)
-        return found + await cite.code_actions(folder, state, params)
+        return found + await server.cite.code_actions(folder, state, params)
 
     @server.feature(types.CODE_ACTION_RESOLVE)
     async def on_code_action_resolve(params: types.CodeAction):
         try:
-            return await cite.resolve(params)
+            return await server.cite.resolve(params)
         except Exception:
             log.exception("codeAction/resolve failed")
             return params
@@ -251,6 +292,7 @@ def create_server() -> CairnServer:
     @guarded()
     async def on_completion(params: types.CompletionParams):
         from . import completion
+        session = server.session
         doc = session.documents.get(params.text_document.uri)
         if doc is None or not session.is_draft(doc):
             return None
@@ -264,36 +306,36 @@ def create_server() -> CairnServer:
     @server.command(names.REPORT)
     async def report_command(*args):
         from . import commands
-        return await commands.report(session)
+        return await commands.report(server.session)
 
     @server.command(names.REPORT_HTML)
     async def report_html_command(*args):
         from . import commands
-        return await commands.report_html(session)
+        return await commands.report_html(server.session)
 
     @server.command(names.REINDEX)
     async def reindex_command(*args):
         from . import commands
-        return await commands.reindex(session)
+        return await commands.reindex(server.session)
 
     @server.command(names.CITE_SELECTION)
     async def cite_selection_command(*args):
         from . import commands
-        return await commands.cite_selection(session, list(args))
+        return await commands.cite_selection(server.session, list(args))
 
     @server.command(names.BIND_PASTED)
     async def bind_pasted_command(*args):
         from . import commands
-        return await commands.bind_pasted(session, list(args))
+        return await commands.bind_pasted(server.session, list(args))
 
     @server.command(names.ASK)
     async def ask_command(*args):
         from . import commands
-        return await commands.ask(session, list(args))
+        return await commands.ask(server.session, list(args))
 
     @server.command(names.EVIDENCE)
     async def evidence_command(*args):
-        return await cite.command(list(args))
+        return await server.cite.command(list(args))
 
     return server
 
@@ -303,6 +345,7 @@ def cited_text_request(session: Session, params) -> dict:
     saying why it cannot be served."""
     from pygls.exceptions import JsonRpcInvalidParams
 
+    from . import cited_text
     from .config import plain
 
     raw = plain(params)
@@ -336,7 +379,7 @@ def serve() -> None:
             sys.stderr.flush()
             os._exit(1)
     finally:
-        if server.session.judging_now:
+        if server._session is not None and server._session.judging_now:
             # exiting would wait for the judge's requests still in flight (up to their timeout,
             # each retry included): nothing needs their answers any more
             log.info("exiting without waiting for the judge")
