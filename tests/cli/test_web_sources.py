@@ -11,10 +11,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from web_server import Page, Site
 
@@ -29,13 +26,6 @@ OTHER = "Other text that stays the same."
 def html(*paras: str) -> bytes:
     return ("<html><head><title>Notes</title></head><body>"
             + "".join(f"<p>{p}</p>" for p in paras) + "</body></html>").encode()
-
-
-@pytest.fixture
-def site() -> Iterator[Site]:
-    s = Site()
-    yield s
-    s.close()
 
 
 def make(tmp_path: Path, *urls: str, listed: bool = False) -> Path:
