@@ -36,7 +36,7 @@ from ..support.words import MONTH_ABBR
 if TYPE_CHECKING:
     from ..store import IndexStore
 
-__all__ = ["RELEVANT", "Terms", "key_terms", "variants", "words_of"]
+__all__ = ["RELEVANT", "Terms", "content_words", "key_terms", "term_keys", "variants", "words_of"]
 
 RELEVANT = 0.6  # the weighted share of a claim's key terms a passage must hold to be about it
 _WORD = re.compile(r"[^\W_]+")
@@ -94,8 +94,13 @@ class Terms:
         return [words.get(t, t) for t, _ in sorted(self.weights.items(), key=lambda x: -x[1]) if t not in held]
 
 
+def term_keys(text: str) -> set[str]:
+    """Every word of `text` as terms are compared (a number as written, any other word by its stem)."""
+    return {_key(w) for w in words_of(text)}
+
+
 def _held(text: str, source: str) -> set[str]:
-    return {_key(w) for w in words_of(text)} | {_key(w) for w in words_of(source.rsplit("/", 1)[-1])}
+    return term_keys(text) | term_keys(source.rsplit("/", 1)[-1])
 
 
 def _name(word: str) -> bool:
