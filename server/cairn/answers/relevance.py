@@ -39,7 +39,9 @@ if TYPE_CHECKING:
 __all__ = ["RELEVANT", "Terms", "content_words", "key_terms", "term_keys", "variants", "words_of"]
 
 RELEVANT = 0.6  # the weighted share of a claim's key terms a passage must hold to be about it
-_WORD = re.compile(r"[^\W_]+")
+# a dotted number (`1.2.13`, `1.2.11.1`, `2.5`) is one term: the parts of a version are no terms apart,
+# so that a passage about 1.2.3.6 is not about 1.2.6.1 by holding 1, 2 and 6
+_WORD = re.compile(r"\d+(?:\.\d+)+|[^\W_]+")
 # words a question or a claim is phrased with, which say nothing of what it is about
 _PHRASING = frozenset("""
     many much long often exactly say says said mean means meant tell tells please explain describe
@@ -59,7 +61,18 @@ def _key(word: str) -> str:
     short name as its name ("Oct" is "October"), any other word by its stem."""
     if word.isdigit():
         return word.lstrip("0") or "0"
+    if word[0].isdigit() and "." in word:
+        return _dotted(word)
     return stem(_SPELLING.get(word, MONTH_ABBR.get(word, word)))
+
+
+def _dotted(word: str) -> str:
+    """A dotted number as a term: each part without its leading zeros, the zero parts at its end
+    dropped (`14.0` is 14, `1.2.0` is 1.2; `1.10` stays 1.10, a release, not 1.1)."""
+    parts = [p.lstrip("0") or "0" for p in word.split(".")]
+    while len(parts) > 1 and parts[-1] == "0":
+        parts.pop()
+    return ".".join(parts)
 
 
 # British spellings the texts Cairn cites write either way ("licence" in a claim, "license" in a licence)
@@ -107,7 +120,7 @@ def _name(word: str) -> bool:
     """A word that names a thing: in no English dictionary, or a capital inside it."""
     from ..support.name_words import _in_dictionary
 
-    if word.isdigit() or len(word) < 3:
+    if word[0].isdigit() or len(word) < 3:  # a number, a version (`1.2.13`) or `3rd`, `x86` aside: no name
         return False
     return any(c.isupper() for c in word[1:]) or not _in_dictionary(word.lower())
 
@@ -132,12 +145,14 @@ def key_terms(text: str, store: IndexStore | None, readable: Sequence[str] | Non
                       if _SPELLING.get(w.lower(), w.lower()) in words and _name(_SPELLING.get(w.lower(), w)))
     counts: dict[str, int] = {}
     total = 1
-    forms = {w: variants(w) for w in words}
+    # the full-text index cuts a dotted number into its parts: no more chunks hold `1.2.13` than its rarest part
+    forms = {w: (w.split(".") if w[0].isdigit() and "." in w else variants(w)) for w in words}
     if store is not None:
         counts, total = store.word_counts(sorted({v for vs in forms.values() for v in vs}), readable=readable)
     weights: dict[str, float] = {}
     for w in words:
-        df = max(counts.get(v, 0) for v in forms[w])  # "disclaims" is as common as "disclaimed"
+        seen = [counts.get(v, 0) for v in forms[w]]
+        df = min(seen) if w[0].isdigit() and "." in w else max(seen)  # "disclaims" is as common as "disclaimed"
         idf = math.log(1 + (total + 1) / (df + 0.5))
         k = _key(w)
         weights[k] = max(weights.get(k, 0.0), idf)
