@@ -66,6 +66,16 @@ def _key(word: str) -> str:
     return stem(_SPELLING.get(word, MONTH_ABBR.get(word, word)))
 
 
+def _chunks_holding(store: IndexStore, dotted: str, readable: Sequence[str] | None) -> int:
+    """How many current chunks hold a dotted number as written (up to the store's cap): the
+    full-text index cuts `1.2.13` into 1, 2 and 13, each far commoner than the version."""
+    from ..index.retrieval import as_written
+
+    exact = as_written(dotted)
+    found = store.search_words(dotted.split("."), limit=store.WORD_COUNT_CAP * 2, readable=readable)
+    return min(store.WORD_COUNT_CAP, sum(1 for ch in found if exact.search(ch.text)))
+
+
 def _dotted(word: str) -> str:
     """A dotted number as a term: each part without its leading zeros, the zero parts at its end
     dropped (`14.0` is 14, `1.2.0` is 1.2; `1.10` stays 1.10, a release, not 1.1)."""
@@ -145,14 +155,15 @@ def key_terms(text: str, store: IndexStore | None, readable: Sequence[str] | Non
                       if _SPELLING.get(w.lower(), w.lower()) in words and _name(_SPELLING.get(w.lower(), w)))
     counts: dict[str, int] = {}
     total = 1
-    # the full-text index cuts a dotted number into its parts: no more chunks hold `1.2.13` than its rarest part
-    forms = {w: (w.split(".") if w[0].isdigit() and "." in w else variants(w)) for w in words}
+    forms = {w: variants(w) for w in words if not (w[0].isdigit() and "." in w)}
     if store is not None:
         counts, total = store.word_counts(sorted({v for vs in forms.values() for v in vs}), readable=readable)
     weights: dict[str, float] = {}
     for w in words:
-        seen = [counts.get(v, 0) for v in forms[w]]
-        df = min(seen) if w[0].isdigit() and "." in w else max(seen)  # "disclaims" is as common as "disclaimed"
+        if store is not None and w[0].isdigit() and "." in w:
+            df = _chunks_holding(store, w, readable)
+        else:
+            df = max(counts.get(v, 0) for v in forms.get(w, [w]))  # "disclaims" is as common as "disclaimed"
         idf = math.log(1 + (total + 1) / (df + 0.5))
         k = _key(w)
         weights[k] = max(weights.get(k, 0.0), idf)
