@@ -139,19 +139,31 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
         elif q.kind == "identifier":
             others = [x for text in (*quotes, *named) for x in extract(text)
                       if x.kind == "identifier" and x.name == q.name]
+            ids = [x for x in cq if x.kind == "identifier" and x.name != "revision"]  # `1.2.13-1`: one release
             if not others and q.name not in _GENERIC_NAMES and _REFERENCE_NAMES.isdisjoint(
-                    x.name for x in cq if x.kind == "identifier") and sum(x.kind == "identifier" for x in cq) == 1:
+                    x.name for x in ids) and len(ids) == 1:
                 # the claim's one release of a thing it names ("grep 2.5.1"), where the quote itself
                 # gives a release or version without the name ("since release 2.5.3"): that thing's.
-                # Only the quote's: the rest of a chunk may name other releases ("reverts a change
-                # made in release 8.32")
-                others = [x for text in quotes for x in extract(text) if x.kind == "identifier"
-                          and x.name in _RELEASE_NAMES]
+                # Only the quote's and the chunk's heading ("Changes in 1.2.13 (13 Oct 2022)", the
+                # release a changelog's chunk is about): the rest of a chunk may name other releases
+                # ("reverts a change made in release 8.32")
+                others = [x for text in (*quotes, *filter(None, map(_heading, context))) for x in extract(text)
+                          if x.kind == "identifier" and x.name in _RELEASE_NAMES]
             if others and not any(x.ident == q.ident for x in others):
                 shown = list(dict.fromkeys(_ident_shown(x) for x in others))
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
     return out + _one_counted(claim, quotes) + _literals_unnamed(claim, quotes, context, titles)
+
+
+def _heading(chunk: str) -> str | None:
+    """A chunk's first line when it heads the chunk, as a changelog's entry does ("Changes in 1.2.13
+    (13 Oct 2022)" over its items): short, one sentence at most, a blank line or a list item after it."""
+    lines = chunk.lstrip().split("\n", 2)
+    if len(lines) < 2 or len(lines[0]) > 80 or ". " in lines[0]:
+        return None
+    after = lines[1].strip()
+    return lines[0] if lines[0].startswith("#") or not after or after[0] in "-*+\u2022" else None
 
 
 # "one" before a noun: a count, or a word of a pronoun's or an article's kind ("one possibility is",

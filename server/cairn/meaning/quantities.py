@@ -121,7 +121,10 @@ def _quantities(text: str, matches: Iterable[re.Match[str] | _PlainNumber]) -> t
         if g == "dotted":
             ref = _reference_before(text, s) or "version"
             out.append(Quantity("identifier", m.group(0), s, e, name=ref.split(":", 1)[-1],
-                                ident=_ident(m.group(0))))
+                                ident=_ident(m.group("up"))))
+            if m.group("rev"):  # a Debian revision (`-4.1`): compared with another revision only
+                out.append(Quantity("identifier", m.group("rev"), m.start("rev"), m.end("rev"), name="revision",
+                                    ident=_ident(m.group("rev"))))
             continue
         if g == "alnum":
             letters = m.group("an")
