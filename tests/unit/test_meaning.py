@@ -440,6 +440,9 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
     ("The firm reported a profit", "The firm reported a loss", "claim says profit; quote says loss"),
     ("The gallery charges an admission fee", "The gallery charges no admission fee",
      "claim says charges; quote says no admission fee"),
+    # "exempt from X" releases from X, as "free from X" does
+    ("Inheritance tax is payable on gifts to charities.", "Gifts to charities are exempt from inheritance tax.",
+     "claim says Inheritance; quote says exempt from inheritance"),
 ])
 def test_opposites_are_found_and_named(claim, quote, message):
     got = contradictions(claim, [quote])
@@ -494,6 +497,10 @@ def test_opposites_are_found_and_named(claim, quote, message):
     ("The school does not charge tuition", "Tuition at the school is free of charge"),
     ("The software is free from known vulnerabilities", "The audit found no known vulnerabilities in the software"),
     ("The largest planet is Jupiter", "Jupiter is the biggest planet"),
+    ("No inheritance tax is payable on gifts to charities.", "Gifts to charities are exempt from inheritance tax."),
+    # `stopped at` a place is the verb of halting, not of ceasing: "has not stopped at" denies the stop now
+    ("Since 15 December 2024, route 12 has not stopped at Mill Lane.",
+     "From 15 Dec 2024, route 12 no longer stops at Mill Lane."),
 ])
 def test_agreeing_texts_are_not_contradictions(claim, quote):
     assert contradictions(claim, [quote]) == []

@@ -33,6 +33,8 @@ from cairn.support.names import displaced, in_place, swapped
     ("rsync's -z flag now compresses the stream.", "The -c flag now compresses the stream.", ("-z", "-c")),
     ("mount now recognises the squashfs file system layout.", 'mount now recognises the "nilfs" and "zonefs" file system layout.',
      ("squashfs", "nilfs")),
+    # two compounds that differ in a part each writes as a name are two names
+    ("The X-Men film opened in May.", "The X-Files film opened in May.", ("X-Men", "X-Files")),
 ])
 def test_a_name_in_place_of_another(claim, quote, pair):
     assert displaced(claim, [quote]) == pair
@@ -63,6 +65,9 @@ def test_a_name_in_place_of_another(claim, quote, pair):
     # a hyphenated compound the quote writes open or solid is the same word
     ("The tool was written to be a POSIX-compliant processor with extensions.",
      "This version was written to be a POSIX compliant bc processor with several extensions."),
+    # a compound adjective that describes in other words (one part a common word in lower case) names nothing
+    ("It offers AI-based tools for firms.", "It offers AI-Powered tools for firms."),
+    ("It offers AI-Powered tools for firms.", "It offers AI-assisted tools for firms."),
 ])
 def test_no_name_displaced(claim, quote):
     assert displaced(claim, [quote]) is None

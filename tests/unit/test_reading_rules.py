@@ -83,6 +83,19 @@ def test_negation_read_by_clause():
     assert negation_scope(read("glibc is completely thread-safe."), read(quote)) == []
 
 
+def test_no_longer_denies_now_and_a_negated_bound_is_the_opposite_bound():
+    # "no longer stops" denies the stop now, as "has not stopped" does
+    quote = "From 15 Dec 2024, route 12 no longer stops at Mill Lane."
+    assert negation_scope(read("Since 15 December 2024, route 12 has not stopped at Mill Lane."), read(quote)) == []
+    assert [x.message for x in negation_scope(read("Route 12 still stops at Mill Lane."), read(quote))] == [
+        "claim says Route 12 still stops; quote says From 15 Dec 2024, route 12 no longer stops"]
+    # "no class has more than 30" is "each class has at most thirty": the negation and the opposite bound cancel
+    quote = "Each class has a maximum of thirty pupils."
+    assert negation_scope(read("No class has more than 30 pupils."), read(quote)) == []
+    assert [x.message for x in negation_scope(read("No class has thirty pupils."), read(quote))] == [
+        "claim says No class has; quote says Each class has"]
+
+
 def test_the_two_sides_of_a_message_differ():
     # the rule never prints two identical strings: a difference it cannot show is not reported
     for found in negation_scope(read("Dogs are allowed in the park."), read("Dogs are not allowed in the park.")):

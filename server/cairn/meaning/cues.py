@@ -219,8 +219,10 @@ _CEASING_FIRST = frozenset(p.split()[0] for p in CEASING)
 _AMOUNT_WORDS = frozenset(
     """half halves third thirds quarter quarters fifth fifths tenth tenths dozen nearly almost roughly
     approximately""".split())
+# words that, before `from`, release a thing from what follows (`exempt from inheritance tax`)
+_EXEMPT = frozenset(("exempt", "exempted", "exempts", "excused", "spared", "immune"))
 _SPECIAL = (_DIRECTION_FIRST | _CEASING_FIRST | NEGATORS | NEGATING_VERBS | NEGATING_BEFORE_TO | CLAUSE_BREAKERS
-            | SUBORDINATORS | STOPWORDS | _AMOUNT_WORDS | STEADY | {"without", "not", "other", "non", "free"})
+            | SUBORDINATORS | STOPWORDS | _AMOUNT_WORDS | STEADY | {"without", "not", "other", "non", "free"} | _EXEMPT)
 
 
 def _phrase_at(toks: list[_Tok], i: int, phrases: dict[str, tuple[tuple[str, ...], ...]]) -> tuple[str, int] | None:

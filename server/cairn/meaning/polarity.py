@@ -50,6 +50,7 @@ from .cues import (
     _DETERMINERS,
     _DIRECTION_FIRST,
     _DIRECTION_PHRASES,
+    _EXEMPT,
     _SIGNS,
     _SPECIAL,
     _a_point_in_time,
@@ -323,6 +324,8 @@ def read(text: str) -> Reading:
         ceasing = _phrase_at(toks, i, _CEASING_PHRASES) if t.text in _CEASING_FIRST else None
         if ceasing and ceasing[0] == "used to" and st.last_word in BE:
             ceasing = None  # "may be used to endorse": the passive of "use", not "no longer"
+        elif ceasing and ceasing[0] == "stopped" and i + 1 < n_toks and toks[i + 1].text in _HALTED_AT:
+            ceasing = None  # "has not stopped at Mill Lane": came to a halt at a place, not ceased
         if ceasing:
             st.ceased = True
             st.ceased_end = i + ceasing[1]
@@ -336,8 +339,10 @@ def read(text: str) -> Reading:
             i += 1
             continue
         w = t.text
-        if w == "free" and i + 1 < n_toks and toks[i + 1].text in ("of", "from"):
-            # "free of charge", "free from defects": without what follows, as "without" says it
+        if (w == "free" and i + 1 < n_toks and toks[i + 1].text in ("of", "from")) or (
+                w in _EXEMPT and i + 1 < n_toks and toks[i + 1].text == "from"):
+            # "free of charge", "free from defects", "exempt from tax": without what follows, as "without"
+            # says it
             st.word_negation = t.start
             st.last_word = w
             i += 2
@@ -450,6 +455,10 @@ def read(text: str) -> Reading:
     _close(st, clauses, len(text))
     return Reading(tuple(clauses), tuple(words), tuple(dirs))
 
+
+
+# words after `stopped` that name where a thing halted (`stopped at the station`): the verb of halting
+_HALTED_AT = frozenset(("at", "outside", "near", "beside", "opposite"))
 
 class _State:
     __slots__ = ("start", "negations", "ceased", "cue", "cue_from", "concepts", "first", "subordinate", "follows",

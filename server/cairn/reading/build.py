@@ -64,7 +64,7 @@ def _clauses(r: Reading) -> list[Clause]:
             comp = next((k for k in kids if k.dep in ("acomp", "attr")), None)
             if comp is not None:
                 pred = comp
-        negation = next((k.text for k in kids if k.dep == "neg"), "")
+        negation = next((k.text for k in kids if k.dep == "neg"), "") or _no_longer(r, kids)
         subjects = [k.i for k in kids if k.dep in _SUBJ]
         if not subjects and v.dep in ("conj", "xcomp") and v.head != v.i:
             # "… and [is] paid", "choose to be paid": the subject is the governing verb's
@@ -91,6 +91,17 @@ def _clauses(r: Reading) -> list[Clause]:
         out.append(Clause(pred.i, pred.lemma, negation, modality, modal, tuple(subjects), tuple(objects),
                           tuple(own)))
     return out
+
+
+def _no_longer(r: Reading, kids: list[Token]) -> str:
+    """A negation the parser hangs on an adverb of the verb ("no longer stops", "not any more"): what
+    held before holds no more, so the clause denies it now."""
+    for k in kids:
+        if k.dep == "advmod" and k.lemma in ("long", "longer", "more", "anymore"):
+            neg = next((g for g in r.children(k.i) if g.dep == "neg" or g.lemma == "no"), None)
+            if neg is not None:
+                return r.shown(sorted((neg.i, k.i)))
+    return ""
 
 
 _NEGATIVE_WORDS = frozenset("nobody nothing none neither nowhere".split())

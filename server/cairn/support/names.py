@@ -42,6 +42,7 @@ from .name_words import (
     _TOKEN_OR_STOP,
     _candidate,
     _code_name,
+    _in_dictionary,
     _is_name,
     _tokens,
     _unit,
@@ -93,9 +94,25 @@ def _in_place(mine: _Word, theirs: _Word, *, edge: bool) -> bool:
         return False
     if mine.quoted and theirs.quoted:
         return True
+    if _described(mine.text, t):
+        return False
     if edge:
         return (_spelled(mine) or _spelled(theirs)) and all(_spelled(w) or _is_name(w.text, True) for w in (mine, theirs))
     return _is_name(t, opens) and (_written_as_name(t, opens) or _written_as_name(mine.text, mine.opens))
+
+
+def _described(a: str, b: str) -> bool:
+    """Two hyphenated compounds alike but in one part, that part a common word in lower case on one side
+    (`AI-supported` against `AI-Powered`, `cloud-based` against `Cloud-Hosted`): a compound adjective
+    describing a thing in other words, not one name in place of another; English writes a name's every
+    part with a capital (`X-Men`, `X-Files`)."""
+    pa, pb = a.split("-"), b.split("-")
+    if len(pa) < 2 or len(pa) != len(pb) or not all(pa) or not all(pb):  # `-z` is an option, no compound
+        return False
+    differ = [(x, y) for x, y in zip(pa, pb, strict=True) if _differ(x, y)]
+    if len(differ) != 1:
+        return False
+    return any(len(w) > 2 and w.islower() and _in_dictionary(w) for w in differ[0])
 
 
 def _spelled(w: _Word) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...reading.model import Clause, Reading
+from ..polarity import read as polar_read
 from .words import aligned, best, content
 
 
@@ -47,6 +48,21 @@ def _until(r: Reading, c: Clause) -> bool:
     return any(r.tokens[k].lemma in ("until", "till", "unless") for k in c.tokens)
 
 
+def _span(r: Reading, c: Clause) -> tuple[int, int]:
+    return min(r.tokens[k].start for k in c.tokens), max(r.tokens[k].end for k in c.tokens)
+
+
+def _bounds_turned(claim: Reading, c: Clause, quote: Reading, q: Clause) -> bool:
+    """Whether the two clauses bound the same number the opposite ways (`more than 30` against `a maximum
+    of thirty`): a negation and the opposite bound say the same, as "not more than" is "at most"."""
+    (a0, a1), (b0, b1) = _span(claim, c), _span(quote, q)
+    mine = [d for d in polar_read(claim.text).directions if a0 <= d.start < a1 and d.axis == "order"]
+    if not mine:
+        return False
+    theirs = [d for d in polar_read(quote.text).directions if b0 <= d.start < b1 and d.axis == "order"]
+    return any(d.anchor == e.anchor and d.sign == -e.sign != 0 for d in mine for e in theirs)
+
+
 def negation_scope(claim: Reading, quote: Reading) -> list[ScopedNegation]:
     out = []
     for c in claim.clauses:
@@ -61,6 +77,8 @@ def negation_scope(claim: Reading, quote: Reading) -> list[ScopedNegation]:
             continue
         if all(bool(q.negation) != bool(c.negation) for q in top):
             q = top[0]
+            if _bounds_turned(claim, c, quote, q):
+                continue  # "No class has more than 30" is "each class has at most 30": they cancel
             mine, theirs = _shown(claim, c), _shown(quote, q)
             if mine.casefold() == theirs.casefold():
                 continue
