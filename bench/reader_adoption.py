@@ -31,7 +31,7 @@ RULES = ("number-mismatch", "contradiction", "context-negates",
          "relation", "pairing", "limits-modality", "limits-universal", "limits-condition", "limits-hedge",
          "limits-exception", "limits-bound", "limits-association", "limits-subject", "limits-only", "relation-converse", "relation-total", "relation-change",
          "relation-order",
-         "negation-scope", "retraction")
+         "negation-scope", "tense", "retraction")
 
 
 def rows(limit: int | None):
@@ -71,6 +71,8 @@ def fired(claim: str, quotes: list[str]) -> set[str]:
     out |= {f"limits-{x.kind}" for _, x in s.limits}
     if s.negations and not any(c.kind == "negation" for c in found.contradictions):
         out.add("negation-scope")
+    if s.tenses:
+        out.add("tense")
     if s.retractions:
         out.add("retraction")
     return out

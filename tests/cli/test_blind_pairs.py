@@ -13,13 +13,13 @@ from cairn_testing import run_cairn
 
 BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
 
-# measured on main (meaning-39; the default mode, threshold 0.5) over both batches: 24 of 156 correct
-# pairs failed, 52 of 156 wrong pairs verified (bench/support_lodo.py gives the same). The second
-# batch alone, measured before any rule was changed after it was written: 20 of 72 and 55 of 72; with
-# meaning-38 16 and 54, now 17 and 45 (the first batch, which the rules were written against: 7 of 84
-# and 35 of 84 with meaning-38, now 7 and 7)
-FALSE_ALARMS = 24
-MISSES = 52
+# measured on main (meaning-41; the default mode, threshold 0.5) over the three batches: 22 of 162 correct
+# pairs failed, 49 of 162 wrong pairs verified (bench/support_lodo.py gives the same). Each batch measured
+# before any rule was changed after it was written: the second 20 of 72 and 55 of 72 (with meaning-40 17
+# and 45, now 17 and 43); the third (library-loans) 1 of 6 and 5 of 6 (now 1 and 4). The first batch, which
+# the rules were written against: 7 of 84 and 35 of 84 with meaning-38, now 4 and 2
+FALSE_ALARMS = 22
+MISSES = 49
 
 
 def _rows() -> list[dict]:
@@ -51,7 +51,7 @@ def test_the_default_does_not_fail_more_correct_pairs_nor_verify_more_wrong_ones
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     c = report["confusion"]
-    assert (report["supported"], report["unsupported"]) == (156, 156)
+    assert (report["supported"], report["unsupported"]) == (162, 162)
     false_alarms, misses = c["fn"], c["fp"]
-    assert false_alarms <= FALSE_ALARMS, f"{false_alarms} of 156 correct pairs failed (was {FALSE_ALARMS})"
-    assert misses <= MISSES, f"{misses} of 156 wrong pairs verified (was {MISSES})"
+    assert false_alarms <= FALSE_ALARMS, f"{false_alarms} of 162 correct pairs failed (was {FALSE_ALARMS})"
+    assert misses <= MISSES, f"{misses} of 162 wrong pairs verified (was {MISSES})"

@@ -273,3 +273,22 @@ def test_figures_of_a_list_told_apart_by_an_age_or_a_word_the_tagger_misreads():
         " income over £125,140.\u201d) and 40% for another part (\u201cThe higher rate of 40% applies to income over"
         " £50,270\u201d)"]
     assert _pairings("The rate of 45% applies to income over £125,140.", rates) == []
+
+
+def test_done_against_still_to_come():
+    from cairn.meaning.parsed.scope import tense_mismatches
+
+    def said(claim: str, quote: str) -> list[str]:
+        return [x.message for x in tense_mismatches(read(claim), read(quote))]
+
+    assert said("The spa was renovated in 2025.", "The spa will be renovated in 2025.") == [
+        "claim says The spa was renovated (past); quote says The spa will be renovated (future)"]
+    assert said("The museum will open in May.", "The museum opened in May.") == [
+        "claim says The museum will open (future); quote says The museum opened (past)"]
+    assert said("The spa will be renovated in 2025.", "The spa will be renovated in 2025.") == []
+    # the tagger gives "opened" as a participle; with a subject and no auxiliary it is the simple past
+    assert said("The new branch opened in March.", "The new branch will open in March.") == [
+        "claim says The new branch opened (past); quote says The new branch will open (future)"]
+    # the present states a rule, neither done nor to come; a report of a saying is not compared
+    assert said("Refunds are paid within 14 days.", "Refunds will be paid within 14 days.") == []
+    assert said("He said the shop opened in May.", "The shop will open in May.") == []

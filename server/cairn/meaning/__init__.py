@@ -43,7 +43,7 @@ from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-40"
+RULES_VERSION = "meaning-41"
 
 __all__ = [
     "RULES_VERSION",
@@ -86,7 +86,7 @@ ADOPTED = frozenset({"relation", "pairing", "relation-total", "relation-change",
                      "relation-converse",
                      "limits-modality", "limits-universal", "limits-hedge", "limits-exception", "limits-condition",
                      "limits-bound", "limits-association", "limits-subject",
-                     "limits-only", "negation-scope", "retraction"})
+                     "limits-only", "negation-scope", "tense", "retraction"})
 
 
 def check(claim: str, evidence: list[Evidence], *, polarity: bool = True, adopted: frozenset[str] = ADOPTED) -> Findings:
@@ -183,6 +183,9 @@ def structural(claim: str, evidence: list[Evidence], found: Findings, *, polarit
     elif "negation-scope" in adopted and not found.context and not any(c.kind == "negation"
                                                                        for c in found.contradictions):
         found.contradictions += scoped
+    if "tense" in adopted:
+        # done against still to come: the claim says it happened where the quote says it will
+        found.contradictions += [Contradiction(n.claim, n.quote, "tense") for n in got.tenses]
     if "retraction" in adopted:
         for i, sentence, why in got.retractions:
             if any(j == i for j, _ in found.context):

@@ -16,7 +16,7 @@ from .overstated import association, bounds
 from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
 from .retraction import retraction, within
-from .scope import ScopedNegation, negation_scope
+from .scope import ScopedNegation, negation_scope, tense_mismatches
 
 # A quote's sentence longer than this is not read (a table or a listing is not a sentence)
 SENTENCE_REACH = 600
@@ -29,6 +29,7 @@ class Structural:
     amounts: list[tuple[str, RelationMismatch]] = field(default_factory=list)  # (kind, finding): each/total, by/to, order
     limits: list[tuple[int, Limit]] = field(default_factory=list)  # (evidence index, finding)
     negations: list[ScopedNegation] = field(default_factory=list)
+    tenses: list[ScopedNegation] = field(default_factory=list)  # done against still to come
     retractions: list[tuple[int, str, str]] = field(default_factory=list)  # (evidence index, sentences, retraction)
 
 
@@ -64,6 +65,7 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
                              + association(mine, theirs) + narrowed(mine, theirs)
                              + only_focus(mine, theirs)]
             found.negations += negation_scope(mine, theirs)
+            found.tenses += tense_mismatches(mine, theirs)
         # what follows the quote in its sentence after a semicolon, or the next sentence
         if any(c.negation for c in mine.clauses):
             continue  # a claim that denies something is read against a retraction by the polarity rules

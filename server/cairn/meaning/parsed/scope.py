@@ -3,7 +3,12 @@ quote's clause on the same predicate, with the same subject, differ in
 negation. Read by clause, a negation elsewhere in either text (`so no special
 rules are needed`) does not cancel it: "libffi is completely thread-safe"
 against "libffi is not completely thread-safe". A clause a sentence only
-reports ("was claimed to be fixed", "users believe that …") is not compared."""
+reports ("was claimed to be fixed", "users believe that …") is not compared.
+
+Tense the same way: a clause the claim states as done (`was renovated`, `has
+opened`) where the quote's clause on the same predicate and subject says it
+will be (`will be renovated`), or the reverse, says it happened when the quote
+says it is still to come."""
 
 from __future__ import annotations
 
@@ -83,4 +88,42 @@ def negation_scope(claim: Reading, quote: Reading) -> list[ScopedNegation]:
             if mine.casefold() == theirs.casefold():
                 continue
             out.append(ScopedNegation(mine, theirs, f"claim says {mine}; quote says {theirs}"))
+    return out
+
+
+def _time(r: Reading, c: Clause) -> str:
+    """"past" (`was renovated`, `opened`, `has opened`), "future" (`will open`, `shall be paid`) or ""."""
+    verb = r.tokens[c.predicate]
+    if verb.dep in ("acomp", "attr") and verb.head != verb.i:
+        verb = r.tokens[verb.head]
+    aux = [k for k in r.children(verb.i) if k.dep in ("aux", "auxpass")]
+    if any(k.tag == "MD" and k.lemma in ("will", "shall") for k in aux):
+        return "future"
+    if any(k.tag == "MD" for k in aux):
+        return ""  # "would", "could", "may": neither stated as done nor as to come
+    if verb.tag == "VBD" or any(k.tag == "VBD" for k in aux) or (
+            verb.tag == "VBN" and any(k.lemma == "have" for k in aux)):
+        return "past"
+    if verb.tag == "VBN" and not aux and verb.dep == "ROOT" and any(k.dep == "nsubj" for k in r.children(verb.i)):
+        # a participle with a subject and no auxiliary heads no clause: the simple past the tagger took for
+        # one ("The new branch opened in March")
+        return "past"
+    return ""
+
+
+def tense_mismatches(claim: Reading, quote: Reading) -> list[ScopedNegation]:
+    out = []
+    for c in claim.clauses:
+        mine = _time(claim, c)
+        subj = content(claim, c.subjects)
+        if not mine or not subj or c.negation or _reported(claim, c):
+            continue
+        cands = [(n, q) for n, q in aligned(claim, c, quote) if subj == content(quote, q.subjects)
+                 and not _reported(quote, q) and not q.negation]
+        top = best(cands)
+        if top and all(_time(quote, q) not in ("", mine) for q in top):
+            q = top[0]
+            a, b = _shown(claim, c), _shown(quote, q)
+            if a.casefold() != b.casefold():
+                out.append(ScopedNegation(a, b, f"claim says {a} ({mine}); quote says {b} ({_time(quote, q)})"))
     return out
