@@ -71,6 +71,13 @@ def test_messages_name_the_deciding_words(claims):
     assert msg["The insurer reimburses the policyholder for the excess."] == [
         "claim says \u201cThe insurer reimburses the policyholder\u201d; the quote has the roles the other way round:"
         " \u201cthe policyholder reimburses the insurer\u201d"]
+    assert msg["Extra time has a 15-minute break between its two periods."] == [
+        "claim gives \u201c15-minute break\u201d; the quote gives \u201c1-minute break\u201d and puts"
+        " \u201c15 minutes\u201d on \u201cperiods\u201d"]
+    assert msg["The new pavilion opened in March."] == [
+        "claim says The new pavilion opened; quote says The new pavilion will open"]
+    assert msg["The club curry requires a pinch of chilli."] == [
+        "claim says \u201crequires\u201d (required); quote says \u201ccan add\u201d (optional)"]
 
 
 def test_no_message_names_the_same_words_on_both_sides(claims):

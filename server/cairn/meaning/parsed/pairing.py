@@ -203,10 +203,14 @@ def _shared_tail(r: Reading, parts: list[int], figure_parts: dict[int, list[Quan
     trailing adjunct of a list says once what holds for every part ("opens at 06:00 and closes at 22:00
     every weekday"), where parts that each end in their own words are parallel ("600 mm in dwellings and
     1,100 mm in public buildings")."""
+    # the noun a figure's unit is compounded onto is the figure's own ("a 1-minute break"), not a tail
+    own = {r.tokens[q.measures].head for qs in figure_parts.values() for q in qs
+           if q.measures is not None and r.tokens[q.measures].dep == "compound"}
+
     def after(p: int) -> list[int]:
         end = max(i for q in figure_parts[p] for i in q.tokens)
         return [t.i for t in r.tokens if t.i > end and parts[t.i] == p and t.pos in _TELLING and t.i not in skip
-                and any(c.isalnum() for c in t.text)]
+                and t.i not in own and any(c.isalnum() for c in t.text)]
     order = sorted(figure_parts)
     last = order[-1]
     if any(after(p) for p in order[:-1]):
