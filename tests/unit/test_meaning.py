@@ -1819,3 +1819,57 @@ def test_a_condition_after_its_statement_is_a_clause_of_its_own(claim, quote, me
 ])
 def test_a_condition_after_its_statement_that_agrees(claim, quote):
     assert contradictions(claim, [quote]) == []
+
+
+@pytest.mark.parametrize("text,value,unit", [
+    # the molar family: its symbols keep their case, "mmol/L" is "mM", and the micro sign and the Greek mu
+    # are one letter
+    ("10 mM", "10", "mM"), ("10 mm", "10", "mm"), ("10 \u00b5M", "10", "\u03bcM"), ("10 \u03bcM", "10", "\u03bcM"),
+    ("10 uM", "10", "\u03bcM"), ("2 nM", "2", "nM"), ("5 pM", "5", "pM"), ("5.5 mmol/L", "5.5", "mM"),
+    ("5.5 mmol/l", "5.5", "mM"), ("0.5 mol/L", "0.5", "M"), ("1 M NaCl", "1", "M"), ("3 \u00b5m", "3", "\u03bcm"),
+    # other SI symbols that differ only by case; a casual casing reads as the only unit it can be
+    ("5 mW", "5", "mW"), ("5 MW", "5", "MW"), ("100 Mb", "100", "Mbit"), ("100 MB", "100", "MB"),
+    ("10 KM", "10", "km"), ("5 Pa", "5", "Pa"), ("1013 mbar", "1013", "hPa"), ("90 kPa", "90", "kPa"),
+])
+def test_cased_unit_symbols(text, value, unit):
+    (q,) = Q.extract(text)
+    assert q.kind == "number" and q.value == Q.Decimal(value) and q.unit == unit
+
+
+@pytest.mark.parametrize("text,shown", [
+    # a lone "M" is molar only before its solute; "pa" is per annum; "pM" is no time of day, "pm" is
+    ("5 M users signed up", "5 M"), ("28M ago", "28M"), ("a salary of 50,000 pa", "50,000"), ("3 um apples", "3"),
+])
+def test_lowercase_or_lone_symbols_that_name_no_unit(text, shown):
+    (q,) = Q.extract(text)
+    assert q.unit is None and q.text == shown
+
+
+def test_picomolar_is_not_a_time_of_day():
+    kinds = [(q.kind, q.text) for q in Q.extract("At 10:30 add 5 pM; stop at 5 pm or 6 P.M.")]
+    assert kinds == [("time", "10:30"), ("number", "5 pM"), ("time", "5 pm"), ("time", "6 P.M")]
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("Dilute the stock to a final concentration of 10 \u00b5M.", "Dilute the stock to a final concentration of 10 mM.",
+     "claim says 10 \u03bcM; quotes say 10 mM"),
+    ("Add 10 mM EDTA.", "Add 10 mm EDTA.", "claim says 10 mM; quotes say 10 mm"),
+    ("The laser is rated at 5 mW.", "The laser is rated at 5 MW.", "claim says 5 mW; quotes say 5 MW"),
+    ("The link runs at 100 Mb per second.", "The link runs at 100 MB per second.",
+     "claim says 100 Mb per second; quotes say 100 MB per second"),
+    ("Fasting glucose was 7 mmol/L.", "Fasting glucose was 7 \u00b5M.", "claim says 7 mmol/L; quotes say 7 \u03bcM"),
+])
+def test_concentrations_and_cased_units_that_differ(claim, quote, message):
+    assert [m.message for m in B.compare(claim, [quote])] == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("a final concentration of 10 \u03bcM", "a final concentration of 10 \u00b5M"),  # micro sign = Greek mu
+    ("a final concentration of 10 uM", "a final concentration of 10 \u00b5M"),
+    ("a final concentration of 10 \u00b5M", "a final concentration of 0.01 mM"),  # 1 mM is 1,000 µM
+    ("1 mM", "1,000 \u00b5M"), ("250 nM", "0.25 \u00b5M"),
+    ("glucose of 5.5 mmol/L", "glucose of 5.5 mM"), ("glucose of 5.5 mM", "glucose of 5.5 millimolar"),
+    ("a 10 KM run", "a 10 km run"), ("1013 hPa", "1013 mbar"), ("0.1 MPa", "100 kPa"),
+])
+def test_concentrations_and_cased_units_that_agree(claim, quote):
+    assert B.compare(claim, [quote]) == []
