@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import datetime
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from cairn import meaning
 from cairn.meaning import backing as B
 from cairn.meaning import figures as F
+from cairn.meaning import frequency as FQ
 from cairn.meaning import literals as L
 from cairn.meaning import offered as O
 from cairn.meaning import phrases as PH
@@ -1872,4 +1874,62 @@ def test_concentrations_and_cased_units_that_differ(claim, quote, message):
     ("a 10 KM run", "a 10 km run"), ("1013 hPa", "1013 mbar"), ("0.1 MPa", "100 kPa"),
 ])
 def test_concentrations_and_cased_units_that_agree(claim, quote):
+    assert B.compare(claim, [quote]) == []
+
+
+@pytest.mark.parametrize("text,days", [
+    # how often, as one rate: the days between two occasions (a month 28 to 31 days, a year 365 or 366)
+    ("every year", (365, 366)), ("annually", (365, 366)), ("every six months", (168, 186)),
+    ("twice a year", (Fraction(365, 2), 183)), ("weekly.", (7, 7)), ("once a week", (7, 7)), ("each week", (7, 7)),
+    ("fortnightly", (14, 14)), ("every two weeks", (14, 14)), ("every other day", (2, 2)),
+    ("every second day", (2, 2)), ("three times a day", (Fraction(1, 3), Fraction(1, 3))),
+    ("every 8 hours", (Fraction(1, 3), Fraction(1, 3))), ("once every two weeks", (14, 14)),
+    ("twice weekly", (Fraction(7, 2), Fraction(7, 2))), ("4 times per year", (Fraction(365, 4), Fraction(366, 4))),
+    ("every 3-5 years", (1095, 1830)), ("quarterly", (84, 93)), ("every hour and a half", (Fraction(1, 16),) * 2),
+    ("on a weekly basis", (7, 7)), ("paid monthly in arrears", (28, 31)),
+])
+def test_a_frequency_is_one_rate(text, days):
+    (f,) = FQ.frequencies(text)
+    assert (f.low, f.high) == days
+
+
+@pytest.mark.parametrize("text", [
+    # not how often: an amount per period, the periods of something, a bound, a hedge or a negation
+    "a daily dose of 5 mg", "the monthly fee is $10", "each year's budget", "one day of leave for each year of service",
+    "every day of the trip", "at least once a year", "no more than twice a day", "about every three months",
+    "not every year", "every few years", "twice as many",
+])
+def test_what_is_no_frequency(text):
+    assert FQ.frequencies(text) == ()
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("Inspections of lifts are required every year.", "Lifts must be inspected every six months.",
+     "claim says every year; quotes say every six months"),
+    ("The committee meets twice a week.", "The committee meets weekly.", "claim says twice a week; quotes say weekly"),
+    ("The committee meets weekly.", "The committee meets twice a week.", "claim says weekly; quotes say twice a week"),
+    ("Bins are emptied weekly.", "Bins are emptied fortnightly.", "claim says weekly; quotes say fortnightly"),
+    ("The filter is changed every six months.", "Change the filter every year.",
+     "claim says every six months; quotes say every year"),
+    ("Take the tablets every 8 hours.", "Take the tablets twice a day.",
+     "claim says every 8 hours; quotes say twice a day"),
+])
+def test_frequencies_that_differ(claim, quote, message):
+    assert [m.message for m in B.compare(claim, [quote])] == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("Lifts are inspected twice a year.", "Lifts must be inspected every 6 months."),
+    ("The committee meets once a week.", "The committee meets weekly."),
+    ("The committee meets every week.", "The committee meets once a week."),
+    ("The boiler is serviced annually.", "Service the boiler every year."),
+    ("Bins are emptied every two weeks.", "Bins are emptied fortnightly."),
+    ("Take the tablets three times a day.", "Take the tablets every 8 hours."),
+    ("Rent is paid every four weeks.", "Rent is paid monthly."),  # a month is 28 to 31 days
+    # the quote's frequency is of another thing: no word near it is near the claim's
+    ("Reports are published every year.", "Staff meet weekly to plan the newsletter."),
+    # a bound in the quote: the claim's rate is left to other rules
+    ("Alarms are tested every month.", "Alarms must be tested at least once a year."),
+])
+def test_frequencies_that_agree_or_are_not_compared(claim, quote):
     assert B.compare(claim, [quote]) == []
