@@ -18,8 +18,12 @@ BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
 # batch alone, measured before any rule was changed after it was written: 20 of 72 and 55 of 72; with
 # meaning-38 16 and 54, now 17 and 45 (the first batch, which the rules were written against: 7 of 84
 # and 35 of 84 with meaning-38, now 7 and 7)
-FALSE_ALARMS = 24
-MISSES = 52
+# with the cased units, the molar family and frequencies as rates (issue 44), on 9b2764f: 19 and 50
+# (before them 21 and 52): the quantity rule now fails three wrong pairs (10 µM for 10 mM; every year
+# for every six months; once daily for twice daily; one of them failed on its score already) and no
+# longer two correct ones (every three months = quarterly; twice a year = every 6 months)
+FALSE_ALARMS = 19
+MISSES = 50
 
 
 def _rows() -> list[dict]:
