@@ -1887,6 +1887,8 @@ def test_concentrations_and_cased_units_that_agree(claim, quote):
     ("twice weekly", (Fraction(7, 2), Fraction(7, 2))), ("4 times per year", (Fraction(365, 4), Fraction(366, 4))),
     ("every 3-5 years", (1095, 1830)), ("quarterly", (84, 93)), ("every hour and a half", (Fraction(1, 16),) * 2),
     ("on a weekly basis", (7, 7)), ("paid monthly in arrears", (28, 31)),
+    ("once or twice a week", (Fraction(7, 2), 7)), ("2-3 times a day", (Fraction(1, 3), Fraction(1, 2))),
+    ("take 2 tablets twice a day", (Fraction(1, 2), Fraction(1, 2))),
 ])
 def test_a_frequency_is_one_rate(text, days):
     (f,) = FQ.frequencies(text)
@@ -1897,7 +1899,9 @@ def test_a_frequency_is_one_rate(text, days):
     # not how often: an amount per period, the periods of something, a bound, a hedge or a negation
     "a daily dose of 5 mg", "the monthly fee is $10", "each year's budget", "one day of leave for each year of service",
     "every day of the trip", "at least once a year", "no more than twice a day", "about every three months",
-    "not every year", "every few years", "twice as many",
+    "not every year", "every few years", "twice as many", "twice or once a week",
+    # after an amount of money or a share, how much a period (the amount's rate), not how often
+    "a plan that costs $185 every month", "revenue grows 3% annually",
 ])
 def test_what_is_no_frequency(text):
     assert FQ.frequencies(text) == ()
@@ -1926,6 +1930,7 @@ def test_frequencies_that_differ(claim, quote, message):
     ("Bins are emptied every two weeks.", "Bins are emptied fortnightly."),
     ("Take the tablets three times a day.", "Take the tablets every 8 hours."),
     ("Rent is paid every four weeks.", "Rent is paid monthly."),  # a month is 28 to 31 days
+    ("The club meets once a week.", "The club meets once or twice a week."),
     # the quote's frequency is of another thing: no word near it is near the claim's
     ("Reports are published every year.", "Staff meet weekly to plan the newsletter."),
     # a bound in the quote: the claim's rate is left to other rules

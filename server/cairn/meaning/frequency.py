@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..support.words import STOPWORDS
-from .quantities import NumberMismatch
+from .quantities import NumberMismatch, extract
 from .scan import NUMBER_WORDS
 
 __all__ = ["Frequency", "frequencies", "frequency_mismatches"]
@@ -60,7 +60,9 @@ _PERIOD = rf"(?P<p>{_PERIODS})s?"
 _COUNT = r"\d+(?:\.\d+)?|half|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _EVERY = (rf"(?:every|each)\s+(?:(?P<o>other|second|third|fourth|fifth|sixth)\s+(?=(?:{_PERIODS}))"
           rf"|(?P<n>{_COUNT})(?:\s*(?:-|\u2013|to|or)\s*(?P<n2>{_COUNT}))?(?:\s+|(?<=half)-))?{_PERIOD}")
-_TIMES = rf"(?:(?P<t>once|twice|thrice)|(?P<tn>{_COUNT})\s+times)"
+# "once or twice a week", "2-3 times a day": the fewer times first
+_TIMES = (rf"(?:(?P<tl>once|twice|thrice|{_COUNT})(?:\s*(?:-|\u2013)\s*|\s+(?:or|to)\s+))?"
+          rf"(?:(?P<t>once|twice|thrice)|(?P<tn>{_COUNT})\s+times)")
 _FREQUENCY = re.compile(
     rf"""(?<![\w-])(?:
         {_TIMES}\s+(?:(?:a|an|per)\s+(?P<tp>{_PERIODS})(?![\w-])
@@ -82,6 +84,8 @@ _ADVERB_AFTER = re.compile(
     r"thereafter|after|before|basis|if|when|unless|as|so|is|are|was|were|the|a|an)(?![\w-]))", re.IGNORECASE)
 
 
+# the units of an amount a frequency after it makes a rate ("$185 every month", "3% annually")
+_PER_PERIOD = frozenset({"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "INR", "CNY", "%"})
 _AND_A_HALF = re.compile(r"\s+and\s+a\s+half(?![\w-])", re.IGNORECASE)
 
 
@@ -109,9 +113,15 @@ def frequencies(text: str) -> tuple[Frequency, ...]:
     """Every frequency `text` states plainly (no bound, hedge or negation before it), in order."""
     text = unicodedata.normalize("NFKC", text)
     out = []
+    amounts: tuple[int, ...] | None = None
     for m in _FREQUENCY.finditer(text):
         if _QUALIFIED.search(text, max(0, m.start() - 24), m.start()) is not None:
             continue
+        if amounts is None:
+            amounts = tuple(x for q in extract(text) if (q.unit or "").partition("/")[0] in _PER_PERIOD
+                            for x in (q.start, q.end))
+        if any(s < m.start() <= e + 2 for s, e in zip(amounts[::2], amounts[1::2])):
+            continue  # "$185 every month", "grows 3% annually": how much a period, the amount's rate
         span = _read(m)
         if span is None:
             continue
@@ -134,19 +144,35 @@ def _read(m: re.Match[str]) -> tuple[Fraction, Fraction] | None:
     """The span of days between two occasions of a frequency's match."""
     g = m.groupdict()
     if g["t"] or g["tn"]:
-        times = Fraction(_TIMES_WORDS[g["t"].lower()]) if g["t"] else _count(g["tn"])
+        times = _times(g["t"] or g["tn"])
         if times is None or times <= 0:
             return None
-        if g["tp"]:
-            return _span(g["tp"], Fraction(1), None, times)
-        if g["tly"]:
-            period, n = _ADVERBS[g["tly"].lower()]
-            return _span(period, Fraction(n), None, times)
-        return _every(g["eo"], g["en"], g["en2"], g["ep"], times)
+        if g["tl"]:
+            fewer = _times(g["tl"])
+            if fewer is None or not 0 < fewer < times:
+                return None
+            span = _read_times(g, times)
+            return None if span is None else (span[0], span[1] * times / fewer)
+        return _read_times(g, times)
     if g["ly"]:
         period, n = _ADVERBS[g["ly"].lower()]
         return _span(period, Fraction(n), None, Fraction(1))
     return _every(g["o"], g["n"], g["n2"], g["p"], Fraction(1))
+
+
+def _times(word: str) -> Fraction | None:
+    return Fraction(_TIMES_WORDS[word.lower()]) if word.lower() in _TIMES_WORDS else _count(word)
+
+
+def _read_times(g: dict[str, str | None], times: Fraction) -> tuple[Fraction, Fraction] | None:
+    """The span of days of `times` a period (`twice a week`, `3 times every two years`)."""
+    if g["tp"]:
+        return _span(g["tp"], Fraction(1), None, times)
+    if g["tly"]:
+        period, n = _ADVERBS[g["tly"].lower()]
+        return _span(period, Fraction(n), None, times)
+    assert g["ep"] is not None
+    return _every(g["eo"], g["en"], g["en2"], g["ep"], times)
 
 
 def _every(ordinal: str | None, n: str | None, n2: str | None, period: str, times: Fraction) -> tuple[Fraction, Fraction] | None:
