@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cairn.meaning.parsed.limits import limits
+from cairn.meaning.parsed.pairing import pairing_mismatches
 from cairn.meaning.parsed.relation import relation_mismatches
 from cairn.meaning.parsed.retraction import retraction
 from cairn.meaning.parsed.run import check as parsed_check
@@ -221,3 +222,54 @@ def test_a_condition_that_asks_leave_or_names_the_text_limits_nothing():
 def test_a_name_the_tagger_gives_as_a_common_noun():
     assert _relations("Bordeaux lies on the Rhône.", "Lyon lies on the Rhône; Bordeaux lies on the Garonne.") == [
         "claim pairs Bordeaux with Rhône; the quote pairs Bordeaux with Garonne and Lyon with Rhône"]
+
+
+def test_a_taste_of_the_hearers_limits_nothing():
+    assert _all("You can add a pinch of chilli.", "You can add a pinch of chilli if you like it hot.") == []
+    assert _all("You can add a pinch of chilli.", "You can add a pinch of chilli if you like spicy food.") == [
+        "claim says \u201cYou can add a pinch of chilli\u201d without restriction; the quote's sentence restricts it:"
+        " \u201cif you like spicy food\u201d"]
+
+
+def test_a_requirement_the_quote_says_may_hold_or_leaves_optional():
+    quote = "If you have asthma, you may need to avoid this medicine; ask your doctor."
+    assert _limits("People with asthma must avoid this medicine.", quote) == [
+        "claim says \u201cmust avoid\u201d (required); quote says \u201cmay need to avoid\u201d (possible)"]
+    assert _limits("People with asthma may need to avoid this medicine.", quote) == []
+    quote = "You can add a pinch of chilli if you like it hot."
+    assert _limits("The recipe requires a pinch of chilli.", quote) == [
+        "claim says \u201crequires\u201d (required); quote says \u201ccan add\u201d (optional)"]
+    assert _limits("The recipe requires a pinch of salt.", quote) == []
+    assert _limits("The recipe does not require chilli.", quote) == []
+
+
+def test_a_measure_put_on_another_thing():
+    quote = "Extra time consists of two periods of 15 minutes, with a 1-minute break between them."
+    assert _relations("Extra time has a 15-minute break between its two periods.", quote) == [
+        "claim gives \u201c15-minute break\u201d; the quote gives \u201c1-minute break\u201d and puts"
+        " \u201c15 minutes\u201d on \u201cperiods\u201d"]
+    assert _relations("Extra time has a 1-minute break between its two periods.", quote) == []
+    assert _relations("Extra time consists of two periods of 15 minutes.", quote) == []
+
+
+def _pairings(claim: str, quote: str) -> list[str]:
+    return [m for _, _, m in pairing_mismatches(read(claim), read(quote))]
+
+
+def test_figures_of_a_list_told_apart_by_an_age_or_a_word_the_tagger_misreads():
+    leaflet = ("Children aged 7 to 9 years: one tablet every six hours; children aged 10 to 12 years: one tablet"
+               " every four hours.")
+    assert _pairings("Children aged 7 to 9 years take one tablet every four hours.", leaflet) == [
+        "claim gives four hours for \u201c7, 9 years\u201d; the quote gives six hours there (\u201cChildren aged 7 to 9"
+        " years: one tablet every six hours\u201d) and four hours for another part (\u201cchildren aged 10 to 12 years:"
+        " one tablet every four hours.\u201d)"]
+    assert _pairings("Children aged 7 to 9 years take one tablet every six hours.", leaflet) == []
+    assert _pairings("Children aged 10 to 12 years take one tablet every four hours.", leaflet) == []
+    # the second `income` is tagged a verb: it is still a word both parts write
+    rates = ("The higher rate of 40% applies to income over £50,270, and the additional rate of 45% to income over"
+             " £125,140.")
+    assert _pairings("The rate of 40% applies to income over £125,140.", rates) == [
+        "claim gives 40% for \u201crate, £125,140\u201d; the quote gives 45% there (\u201cthe additional rate of 45% to"
+        " income over £125,140.\u201d) and 40% for another part (\u201cThe higher rate of 40% applies to income over"
+        " £50,270\u201d)"]
+    assert _pairings("The rate of 45% applies to income over £125,140.", rates) == []

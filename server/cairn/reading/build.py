@@ -136,6 +136,10 @@ def _modality(r: Reading, v: Token) -> tuple[str, str]:
             return "optional", r.shown([outer.i if outer is not None else h.i, v.i])
         if h.lemma in _REQUIRING and (h.lemma != "have" or any(k.dep == "aux" and k.lemma == "to"
                                                                for k in r.children(v.i))):
+            hedge = next((k for k in r.children(h.i) if k.tag == "MD" and k.lemma in ("may", "might", "could")), None)
+            if hedge is not None:
+                # "may need to avoid": a requirement that may or may not hold, which "must avoid" overstates
+                return "possible", r.shown([hedge.i, h.i, v.i])
             return "required", r.shown([h.i, v.i])
         if h.lemma in ("able",):
             return "optional", r.shown([h.i, v.i])

@@ -198,6 +198,7 @@ def _stated(r: Reading, ids: list[int], mine: set[str]) -> bool:
 # a condition that asks the hearer's leave limits nothing: "if that works for you", "if you like"
 _CONSENT_OF_THAT = frozenset("work suit okay ok fine alright convenient good".split())
 _CONSENT_OF_YOU = frozenset("like want wish prefer".split())
+_THE_THING = frozenset("it them this that".split())  # what is proposed itself ("if you like it hot")
 
 
 def _consent(r: Reading, ids: list[int]) -> bool:
@@ -212,8 +213,8 @@ def _consent(r: Reading, ids: list[int]) -> bool:
                 k.lemma in _CONSENT_OF_THAT for k in r.children(verb.i) if k.dep in ("acomp", "attr"))):
             return True
         if t.lemma == "you" and verb.lemma in _CONSENT_OF_YOU and not any(
-                k.dep in ("dobj", "ccomp", "xcomp") for k in r.children(verb.i)):
-            return True
+                k.dep in ("dobj", "ccomp", "xcomp") and k.lemma not in _THE_THING for k in r.children(verb.i)):
+            return True  # "if you like", "if you like it hot": a taste, which limits nothing
     return False
 
 

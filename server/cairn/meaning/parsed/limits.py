@@ -45,6 +45,30 @@ def _modality(claim: Reading, quote: Reading) -> list[Limit]:
             q = top[0]
             out.append(Limit("modality", c.modal, q.modal, f"claim says {quoted(c.modal)} ({c.modality}); "
                                                f"quote says {quoted(q.modal)} ({q.modality})"))
+    return out + _required_thing(claim, quote)
+
+
+# verbs that state their object as necessary ("the recipe requires a pinch of chilli")
+_NEEDING = frozenset("require need".split())
+
+
+def _required_thing(claim: Reading, quote: Reading) -> list[Limit]:
+    """A claim that something requires a thing (`requires a pinch of chilli`) where the quote's clause
+    on that thing makes it optional (`You can add a pinch of chilli`)."""
+    out = []
+    for c in claim.clauses:
+        verb = claim.tokens[c.predicate]
+        if verb.lemma not in _NEEDING or c.modality or c.negation or not c.objects:
+            continue
+        things = content(claim, [k for o in c.objects for k in claim.subtree(o)])
+        for q in quote.clauses:
+            if q.modality != "optional" or q.negation or not q.objects:
+                continue
+            if things and things <= content(quote, [k for o in q.objects for k in quote.subtree(o)]):
+                mine = claim.shown([c.predicate])
+                out.append(Limit("modality", mine, q.modal, f"claim says {quoted(mine)} (required); "
+                                                            f"quote says {quoted(q.modal)} (optional)"))
+                break
     return out
 
 

@@ -91,8 +91,18 @@ def _telling(r: Reading, skip: set[int]) -> dict[str, set[int]]:
 _MOST_FIGURES = 3
 
 
+def _figures(r: Reading) -> int:
+    """How many figures a reading gives, a range (`aged 7 to 9`, `10-12 years`) counting as one."""
+    n = len(r.quantities)
+    for q in r.quantities:
+        k = max(q.tokens) + 1
+        if k + 1 < len(r.tokens) and r.tokens[k].text in ("to", "-", "\u2013") and r.tokens[k + 1].pos == "NUM":
+            n -= 1
+    return n
+
+
 def _list_figures(claim: Reading, quote: Reading) -> list[tuple[str, str, str]]:
-    if len(quote.quantities) < 2 or not claim.quantities or len(claim.quantities) > _MOST_FIGURES:
+    if len(quote.quantities) < 2 or not claim.quantities or _figures(claim) > _MOST_FIGURES:
         return []
     parts = _parts(quote)
     figure_parts: dict[int, list[Quantity]] = {}
@@ -112,8 +122,14 @@ def _list_figures(claim: Reading, quote: Reading) -> list[tuple[str, str, str]]:
     where: dict[str, set[int]] = {}
     for lemma, ids in _telling(quote, q_skip).items():
         where[lemma] = {parts[i] for i in ids if parts[i] in figure_parts}
-    for q in quote.quantities:  # a figure tells its part apart too ("aged 7 to 9")
-        where.setdefault("#" + q.value, set()).update(p for p, qs in figure_parts.items() if q in qs)
+    for t in quote.tokens:
+        # a telling word the quote writes again in another part tells neither apart, whatever the tagger
+        # took it for there ("to income over £125,140", its `income` tagged as a verb)
+        if t.i not in q_skip and parts[t.i] in figure_parts:
+            for w in {t.lemma, t.text.lower()} & where.keys():
+                where[w].add(parts[t.i])
+    for q in quote.quantities:  # a figure tells its part apart too ("aged 7 to 9"), an age or a date as well
+        where.setdefault("#" + q.value, set()).update(parts[i] for i in q.tokens if parts[i] in figure_parts)
     out = []
     c_skip = _figure_tokens(claim)
     c_telling = _telling(claim, c_skip)
@@ -146,7 +162,9 @@ def _list_figures(claim: Reading, quote: Reading) -> list[tuple[str, str, str]]:
             if rival is None:
                 continue
             # the deciding words as the claim writes them, in its order
+            figures = {"#" + q.value: q for q in claim.quantities}
             said = sorted((min(c_telling[k]), claim.tokens[min(c_telling[k])].text) if k in c_telling else
+                          (min(figures[k].tokens), figures[k].shown) if k in figures else
                           (len(claim.tokens), k.lstrip("#")) for k, v in told.items() if v == p)
             words: list[str] = []
             for n, (i, w) in enumerate(said):  # words side by side read as one phrase

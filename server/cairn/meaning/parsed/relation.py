@@ -28,7 +28,52 @@ class RelationMismatch:
 
 
 def relation_mismatches(claim: Reading, quote: Reading) -> list[RelationMismatch]:
-    return _quantities(claim, quote) + _entities(claim, quote)
+    return _quantities(claim, quote) + _measured(claim, quote) + _entities(claim, quote)
+
+
+def _of(r: Reading, q: Quantity) -> tuple[str, str, int] | None:
+    """(unit lemma, lemma of the thing measured, its token) of a measure English puts on a noun: a unit
+    compounded before it (`a 15-minute break`) or an `of` phrase after it (`two periods of 15 minutes`)."""
+    if q.measures is None:
+        return None
+    unit = r.tokens[q.measures]
+    if unit.pos != "NOUN" or unit.head == unit.i:
+        return None
+    head = r.tokens[unit.head]
+    if unit.dep == "compound" and head.pos == "NOUN":
+        return unit.lemma, head.lemma, head.i
+    if unit.dep == "pobj" and head.lemma == "of" and head.head != head.i and r.tokens[head.head].pos == "NOUN":
+        thing = r.tokens[head.head]
+        return unit.lemma, thing.lemma, thing.i
+    return None
+
+
+def _measured(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    """A measure the claim puts on one thing where the quote puts it on another, and gives the claim's
+    thing a measure of its own in the same unit: "a 15-minute break" against "two periods of 15 minutes,
+    with a 1-minute break"."""
+    theirs = [(q, m) for q in quote.quantities if (m := _of(quote, q)) is not None]
+    out = []
+    for cq in claim.quantities:
+        mine = _of(claim, cq)
+        if mine is None:
+            continue
+        unit, thing, _ = mine
+        same = [(q, m) for q, m in theirs if q.value == cq.value and m[0] == unit]
+        if not same or any(m[1] == thing for _, m in same):
+            continue
+        rival = next(((q, m) for q, m in theirs if q.value != cq.value and m[0] == unit and m[1] == thing), None)
+        if rival is None:
+            continue
+        (q, m), (r, n) = same[0], rival
+        mine_shown = claim.shown(sorted({*cq.tokens, cq.measures or cq.tokens[0], mine[2]}))
+        rival_shown = quote.shown(sorted({*r.tokens, r.measures or r.tokens[0], n[2]}))
+        same_shown = quote.shown(sorted({*q.tokens, q.measures or q.tokens[0]}))
+        out.append(RelationMismatch(
+            mine_shown, rival_shown,
+            f"claim gives {quoted(mine_shown)}; the quote gives {quoted(rival_shown)} and puts {quoted(same_shown)}"
+            f" on {quoted(quote.tokens[m[2]].text)}"))
+    return out
 
 
 def _quantities(claim: Reading, quote: Reading) -> list[RelationMismatch]:
