@@ -21,9 +21,10 @@ BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
 # with the cased units, the molar family and frequencies as rates (issue 44), on 9b2764f: 19 and 50
 # (before them 21 and 52): the quantity rule now fails three wrong pairs (10 µM for 10 mM; every year
 # for every six months; once daily for twice daily; one of them failed on its score already) and no
-# longer two correct ones (every three months = quarterly; twice a year = every 6 months)
+# longer two correct ones (every three months = quarterly; twice a year = every 6 months); with the
+# reader rules of 171c1c9 as well, 19 and 44
 FALSE_ALARMS = 19
-MISSES = 50
+MISSES = 44
 
 
 def _rows() -> list[dict]:
