@@ -1938,3 +1938,18 @@ def test_frequencies_that_differ(claim, quote, message):
 ])
 def test_frequencies_that_agree_or_are_not_compared(claim, quote):
     assert B.compare(claim, [quote]) == []
+
+
+@pytest.mark.parametrize("claim,quote,restated", [
+    # a frequency the quote gives in other words is written as the quote writes it, for the word score
+    ("Lifts must be inspected twice a year.", "Lifts must be inspected every six months.",
+     "Lifts must be inspected every six months."),
+    ("The boiler is serviced annually by 2 engineers.", "Two engineers service the boiler every year.",
+     "The boiler is serviced every year by Two engineers."),  # as the quote writes it (the score casefolds)
+    # one that differs, or is of another thing, is left as it is
+    ("Lifts must be inspected every year.", "Lifts must be inspected every six months.",
+     "Lifts must be inspected every year."),
+    ("Reports are published every year.", "Staff meet weekly.", "Reports are published every year."),
+])
+def test_a_frequency_is_restated_as_the_quote_writes_it(claim, quote, restated):
+    assert RS.restated(claim, [quote]) == restated

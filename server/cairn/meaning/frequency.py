@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
@@ -28,7 +29,7 @@ from ..support.words import STOPWORDS
 from .quantities import NumberMismatch, extract
 from .scan import NUMBER_WORDS
 
-__all__ = ["Frequency", "frequencies", "frequency_mismatches"]
+__all__ = ["Frequency", "agreeing", "frequencies", "frequency_mismatches"]
 
 
 class Frequency(NamedTuple):
@@ -206,24 +207,43 @@ _FREQUENCY_WORDS = frozenset({*_DAYS, *(p + "s" for p in _DAYS), *_ADVERBS, "eve
                               "thrice", "times", "other", "half", *NUMBER_WORDS})
 
 
-def frequency_mismatches(claim: str, quotes: list[str]) -> tuple[list[NumberMismatch], list[tuple[int, int]]]:
+def agreeing(claim: str, quotes: Sequence[str]) -> list[tuple[int, int, str]]:
+    """The claim's frequencies (their spans in the claim, NFKC) that a quote
+    gives in other words, each with the quote's words (`twice a year` for
+    `every six months`): for the word-overlap score (cairn.meaning.restating)."""
+    out = []
+    for f, same in _paired(claim, quotes):
+        g = next((g for g in same if _agree(f, g)), None)
+        if g is not None and g.text.casefold() != f.text.casefold():
+            out.append((f.start, f.end, g.text))
+    return out
+
+
+def _paired(claim: str, quotes: Sequence[str]) -> list[tuple[Frequency, list[Frequency]]]:
+    """Each frequency of the claim with its quotes' frequencies of the same thing (a stem near both)."""
+    mine = frequencies(claim)
+    if not mine:
+        return []
+    theirs = [(quote, f) for quote in quotes for f in frequencies(quote)]
+    if not theirs:
+        return []
+    claim_n = unicodedata.normalize("NFKC", claim)
+    out = []
+    for f in mine:
+        near = _near(claim_n, f)
+        same = [g for quote, g in theirs if near & _near(unicodedata.normalize("NFKC", quote), g)]
+        if same:
+            out.append((f, same))
+    return out
+
+
+def frequency_mismatches(claim: str, quotes: Sequence[str]) -> tuple[list[NumberMismatch], list[tuple[int, int]]]:
     """The claim's frequencies that its quotes' frequencies for the same thing
     do not give, and the claim's spans whose frequency the quotes decided (a
     number inside them, `six` of `every six months`, is this rule's, not the
     number rule's)."""
-    mine = frequencies(claim)
-    if not mine:
-        return [], []
-    theirs = [(quote, f) for quote in quotes for f in frequencies(quote)]
-    if not theirs:
-        return [], []
-    claim_n = unicodedata.normalize("NFKC", claim)
     out, decided = [], []
-    for f in mine:
-        near = _near(claim_n, f)
-        same = [g for quote, g in theirs if near & _near(unicodedata.normalize("NFKC", quote), g)]
-        if not same:
-            continue
+    for f, same in _paired(claim, quotes):
         decided.append((f.start, f.end))
         if not any(_agree(f, g) for g in same):
             out.append(NumberMismatch(f.text, ", ".join(dict.fromkeys(g.text for g in same)), "number"))
