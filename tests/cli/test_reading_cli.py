@@ -1,7 +1,7 @@
 """The rules over the sentence reader through the real `cairn check`: each case of
 fixtures/reading (a figure bound to another thing, must against can, a dropped
 restriction, swapped roles, a retraction, negation by clause, comparatives,
-units, month spellings, Unicode forms) gets its verdict, its code and a message
+units (molar ones among them), how often, month spellings, Unicode forms) gets its verdict, its code and a message
 naming the deciding words of each side."""
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ def test_messages_name_the_deciding_words(claims):
         "claim says is completely thread-safe; quote says is not completely thread-safe"]
     assert msg["The winter had more frost days than the average."] == ["claim says more frost; quote says fewer frost"]
     assert msg["The practice pitch is 90 m long."] == ["claim says 90 m; quotes say 90 yards"]
+    assert msg["Dilute the stock to a final concentration of 10 \u00b5M."] == ["claim says 10 \u03bcM; quotes say 10 mM"]
+    assert msg["Inspections of lifts are required every year."] == [
+        "claim says every year; quotes say every six months"]
     assert msg["Incubate the secondary antibody for 1 hour."] == [
         "claim gives 1 hour for \u201csecondary\u201d; the quote gives 30 minutes there (\u201cthe secondary antibody"
         " for 30 minutes.\u201d) and 1 hour for another part (\u201cIncubate the primary antibody for 1 hour\u201d)"]

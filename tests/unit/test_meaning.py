@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import datetime
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from cairn import meaning
 from cairn.meaning import backing as B
 from cairn.meaning import figures as F
+from cairn.meaning import frequency as FQ
 from cairn.meaning import literals as L
 from cairn.meaning import offered as O
 from cairn.meaning import phrases as PH
@@ -1819,3 +1821,135 @@ def test_a_condition_after_its_statement_is_a_clause_of_its_own(claim, quote, me
 ])
 def test_a_condition_after_its_statement_that_agrees(claim, quote):
     assert contradictions(claim, [quote]) == []
+
+
+@pytest.mark.parametrize("text,value,unit", [
+    # the molar family: its symbols keep their case, "mmol/L" is "mM", and the micro sign and the Greek mu
+    # are one letter
+    ("10 mM", "10", "mM"), ("10 mm", "10", "mm"), ("10 \u00b5M", "10", "\u03bcM"), ("10 \u03bcM", "10", "\u03bcM"),
+    ("10 uM", "10", "\u03bcM"), ("2 nM", "2", "nM"), ("5 pM", "5", "pM"), ("5.5 mmol/L", "5.5", "mM"),
+    ("5.5 mmol/l", "5.5", "mM"), ("0.5 mol/L", "0.5", "M"), ("1 M NaCl", "1", "M"), ("3 \u00b5m", "3", "\u03bcm"),
+    # other SI symbols that differ only by case; a casual casing reads as the only unit it can be
+    ("5 mW", "5", "mW"), ("5 MW", "5", "MW"), ("100 Mb", "100", "Mbit"), ("100 MB", "100", "MB"),
+    ("10 KM", "10", "km"), ("5 Pa", "5", "Pa"), ("1013 mbar", "1013", "hPa"), ("90 kPa", "90", "kPa"),
+])
+def test_cased_unit_symbols(text, value, unit):
+    (q,) = Q.extract(text)
+    assert q.kind == "number" and q.value == Q.Decimal(value) and q.unit == unit
+
+
+@pytest.mark.parametrize("text,shown", [
+    # a lone "M" is molar only before its solute; "pa" is per annum; "pM" is no time of day, "pm" is
+    ("5 M users signed up", "5 M"), ("28M ago", "28M"), ("a salary of 50,000 pa", "50,000"), ("3 um apples", "3"),
+])
+def test_lowercase_or_lone_symbols_that_name_no_unit(text, shown):
+    (q,) = Q.extract(text)
+    assert q.unit is None and q.text == shown
+
+
+def test_picomolar_is_not_a_time_of_day():
+    kinds = [(q.kind, q.text) for q in Q.extract("At 10:30 add 5 pM; stop at 5 pm or 6 P.M.")]
+    assert kinds == [("time", "10:30"), ("number", "5 pM"), ("time", "5 pm"), ("time", "6 P.M")]
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("Dilute the stock to a final concentration of 10 \u00b5M.", "Dilute the stock to a final concentration of 10 mM.",
+     "claim says 10 \u03bcM; quotes say 10 mM"),
+    ("Add 10 mM EDTA.", "Add 10 mm EDTA.", "claim says 10 mM; quotes say 10 mm"),
+    ("The laser is rated at 5 mW.", "The laser is rated at 5 MW.", "claim says 5 mW; quotes say 5 MW"),
+    ("The link runs at 100 Mb per second.", "The link runs at 100 MB per second.",
+     "claim says 100 Mb per second; quotes say 100 MB per second"),
+    ("Fasting glucose was 7 mmol/L.", "Fasting glucose was 7 \u00b5M.", "claim says 7 mmol/L; quotes say 7 \u03bcM"),
+])
+def test_concentrations_and_cased_units_that_differ(claim, quote, message):
+    assert [m.message for m in B.compare(claim, [quote])] == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("a final concentration of 10 \u03bcM", "a final concentration of 10 \u00b5M"),  # micro sign = Greek mu
+    ("a final concentration of 10 uM", "a final concentration of 10 \u00b5M"),
+    ("a final concentration of 10 \u00b5M", "a final concentration of 0.01 mM"),  # 1 mM is 1,000 µM
+    ("1 mM", "1,000 \u00b5M"), ("250 nM", "0.25 \u00b5M"),
+    ("glucose of 5.5 mmol/L", "glucose of 5.5 mM"), ("glucose of 5.5 mM", "glucose of 5.5 millimolar"),
+    ("a 10 KM run", "a 10 km run"), ("1013 hPa", "1013 mbar"), ("0.1 MPa", "100 kPa"),
+])
+def test_concentrations_and_cased_units_that_agree(claim, quote):
+    assert B.compare(claim, [quote]) == []
+
+
+@pytest.mark.parametrize("text,days", [
+    # how often, as one rate: the days between two occasions (a month 28 to 31 days, a year 365 or 366)
+    ("every year", (365, 366)), ("annually", (365, 366)), ("every six months", (168, 186)),
+    ("twice a year", (Fraction(365, 2), 183)), ("weekly.", (7, 7)), ("once a week", (7, 7)), ("each week", (7, 7)),
+    ("fortnightly", (14, 14)), ("every two weeks", (14, 14)), ("every other day", (2, 2)),
+    ("every second day", (2, 2)), ("three times a day", (Fraction(1, 3), Fraction(1, 3))),
+    ("every 8 hours", (Fraction(1, 3), Fraction(1, 3))), ("once every two weeks", (14, 14)),
+    ("twice weekly", (Fraction(7, 2), Fraction(7, 2))), ("4 times per year", (Fraction(365, 4), Fraction(366, 4))),
+    ("every 3-5 years", (1095, 1830)), ("quarterly", (84, 93)), ("every hour and a half", (Fraction(1, 16),) * 2),
+    ("on a weekly basis", (7, 7)), ("paid monthly in arrears", (28, 31)),
+    ("once or twice a week", (Fraction(7, 2), 7)), ("2-3 times a day", (Fraction(1, 3), Fraction(1, 2))),
+    ("take 2 tablets twice a day", (Fraction(1, 2), Fraction(1, 2))),
+])
+def test_a_frequency_is_one_rate(text, days):
+    (f,) = FQ.frequencies(text)
+    assert (f.low, f.high) == days
+
+
+@pytest.mark.parametrize("text", [
+    # not how often: an amount per period, the periods of something, a bound, a hedge or a negation
+    "a daily dose of 5 mg", "the monthly fee is $10", "each year's budget", "one day of leave for each year of service",
+    "every day of the trip", "at least once a year", "no more than twice a day", "about every three months",
+    "not every year", "every few years", "twice as many", "twice or once a week",
+    # after an amount of money or a share, how much a period (the amount's rate), not how often
+    "a plan that costs $185 every month", "revenue grows 3% annually",
+])
+def test_what_is_no_frequency(text):
+    assert FQ.frequencies(text) == ()
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("Inspections of lifts are required every year.", "Lifts must be inspected every six months.",
+     "claim says every year; quotes say every six months"),
+    ("The committee meets twice a week.", "The committee meets weekly.", "claim says twice a week; quotes say weekly"),
+    ("The committee meets weekly.", "The committee meets twice a week.", "claim says weekly; quotes say twice a week"),
+    ("Bins are emptied weekly.", "Bins are emptied fortnightly.", "claim says weekly; quotes say fortnightly"),
+    ("The filter is changed every six months.", "Change the filter every year.",
+     "claim says every six months; quotes say every year"),
+    ("Take the tablets every 8 hours.", "Take the tablets twice a day.",
+     "claim says every 8 hours; quotes say twice a day"),
+])
+def test_frequencies_that_differ(claim, quote, message):
+    assert [m.message for m in B.compare(claim, [quote])] == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    ("Lifts are inspected twice a year.", "Lifts must be inspected every 6 months."),
+    ("The committee meets once a week.", "The committee meets weekly."),
+    ("The committee meets every week.", "The committee meets once a week."),
+    ("The boiler is serviced annually.", "Service the boiler every year."),
+    ("Bins are emptied every two weeks.", "Bins are emptied fortnightly."),
+    ("Take the tablets three times a day.", "Take the tablets every 8 hours."),
+    ("Rent is paid every four weeks.", "Rent is paid monthly."),  # a month is 28 to 31 days
+    ("The club meets once a week.", "The club meets once or twice a week."),
+    # the quote's frequency is of another thing: no word near it is near the claim's
+    ("Reports are published every year.", "Staff meet weekly to plan the newsletter."),
+    # a bound in the quote: the claim's rate is left to other rules
+    ("Alarms are tested every month.", "Alarms must be tested at least once a year."),
+])
+def test_frequencies_that_agree_or_are_not_compared(claim, quote):
+    assert B.compare(claim, [quote]) == []
+
+
+@pytest.mark.parametrize("claim,quote,restated", [
+    # a frequency the quote gives in other words is written as the quote writes it, for the word score
+    ("Lifts must be inspected twice a year.", "Lifts must be inspected every six months.",
+     "Lifts must be inspected every six months."),
+    ("The boiler is serviced annually by 2 engineers.", "Two engineers service the boiler every year.",
+     "The boiler is serviced every year by Two engineers."),  # as the quote writes it (the score casefolds)
+    # one that differs, or is of another thing, is left as it is
+    ("Lifts must be inspected every year.", "Lifts must be inspected every six months.",
+     "Lifts must be inspected every year."),
+    ("Reports are published every year.", "Staff meet weekly.", "Reports are published every year."),
+])
+def test_a_frequency_is_restated_as_the_quote_writes_it(claim, quote, restated):
+    assert RS.restated(claim, [quote]) == restated

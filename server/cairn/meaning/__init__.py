@@ -5,7 +5,7 @@ score cannot see.
   identifiers, and amounts written in words, as a text states them;
   `backing`: whether the quotes back a claim's (`number-mismatch`), and
   the claim as the score reads it (`restated`); `units`: when two numbers
-  name the same amount;
+  name the same amount; `frequency`: how often, as one rate;
 - `polarity`: negation, privative prefixes, antonyms, direction and bound
   words (`contradiction`); `quantifiers`: `all` against `one of`, as a bound;
 - `context`: the sentence around a verbatim quote that negates or retracts

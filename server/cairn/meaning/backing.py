@@ -24,6 +24,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from .figures import _REFERENCE_NAMES, _SPANS_OF_YEARS, DateParts, _calendar_year
+from .frequency import frequency_mismatches
 from .literals import _literals_unnamed
 from .offered import Bounded, _bound_at, _counted, _noun_after, _Numbers, _offered, _shown, _takes_in
 from .phrases import _share
@@ -44,8 +45,13 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
     back. `context` holds the cited chunks' text and `titles` their sources'
     titles, against which identifiers are checked."""
     cq = extract(claim)
+    # how often (`every six months`, `twice a year`): one rate, compared as such where the quotes give
+    # one for the same thing; the numbers it is written with are then its, not the number rule's
+    often, decided = frequency_mismatches(claim, quotes)
+    if decided:
+        cq = tuple(q for q in cq if not any(s <= q.start < e for s, e in decided))
     if not cq:
-        return _one_counted(claim, quotes) + _literals_unnamed(claim, quotes, context, titles)
+        return often + _one_counted(claim, quotes) + _literals_unnamed(claim, quotes, context, titles)
     named = (*context, *titles)
     offered = _offered(tuple(quotes))
     numbers = offered.numbers
@@ -153,7 +159,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
                 shown = list(dict.fromkeys(_ident_shown(x) for x in others))
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
-    return out + _one_counted(claim, quotes) + _literals_unnamed(claim, quotes, context, titles)
+    return out + often + _one_counted(claim, quotes) + _literals_unnamed(claim, quotes, context, titles)
 
 
 def _heading(chunk: str) -> str | None:

@@ -32,6 +32,7 @@ from .scan import (
     TIME_UNITS,
     _PlainNumber,
     sentence_starts_at,
+    unit_named,
 )
 from .units import SHARES
 
@@ -231,6 +232,8 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
             # "5m" is metres, "5k" a thousand only next to money
             if scale.lower() == "m" and scale == "m":
                 unit, scale = "m", None
+            elif scale == "M" and _SOLUTE.match(text, m.end("scale")) is not None:
+                unit, scale = "M", None  # "1 M NaCl": molar, before its solute's formula
             elif scale.lower() in ("k", "bn", "mn"):
                 pass
             else:
@@ -249,7 +252,12 @@ def _number(text: str, m: re.Match[str] | _PlainNumber) -> Quantity | None:
             return _bare(text, m, value, word, unit)
         if key in ("m", "g", "h", "t", "l") and u not in _CASED:
             return _bare(text, m, value, word, unit)
-        unit2 = _UNITS.get(key)
+        unit2 = unit_named(u)
+        if unit2 is None:
+            # a cased symbol in another case ("50k pa" is per annum, no pascal): no unit, not read
+            e = m.start("unit")
+            while text[e - 1] in " -":
+                e -= 1
         if unit2 in _CURRENCY_CODES.values() or unit2 in ("USD", "EUR", "GBP", "JPY"):
             unit = unit2
         elif unit is None:
@@ -357,6 +365,9 @@ def _month_part(text: str, part: re.Match[str], e: int, date: tuple[int | None, 
     return Quantity("date", text[part.start():e].strip(), part.start(), e, value=low, high=high, date=date)
 
 
+# a chemical formula after a lone "M" (two element symbols or more, one with a small letter or a digit:
+# "NaCl", "HCl", "H2SO4"): what is dissolved, so "M" is molar; elsewhere ("5 M users", "28M ago") it is not
+_SOLUTE = re.compile(r"\s+(?=[A-Z0-9]*[a-z0-9])(?:[A-Z][a-z]?\d*){2,}(?![\w-])")
 _HALF_A = re.compile(r"(?<![\w-])half\s+an?\s+$", re.IGNORECASE)
 _PER = re.compile(r"(?:[ \t]*/[ \t]*|\s+(?P<w>per|a|an|each)\s+)(?P<den>[^\W\d_]+)(?![\w/])", re.IGNORECASE)
 _PER_FIRST = frozenset("/ \t\n")

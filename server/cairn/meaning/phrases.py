@@ -143,6 +143,8 @@ def _clock_times(text: str) -> list[Quantity]:
     out = []
     for m in _CLOCK.finditer(text):
         if m.group("h"):
+            if m.group(0)[-1] == "M" and m.group("ap").islower():
+                continue  # "5 pM" is picomolar: a time's "pm" is written in one case ("pm", "PM", "p.M." none)
             h, mi = int(m.group("h")) % 12, int(m.group("mi") or 0)
             if m.group("ap").lower() == "p":
                 h += 12

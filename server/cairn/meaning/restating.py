@@ -26,6 +26,7 @@ from .backing import (
     _year_in,
 )
 from .figures import _SPANS_OF_YEARS
+from .frequency import agreeing
 from .offered import Bounded, _bound_at, _counted, _Numbers, _offered, _takes_in
 from .quantities import extract
 from .quantity import Quantity
@@ -42,9 +43,14 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
     word-overlap score, which compares words: an amount the quantity rule
     reads as the quote's is the quote's, found, not missing. The claim's text
     as it is when no number of it is restated."""
-    cq = [q for q in extract(claim) if q.kind in ("number", "time") or (q.kind == "range" and q.unit in _SPANS_OF_YEARS)
-          or (q.kind == "date" and q.value is not None)]
-    if not cq or not quotes:
+    if not quotes:
+        return claim
+    # how often, as the quote writes it ("every six months" for "twice a year"); the numbers inside are its
+    often = agreeing(claim, quotes)
+    cq = [q for q in extract(claim) if (q.kind in ("number", "time") or (q.kind == "range" and q.unit in _SPANS_OF_YEARS)
+                                        or (q.kind == "date" and q.value is not None))
+          and not any(s <= q.start < e for s, e, _ in often)]
+    if not cq and not often:
         return claim
     offered = _offered(tuple(quotes))
     numbers = offered.numbers
@@ -52,8 +58,13 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
     text = unicodedata.normalize("NFKC", claim)
     out: list[str] = []
     last = 0
-    for q in cq:
+    for q in sorted([*cq, *(Quantity("frequency", w, s, e) for s, e, w in often)], key=lambda q: q.start):
         written: str | None = None
+        if q.kind == "frequency":
+            if q.start >= last:
+                out += [text[last:q.start], q.text]
+                last = q.end
+            continue
         if q.kind == "number" and offered.bounds and (same := _same_bound(text, q, offered.bounds)) is not None:
             # "no fewer than three" for "at least 3": the bound as the quote writes it, words and number
             lo, hi, written = same

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ..support.unit_names import CASED_UNITS as _CASED_UNITS
 from ..support.unit_names import UNITS as _UNITS
 from ..support.words import chunks as _chunks_of
 
@@ -90,7 +91,7 @@ _CURRENCY_CODES = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cad"
                    "chf": "CHF", "inr": "INR", "cny": "CNY", "us$": "USD"}
 _LONE_LETTER_UNITS = {"C": "°C", "F": "°F", "m": "m", "g": "g", "h": "hour", "l": "l", "t": "t", "W": "W"}
 
-_unit_alts = sorted((u for u in _UNITS if len(u) > 1 or not u.isalpha()), key=len, reverse=True)
+_unit_alts = sorted((u for u in (*_UNITS, *_CASED_UNITS) if len(u) > 1 or not u.isalpha()), key=len, reverse=True)
 _UNIT_RE = _trie(_unit_alts, fold=True).replace(r"\ ", r"\s+")
 
 # words after which a number names something (a reference), lower case
@@ -165,6 +166,16 @@ _RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|to|and|through|thru)\s*", re.IG
 _BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*|§§?)\.?\s*$")
 _SENT_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
+
+
+def unit_named(written: str) -> str | None:
+    """The unit a spelling the scanner matched names (its words one space
+    apart): an SI symbol in its exact case first ("mM" millimolar, "mm"
+    millimetre), else the spelling in any case ("KM" is "km"); None when the
+    spelling is a cased symbol written in another case that no unit has
+    ("pa" is no pascal)."""
+    key = " ".join(written.split())
+    return _CASED_UNITS.get(key) or _UNITS.get(key.lower())
 
 
 def sentence_starts_at(text: str, pos: int) -> bool:

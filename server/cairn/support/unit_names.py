@@ -7,6 +7,11 @@ from __future__ import annotations
 
 # unit spellings -> normalised unit; matched case-insensitively unless listed in _CASED
 UNITS: dict[str, str] = {}
+# SI symbols that differ from another unit's only by case ("mM" millimolar, "mm" millimetre; "mW"
+# milliwatt, "MW" megawatt; "Mb" megabit, "MB" megabyte; "Pa" pascal, "pa" per annum): the exact
+# spelling -> its unit. Any other casing is read as the case-insensitive spelling reads (UNITS), and
+# a spelling only this table holds is no unit in another case ("pa", "um")
+CASED_UNITS: dict[str, str] = {}
 
 
 def _unit(norm: str, *spellings: str) -> None:
@@ -63,6 +68,24 @@ _unit("oz", "oz", "ounces", "ounce")
 _unit("ml", "ml", "millilitres", "millilitre", "milliliters", "milliliter")
 _unit("\u03bcl", "\u03bcl", "microlitres", "microlitre", "microliters", "microliter")  # µL (NFKC: μL)
 _unit("l", "litres", "litre", "liters", "liter")
+_unit("\u03bcm", "\u03bcm", "micrometres", "micrometre", "micrometers", "micrometer", "microns", "micron")
+# molar concentration (moles of solute per litre: "mmol/L" is "mM") and amounts of substance; the
+# symbols are cased (CASED_UNITS): "mM" is not "mm". A lone "M" is molar only before its solute (figures)
+_unit("M", "molar", "mol/l", "mol/litre", "mol/liter", "moles per litre", "moles per liter", "mol/dm3")
+_unit("mM", "millimolar", "mmol/l", "mmol/litre", "mmol/liter", "millimoles per litre", "millimoles per liter")
+_unit("\u03bcM", "micromolar", "\u03bcmol/l", "umol/l", "\u03bcmol/litre", "micromoles per litre",
+      "micromoles per liter")
+_unit("nM", "nanomolar", "nmol/l", "nmol/litre", "nanomoles per litre", "nanomoles per liter")
+_unit("pM", "picomolar", "pmol/l", "picomoles per litre", "picomoles per liter")
+_unit("mol", "mol", "moles")
+_unit("mmol", "mmol", "millimoles", "millimole")
+_unit("\u03bcmol", "\u03bcmol", "umol", "micromoles", "micromole")
+_unit("nmol", "nmol", "nanomoles", "nanomole")
+# pressure: "Pa" is cased ("pa" is per annum); a millibar is a hectopascal
+_unit("hPa", "hpa", "hectopascals", "hectopascal", "mbar", "millibars", "millibar")
+_unit("kPa", "kpa", "kilopascals", "kilopascal")
+_unit("MPa", "mpa", "megapascals", "megapascal")
+_unit("Pa", "pascals", "pascal")
 _unit("byte", "bytes", "byte")
 _unit("KB", "kb", "kilobytes", "kilobyte", "kib")
 _unit("MB", "mb", "megabytes", "megabyte", "mib")
@@ -71,6 +94,7 @@ _unit("TB", "tb", "terabytes", "terabyte", "tib")
 _unit("W", "watts", "watt")  # "60 W": a lone letter (_LONE_LETTERUNITS)
 _unit("kW", "kw", "kilowatts", "kilowatt")
 _unit("MW", "mw", "megawatts", "megawatt")
+_unit("mW", "milliwatts", "milliwatt")
 _unit("GW", "gw", "gigawatts", "gigawatt")
 _unit("Wh", "wh", "watt-hours", "watt-hour", "watt hours", "watt hour")
 _unit("kWh", "kwh", "kilowatt-hours", "kilowatt-hour", "kilowatt hours", "kilowatt hour")
@@ -80,6 +104,8 @@ _unit("bit", "bits", "bit")
 _unit("kbit", "kbit", "kbits", "kilobits", "kilobit")
 _unit("Mbit", "mbit", "mbits", "megabits", "megabit")
 _unit("Gbit", "gbit", "gbits", "gigabits", "gigabit")
+CASED_UNITS.update({"mM": "mM", "\u03bcM": "\u03bcM", "uM": "\u03bcM", "nM": "nM", "pM": "pM",
+                    "mW": "mW", "Mb": "Mbit", "Pa": "Pa"})
 # rates written as one word: the same units as "km/h", "bit/s" (_number reads those)
 _unit("mile/hour", "mph")
 _unit("km/hour", "kph", "kmh", "kmph")
