@@ -292,3 +292,37 @@ def test_done_against_still_to_come():
     # the present states a rule, neither done nor to come; a report of a saying is not compared
     assert said("Refunds are paid within 14 days.", "Refunds will be paid within 14 days.") == []
     assert said("He said the shop opened in May.", "The shop will open in May.") == []
+
+
+def test_all_from_a_quantifier_of_part():
+    assert _limits("All rooms have a balcony.", "Most rooms have a balcony.") == [
+        "claim says \u201cAll rooms\u201d; the quote says only \u201cMost rooms\u201d"]
+    assert _limits("Every room has a balcony.", "Some rooms have a balcony.") == [
+        "claim says \u201cEvery room\u201d; the quote says only \u201cSome rooms\u201d"]
+    assert _limits("Most rooms have a balcony.", "Most rooms have a balcony.") == []
+    assert _limits("Not all rooms have a balcony.", "Most rooms have a balcony.") == []
+    # `most` on an adjective is a superlative, no quantifier; a quote that also says all of them backs the claim
+    assert _limits("All rooms have wifi.", "The most popular rooms have wifi.") == []
+    assert _limits("All rooms have a balcony.", "All rooms have a balcony; most rooms have a sea view.") == []
+
+
+def test_roles_of_a_passive_clause():
+    quote = "Algal blooms cause the loss of fish."
+    assert _pairings("Algal blooms are caused by the loss of fish.", quote) == [
+        "claim says \u201cAlgal blooms are caused by the loss of fish\u201d; the quote has the roles the other way"
+        " round: \u201cAlgal blooms cause the loss of fish\u201d"]
+    assert _pairings("The loss of fish is caused by algal blooms.", quote) == []
+    assert _pairings("Coral bleaching is caused by high water temperatures.",
+                     "High water temperatures cause coral bleaching.") == []
+
+
+def test_an_estimate_the_claim_insists_is_exact():
+    from cairn.meaning.parsed.overstated import bounds
+
+    def said(claim: str, quote: str) -> list[str]:
+        return [x.message for x in bounds(read(claim), read(quote))]
+
+    assert said("Exactly 200 guests attended the opening.", "About 200 guests attended the opening.") == [
+        "claim states \u201cExactly 200 guests\u201d; the quote gives an estimate: \u201cAbout 200 guests\u201d"]
+    assert said("About 200 guests attended the opening.", "About 200 guests attended the opening.") == []
+    assert said("Exactly 200 guests attended the opening.", "200 guests attended the opening.") == []

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...reading.model import Clause, Reading, Restriction
+from ...reading.model import Clause, Quantifier, Reading, Restriction
 from .words import aligned, best, content, quoted
 
 
@@ -120,4 +120,29 @@ def _universal(claim: Reading, quote: Reading) -> list[Limit]:
             out.append(Limit("universal", said, x.shown, f"claim says {quoted(said)} without restriction; the quote's sentence "
                                             f"restricts it: {quoted(x.shown)}"))
             break
+        else:
+            some = _some_of(claim, u, quote)
+            if some is not None:
+                out.append(some)
     return out
+
+
+# the quantifiers that say "not every one": `most rooms` states nothing of all rooms
+_PART = frozenset("most some many several few".split())
+
+
+def _some_of(claim: Reading, u: Quantifier, quote: Reading) -> Limit | None:
+    """`All rooms have a balcony` against `Most rooms have a balcony`: the quote puts a quantifier of part
+    on the noun the claim says every one of, and none of all on it."""
+    word, noun = claim.tokens[u.word], claim.tokens[u.noun]
+    if word.lemma not in ("all", "every", "each"):
+        return None
+    if any(c.negation and u.noun in c.tokens for c in claim.clauses) or any(
+            k.dep == "neg" for k in claim.children(u.word)) or (u.word > 0 and claim.tokens[u.word - 1].lemma == "not"):
+        return None  # "not all rooms": a part already
+    same = [q for q in quote.quantifiers if quote.tokens[q.noun].lemma == noun.lemma]
+    part = [q for q in same if not q.universal and quote.tokens[q.word].lemma in _PART]
+    if not part or any(q.universal for q in same):
+        return None
+    said, theirs = claim.shown([u.word, u.noun]), quote.shown([part[0].word, part[0].noun])
+    return Limit("universal", said, theirs, f"claim says {quoted(said)}; the quote says only {quoted(theirs)}")

@@ -34,8 +34,18 @@ _CLAIM_BOUNDS = frozenset(
     "highest lowest top floor range between".split())
 
 
+# words that give an amount as an estimate, before it; and a claim's words that insist it is exact
+_ROUGHLY = (("about",), ("around",), ("roughly",), ("approximately",), ("approx",), ("approx.",), ("nearly",),
+            ("almost",), ("some",), ("circa",), ("c.",), ("an", "estimated"), ("estimated",), ("close", "to"),
+            ("more", "or", "less"))
+_EXACTLY = frozenset("exactly precisely".split())
+
+
 def bounds(claim: Reading, quote: Reading) -> list[Limit]:
     """A quote's bounded amount stated by the claim as exact."""
+    exact = _insisted(claim, quote)
+    if exact:
+        return exact
     if any(t.lemma in _CLAIM_BOUNDS or t.text.casefold() in _CLAIM_BOUNDS for t in claim.tokens):
         return []
     for cq in claim.quantities:
@@ -48,6 +58,34 @@ def bounds(claim: Reading, quote: Reading) -> list[Limit]:
         return [Limit("bound", cq.shown, shown, f"claim states {quoted(cq.shown)} as exact; the quote gives a "
                                                 f"bound: {quoted(shown)}")]
     return []
+
+
+def _insisted(claim: Reading, quote: Reading) -> list[Limit]:
+    """`Exactly 200 guests attended` against `About 200 guests attended`: the claim insists on the very
+    amount the quote gives only as an estimate."""
+    for cq in claim.quantities:
+        first = min(cq.tokens)
+        if first == 0 or claim.tokens[first - 1].text.casefold() not in _EXACTLY:
+            continue
+        same = [q for q in quote.quantities if q.value == cq.value]
+        rough = [(q, w) for q in same if (w := _words_before(quote, q, _ROUGHLY)) is not None]
+        if not rough or len(rough) < len(same):
+            continue
+        q, words = rough[0]
+        mine = claim.shown([first - 1, *cq.tokens, *([cq.measures] if cq.measures is not None else [])])
+        shown = quote.shown([*words, *q.tokens, *([q.measures] if q.measures is not None else [])])
+        return [Limit("bound", mine, shown, f"claim states {quoted(mine)}; the quote gives an estimate: "
+                                            f"{quoted(shown)}")]
+    return []
+
+
+def _words_before(r: Reading, q: Quantity, table: tuple[tuple[str, ...], ...]) -> tuple[int, ...] | None:
+    first = min(q.tokens)
+    before = [t.text.casefold() for t in r.tokens[max(0, first - 3):first]]
+    for words in table:
+        if len(before) >= len(words) and tuple(before[len(before) - len(words):]) == words:
+            return tuple(range(first - len(words), first))
+    return None
 
 
 def _bound(r: Reading, q: Quantity) -> tuple[int, ...] | None:

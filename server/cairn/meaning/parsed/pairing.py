@@ -266,11 +266,17 @@ def _phrase(r: Reading, head: int) -> frozenset[str]:
 
 
 def _roles(r: Reading, c: Clause) -> list[tuple[frozenset[str], frozenset[str], int, int]]:
-    """(subject phrase, direct object phrase, subject head, object head) of an active clause."""
+    """(doer's phrase, undergoer's phrase, their heads) of a clause: the subject and the direct object of
+    an active clause; the agent (`by` ...) and the subject of a passive one, which says the same roles
+    the other way round ("Algal blooms are caused by the loss of fish": the loss of fish causes them)."""
+    if any(r.tokens[k].dep in ("nsubjpass", "auxpass") for k in r.kids[c.predicate]):
+        undergoers = [s for s in c.subjects if r.tokens[s].dep == "nsubjpass"]
+        doers = [g for k in r.kids[c.predicate] if r.tokens[k].dep == "agent"
+                 for g in r.kids[k] if r.tokens[g].dep == "pobj"]
+        return [(a, b, d, u) for d in doers for u in undergoers
+                if (a := _phrase(r, d)) and (b := _phrase(r, u)) and a != b]
     subs = [s for s in c.subjects if r.tokens[s].dep == "nsubj"]
     objs = [o for o in c.objects if r.tokens[o].dep == "dobj"]
-    if any(r.tokens[k].dep in ("nsubjpass", "auxpass") for k in r.kids[c.predicate]):
-        return []
     out = []
     for s in subs:
         for o in objs:
@@ -295,10 +301,14 @@ def _swapped(claim: Reading, quote: Reading) -> list[tuple[str, str, str]]:
             if back is None:
                 continue
             q, x = back
-            cs, co = claim.shown(_np(claim, s)), claim.shown(_np(claim, o))
-            qs, qo = quote.shown(_np(quote, x[2])), quote.shown(_np(quote, x[3]))
-            cv, qv = claim.tokens[c.predicate].text, quote.tokens[q.predicate].text
-            out.append((f"{cs} {cv} {co}", f"{qs} {qv} {qo}",
-                        f"claim says {quoted(f'{cs} {cv} {co}')}; the quote has the roles the other way round:"
-                        f" {quoted(f'{qs} {qv} {qo}')}"))
+            said, back_said = _said(claim, c, s, o), _said(quote, q, x[2], x[3])
+            out.append((said, back_said, f"claim says {quoted(said)}; the quote has the roles the other way round:"
+                                         f" {quoted(back_said)}"))
     return out
+
+
+def _said(r: Reading, c: Clause, doer: int, undergoer: int) -> str:
+    """The clause from its first role to its last, as written ("the insurer reimburses the policyholder",
+    "Algal blooms are caused by the loss of fish")."""
+    ids = r.subtree(doer) + r.subtree(undergoer) + [c.predicate]
+    return r.shown(ids)
