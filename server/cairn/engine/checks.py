@@ -253,7 +253,7 @@ def replace_file(path: Path, data: bytes, mode: int = 0o644) -> None:
 
 _CACHE_PREFIX = "draft-report:"
 REPORT_FORMAT = "9"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: a file's list of answers (JSON answers); 6: policy (authority, lineage, source offsets); 7: binding, sentences, dates; 8: parts, joint, conflicting-source; 9: each answer's uncited paragraphs; cached reports of another format are not reused
-_CACHE_MAX_AGE = 30 * 24 * 3600
+CACHE_MAX_AGE = 30 * 24 * 3600  # seconds an unused cached verdict is kept
 _DRAFT_OUTS = None  # a pydantic TypeAdapter(list[DraftOut]), made on first use: a cache entry is a file's answers
 
 
@@ -326,12 +326,19 @@ def fingerprint(ws: Workspace) -> str:
     return h.hexdigest()
 
 
+def cache_key(fp: str, rel: str, data: bytes, prefix: str = _CACHE_PREFIX) -> str:
+    """The cache key of verdicts over `data` (an answer file's bytes; for the language server, one
+    claim's parse) at `rel` in the workspace whose state is `fp` (fingerprint): the command line's
+    whole-file reports and the server's per-claim verdicts are keyed alike, under their own prefix."""
+    import hashlib
+
+    return prefix + hashlib.sha256(fp.encode() + b"\0" + rel.encode("utf-8", "surrogatepass") + b"\0" + data).hexdigest()
+
+
 def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = None,
                   progress: ProgressFn | None = None, *, use_cache: bool = True) -> tuple[list[DraftOut], int]:
     """The JSON-report view of each answer, reusing cached verdicts where the
     inputs are unchanged. Returns (list of report.DraftOut, how many were cached)."""
-    import hashlib
-
     from pydantic import TypeAdapter
 
     from ..report.base import DraftOut, draft_out
@@ -354,7 +361,7 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
                 data = read_regular(p)
             except OSError:
                 data = b""
-            key = _CACHE_PREFIX + hashlib.sha256(fp.encode() + b"\0" + ws.relpath(p).encode() + b"\0" + data).hexdigest()
+            key = cache_key(fp, ws.relpath(p), data)
             cached = ws.store.cache_get(key)
             if cached is not None:
                 try:
@@ -370,5 +377,5 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
     if progress:
         progress(len(answers), len(answers), "")
     if use_cache:
-        ws.store.cache_prune(_CACHE_PREFIX, _CACHE_MAX_AGE)
+        ws.store.cache_prune(_CACHE_PREFIX, CACHE_MAX_AGE)
     return outs, hits

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,6 +37,7 @@ from .json_answers import JsonState, json_state
 from .lens import segment_lenses
 from .positions import Codec, SourceTexts
 from .state import DraftState, Segment
+from .stored import Stored
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +135,10 @@ class Folder:
         self._cites: dict[Path, tuple[frozenset[str], frozenset[str], bool]] = {}
         # cited spans -> the claims citing them, over the drafts published (lsp/reuse.py; the event loop's)
         self.reuse = SpanIndex()
+        # claims' verdicts kept in the index across starts (stored.py), and the fingerprint of the
+        # workspace they are keyed by, with the (epoch, generation) it was taken at
+        self.stored = Stored(self.ws, judge)
+        self._fp: tuple[tuple[int, int], str | None] | None = None
 
     @property
     def settings(self) -> Settings:
@@ -225,8 +231,22 @@ class Folder:
             return False
         return not any(g > seg.generation and (srcs & s or ids & c) for g, s, c in self._changes)
 
+    def _fingerprint(self, fresh: bool) -> str | None:
+        """The workspace's fingerprint (stored.py), taken again when asked `fresh` or when a source
+        changed since; else the one taken last (an edit's check runs no git)."""
+        if fresh or self._fp is None or self._fp[0] != self.stamp:
+            first = self._fp is None
+            self._fp = (self.stamp, self.stored.fingerprint())
+            if first:
+                self.stored.prune()
+        return self._fp[1]
+
     def check(self, path: Path, uri: str, text: str, version: int | None, *, is_open: bool,
               encoding_problem: bool, previous: DraftState | None) -> DraftState:
+        rel = self.ws.relpath(path)
+        # the claims verified (not reused) by this check, to be written to the index; a draft's first
+        # check since the folder was made (an open, the start) takes the fingerprint afresh
+        keep = _Keep(self, rel, fresh=previous is None)
         placed_text = segments.pieces(text)
         old: dict[str, Segment] = {}
         if previous is not None:
@@ -245,7 +265,9 @@ class Folder:
             before = old.get(piece)
             if piece not in parsed and (before is None or not self._fresh(before)):
                 parsed[piece] = before.doc if before is not None else drafts_mod.parse_draft(piece)
-        self.verifier.read_ahead(claim for doc in parsed.values() for claim in doc.claims)
+        # their claims' verdicts kept in the index are read first: only the others are read ahead
+        keep.read_back(claim for doc in parsed.values() for claim in doc.claims)
+        self.verifier.read_ahead(claim for doc in parsed.values() for claim in doc.claims if id(claim) not in keep.found)
         for line, piece in placed_text:
             seg = made.get(piece)
             if seg is None:
@@ -257,11 +279,11 @@ class Folder:
                             if t not in wanted and self._fresh(s):
                                 for cr in s.claims:
                                     claim_cache.setdefault(_layout_key(cr.claim), cr)
-                    seg = self._verify(piece, seg, claim_cache, parsed)
+                    seg = self._verify(piece, seg, claim_cache, parsed, keep)
                 made[piece] = seg
             placed.append((line, seg))
             uncited += seg.doc.uncited_paragraphs
-        rel = self.ws.relpath(path)
+        keep.write()
         state = DraftState(
             path=path, rel=rel, uri=uri, version=version, text=text, is_open=is_open,
             encoding_problem=encoding_problem, placed=placed,
@@ -306,9 +328,11 @@ class Folder:
     def forget(self, path: Path) -> None:
         self._cites.pop(path, None)
 
-    def _verify(self, text: str, stale: Segment | None, cache: dict, parsed: dict | None = None) -> Segment:
+    def _verify(self, text: str, stale: Segment | None, cache: dict, parsed: dict | None = None,
+                keep: _Keep | None = None) -> Segment:
         """Verify a piece: new, or the same text whose verdicts a source change may have made stale;
-        `parsed`: pieces already parsed (text -> draft)."""
+        `parsed`: pieces already parsed (text -> draft); `keep`: the verdicts kept in the index
+        (read back for a claim not known in memory, written for one verified)."""
         doc = stale.doc if stale is not None else (parsed or {}).get(text) or drafts_mod.parse_draft(text)
         seg = Segment(text=text, doc=doc, lines=stale.lines if stale is not None else drafts_mod.split_lines(text),
                       epoch=self.epoch, generation=self.generation)
@@ -320,7 +344,12 @@ class Folder:
             hit = kept.get(id(claim))
             if hit is None:
                 hit = cache.get(_layout_key(claim)) if cache else None
-                hit = _rebind(hit, claim) if hit is not None else self.verifier.verify_claim(claim)
+                if hit is not None:
+                    hit = _rebind(hit, claim)
+                elif keep is not None:
+                    hit = keep.verdict(claim)
+                else:
+                    hit = self.verifier.verify_claim(claim)
             results.append(hit)
         return self._fill(seg, results)
 
@@ -378,3 +407,53 @@ class Folder:
                     seen.update(srcs)
                     reps.append(cr)
         return self.verifier.draft_diagnostics(reps, encoding_problem=encoding_problem)
+
+
+class _Keep:
+    """One check's use of the verdicts kept in the index (stored.py): a claim's verdict read back,
+    else verified and written when the check ends (when the workspace did not change meanwhile)."""
+
+    def __init__(self, folder: Folder, rel: str, *, fresh: bool) -> None:
+        self.folder, self.rel, self.fresh = folder, rel, fresh
+        self.fp: str | None = None
+        self.asked = False
+        self.verified: list[ClaimResult] = []
+        self.found: dict[int, ClaimResult] = {}  # id(claim) -> its verdict read from the index
+        self.reused = 0
+
+    def read_back(self, claims: Iterable[Claim]) -> None:
+        """Read the kept verdicts of these claims (those of the pieces to verify)."""
+        for claim in claims:
+            if not self.asked:
+                self.asked = True
+                self.fp = self.folder._fingerprint(self.fresh)
+            if self.fp is None:
+                return
+            got = self.folder.stored.get(self.fp, self.rel, claim)
+            if got is not None:
+                self.found[id(claim)] = got
+
+    def verdict(self, claim: Claim) -> ClaimResult:
+        got = self.found.pop(id(claim), None)
+        if got is not None:
+            self.reused += 1
+            return got
+        if not self.asked:
+            self.asked = True
+            self.fp = self.folder._fingerprint(self.fresh)
+        cr = self.folder.verifier.verify_claim(claim)
+        self.verified.append(cr)
+        return cr
+
+    def write(self) -> None:
+        if not self.asked:
+            return
+        folder = self.folder
+        if self.fresh or self.reused:
+            log.info("%s: %d claim(s) verified, %d verdict(s) read from the index", self.rel,
+                     len(self.verified), self.reused)
+        if self.fp is None or not self.verified:
+            return
+        if self.fresh and folder._fingerprint(True) != self.fp:
+            return  # the workspace changed while its claims were verified: these verdicts are not kept
+        folder.stored.put(self.fp, self.rel, self.verified)
