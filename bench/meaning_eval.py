@@ -27,8 +27,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from cairn import meaning
-from cairn.meaning.backing import compare, restated_score, without_identifiers
+from cairn.meaning.backing import compare
 from cairn.meaning.quantities import extract
+from cairn.meaning.restating import restated_score, without_identifiers
 from cairn.support import check_support
 from cairn.verify.calibrate import load_rows
 from cairn.verify.verdicts import SENTENCE_REACH

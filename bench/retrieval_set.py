@@ -91,6 +91,7 @@ def measure(root: Path, items: list[dict]) -> dict:
         "cite --for p90 ms": round(statistics.quantiles(times, n=10)[-1] * 1e3, 1),
         "misses": [r["id"] for r in answerable if r["rank"] is None or r["rank"] > 3],
         "wrong nothing-answers": [r["id"] for r in none if r["answered"]],
+        "answerable said to have no answer, ids": [r["id"] for r in answerable if not r["answered"]],
         "labels not found in the corpus": bad,
     }
     ws.store.close()

@@ -74,7 +74,7 @@ from pathlib import Path
 from typing import Any
 
 from cairn import meaning, support
-from cairn.meaning.backing import restated_score
+from cairn.meaning.restating import restated_score
 from cairn.verify.calibrate import THRESHOLDS, calibrate, load_rows
 
 REPO = Path(__file__).resolve().parents[1]

@@ -5,9 +5,12 @@ file itself is marked `sqlite_only`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from web_server import Site
 
 import make_demo
 
@@ -19,6 +22,14 @@ def demo(request, tmp_path: Path, monkeypatch) -> Path:
     if request.param == "postgres":
         monkeypatch.setenv("CAIRN_STORE_URL", request.getfixturevalue("pg_url"))
     return make_demo.build(tmp_path / "demo")
+
+
+@pytest.fixture
+def site() -> Iterator[Site]:
+    """A loopback web server for one test (tests/web_server.py), closed after it."""
+    s = Site()
+    yield s
+    s.close()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -10,44 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from web_server import Page, Site
+from web_ws import LOCAL_NEW, LOCAL_OLD, MOVED, NEW, OLD, html, make
 
 from cairn_testing import run_cairn
 from policy_ws import chunk_id, cite
-
-OLD = "The libffi library is thread-safe."
-NEW = "The libffi library is not fully thread-safe."
-MOVED = "Alpha beta gamma delta."
-LOCAL_OLD = "The local note says the build takes ten minutes."
-LOCAL_NEW = "The local note says the build takes an hour."
-
-
-def html(*paras: str) -> bytes:
-    return ("<html><body>" + "".join(f"<p>{p}</p>" for p in paras) + "</body></html>").encode()
-
-
-@pytest.fixture
-def site() -> Iterator[Site]:
-    s = Site()
-    yield s
-    s.close()
-
-
-def make(tmp_path: Path, url: str) -> Path:
-    ws = tmp_path / "ws"
-    (ws / "sources").mkdir(parents=True)
-    (ws / "drafts").mkdir()
-    (ws / "sources" / "local.md").write_text(LOCAL_OLD + "\n", encoding="utf-8")
-    (ws / "cairn.toml").write_text(f"sources = {json.dumps(['sources', url])}\n", encoding="utf-8")
-    (ws / "drafts" / "d.md").write_text(
-        cite("libffi is thread-safe.", url, OLD) + cite("Alpha beta gamma delta.", url, MOVED)
-        + cite("The build takes ten minutes.", "sources/local.md", LOCAL_OLD), encoding="utf-8")
-    return ws
 
 
 def verdicts(ws: Path, env: dict | None = None) -> list[list[tuple[str, str]]]:
@@ -64,7 +33,7 @@ def fetched_lines(out: str) -> list[str]:
 def test_verify_reports_a_cited_version_the_site_no_longer_serves(site: Site, tmp_path: Path) -> None:
     url = site.url("/notes.html")
     site.pages["/notes.html"] = Page(html(OLD, MOVED), headers={"ETag": '"v1"'})
-    ws = make(tmp_path, url)
+    ws = make(tmp_path / "ws", url, moved=True)
     # the first citation names the version it was written against, the second names none
     version = hashlib.sha256(html(OLD, MOVED)).hexdigest()
     draft = ws / "drafts" / "d.md"
@@ -107,7 +76,7 @@ def test_verify_reports_a_cited_version_the_site_no_longer_serves(site: Site, tm
 def test_verify_keeps_the_download_rules(site: Site, tmp_path: Path) -> None:
     url = site.url("/notes.html")
     site.pages["/notes.html"] = Page(html(OLD, MOVED))
-    ws = make(tmp_path, url)
+    ws = make(tmp_path / "ws", url, moved=True)
     assert run_cairn(ws, "fetch", "--allow-private").returncode == 0
     asked = len(site.requests)
     proc = run_cairn(ws, "fetch", "--verify")  # no --allow-private: loopback refused before connecting
@@ -122,7 +91,7 @@ def test_verify_keeps_the_download_rules(site: Site, tmp_path: Path) -> None:
 def test_verify_with_nothing_cited_fetches_nothing(site: Site, tmp_path: Path) -> None:
     url = site.url("/notes.html")
     site.pages["/notes.html"] = Page(html(OLD))
-    ws = make(tmp_path, url)
+    ws = make(tmp_path / "ws", url, moved=True)
     (ws / "drafts" / "d.md").write_text(cite("The build takes ten minutes.", "sources/local.md", LOCAL_OLD),
                                         encoding="utf-8")
     proc = run_cairn(ws, "fetch", "--verify", "--allow-private", url)
@@ -135,7 +104,7 @@ def test_local_and_web_citations_keep_their_verdicts_through_a_deleted_index_and
         site: Site, tmp_path: Path) -> None:
     url = site.url("/notes.html")
     site.pages["/notes.html"] = Page(html(OLD, MOVED), headers={"ETag": '"v1"'})
-    ws = make(tmp_path, url)
+    ws = make(tmp_path / "ws", url, moved=True)
     assert run_cairn(ws, "fetch", "--allow-private").returncode == 0
     assert verdicts(ws) == [[], [], []]
     site.pages["/notes.html"] = Page(html(NEW, "Zeta. " + MOVED), headers={"ETag": '"v2"'})
@@ -177,7 +146,7 @@ def test_a_repository_s_record_becomes_this_machine_s_when_the_site_serves_its_b
         site: Site, tmp_path: Path) -> None:
     url = site.url("/notes.html")
     site.pages["/notes.html"] = Page(html(OLD, MOVED))
-    ws = make(tmp_path, url)
+    ws = make(tmp_path / "ws", url, moved=True)
     assert run_cairn(ws, "fetch", "--allow-private").returncode == 0
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
     subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
@@ -221,7 +190,7 @@ def test_a_pdf_page_is_parsed_as_a_local_pdf_with_its_fetch_record(site: Site, t
     url = site.url("/spec.pdf")
     site.pages["/spec.pdf"] = Page(body, content_type="application/pdf",
                                    headers={"Last-Modified": "Tue, 01 Dec 2026 10:00:00 GMT", "ETag": '"p1"'})
-    ws = make(tmp_path, url)
+    ws = make(tmp_path / "ws", url, moved=True)
     (ws / "drafts" / "d.md").write_text(cite("The valve is rated for ten bar.", url,
                                              "The valve is rated for ten bar."), encoding="utf-8")
     proc = run_cairn(ws, "fetch", "--allow-private")

@@ -11,43 +11,15 @@ import gzip
 import hashlib
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
-import pytest
 
 from web_server import Page, Site
+from web_ws import LOCAL_NEW, LOCAL_OLD, NEW, OLD, html, make
 
 from cairn_testing import run_cairn
-from policy_ws import chunk_id, cite
-
-OLD = "The libffi library is thread-safe."
-NEW = "The libffi library is not fully thread-safe."
-LOCAL_OLD = "The local note says the build takes ten minutes."
-LOCAL_NEW = "The local note says the build takes an hour."
-
-
-def html(*paras: str) -> bytes:
-    return ("<html><body>" + "".join(f"<p>{p}</p>" for p in paras) + "</body></html>").encode()
-
-
-@pytest.fixture
-def site() -> Iterator[Site]:
-    s = Site()
-    yield s
-    s.close()
-
-
-def make(where: Path, url: str) -> Path:
-    (where / "sources").mkdir(parents=True)
-    (where / "drafts").mkdir()
-    (where / "sources" / "local.md").write_text(LOCAL_OLD + "\n", encoding="utf-8")
-    (where / "cairn.toml").write_text(f"sources = {json.dumps(['sources', url])}\n", encoding="utf-8")
-    (where / "drafts" / "d.md").write_text(cite("libffi is thread-safe.", url, OLD)
-                                           + cite("The build takes ten minutes.", "sources/local.md", LOCAL_OLD),
-                                           encoding="utf-8")
-    return where
+from policy_ws import chunk_id
 
 
 def verdicts(ws: Path, env: dict) -> list[list[str]]:

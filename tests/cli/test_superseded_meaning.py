@@ -81,7 +81,9 @@ def test_changed_sentence_is_quoted_and_fix_does_not_reanchor(tmp_path: Path):
     claim = _edit_sentence(
         root, "Since May, only unopened goods bought in store are accepted back within 30 days of delivery.")
     d = claim["diagnostics"]
-    assert [x["code"] for x in d] == ["span-shifted"]
+    # the sentence as it reads now also narrows the goods the claim speaks of (meaning-39): context-limits
+    assert [x["code"] for x in d] == ["span-shifted", "context-limits"]
+    assert "bought in store" in d[1]["message"]
     assert ("its sentence now reads \u201cSince May, only unopened goods bought in store are accepted back within "
             "30 days of delivery.\u201d") in d[0]["message"]
     assert d[0].get("fix") in (None, "")

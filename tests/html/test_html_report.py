@@ -7,6 +7,7 @@ import hashlib
 import html
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -393,3 +394,124 @@ def test_uncited_paragraphs_are_listed_under_their_answer(browser, demo: Path, t
     assert box.count() == 1 and "1 uncited paragraph" in box.inner_text()
     box.locator("summary").click()
     assert f"line {uncited['line']}: {uncited['text']}" in box.locator("li").inner_text()
+
+
+# -- a claim's parts (issue 47 item 3) -------------------------------------------------------------
+
+
+class _Tree(HTMLParser):
+    """The page as nested (tag, attributes, children, text) nodes: enough to find elements by class."""
+
+    VOID = frozenset({"meta", "br", "input", "img", "link", "hr", "source", "wbr"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root: dict = {"tag": "", "attrs": {}, "kids": [], "text": []}
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        node = {"tag": tag, "attrs": dict(attrs), "kids": [], "text": []}
+        self.stack[-1]["kids"].append(node)
+        self.stack[-1]["text"].append(node)
+        if tag not in self.VOID:
+            self.stack.append(node)
+
+    def handle_endtag(self, tag):
+        for k in range(len(self.stack) - 1, 0, -1):
+            if self.stack[k]["tag"] == tag:
+                del self.stack[k:]
+                return
+
+    def handle_data(self, data):
+        self.stack[-1]["text"].append(data)
+
+
+def _parse(page: str) -> dict:
+    tree = _Tree()
+    tree.feed(page)
+    tree.close()
+    return tree.root
+
+
+def _find(node: dict, tag: str | None = None, cls: str | None = None) -> list[dict]:
+    out = []
+    for kid in node["kids"]:
+        classes = (kid["attrs"].get("class") or "").split()
+        if (tag is None or kid["tag"] == tag) and (cls is None or cls in classes):
+            out.append(kid)
+        out += _find(kid, tag, cls)
+    return out
+
+
+def _text(node: dict) -> str:
+    return "".join(x if isinstance(x, str) else _text(x) for x in node["text"])
+
+
+def _parts_workspace(root: Path) -> tuple[Path, str, str]:
+    """A comparison claim each half of which one quote backs, and a claim whose second clause no quote backs."""
+    from conflict_ws import PLAN_A, PLAN_B, POLICY, cite, draft, make
+
+    comparison = PLAN_A[:-1] + ", but " + PLAN_B
+    unbacked = POLICY[:-1] + ", and the office is closed on Sundays."
+    ws = make(root)
+    draft(ws, cite(comparison, ("sources/plans/a.md", PLAN_A), ("sources/plans/b.md", PLAN_B))
+          + cite(unbacked, ("sources/policy/refunds.md", POLICY)))
+    return ws, comparison, unbacked
+
+
+def test_html_report_carries_each_claims_parts_with_their_quotes(tmp_path: Path):
+    from conflict_ws import PLAN_A, PLAN_B, POLICY
+
+    ws, comparison, unbacked = _parts_workspace(tmp_path)
+    proc = run_cairn(ws, "check", "--format", "html")
+    assert proc.returncode == 0, proc.stderr
+    (script,) = [s for s in _find(_parse(proc.stdout), "script") if s["attrs"].get("id") == "cairn-data"]
+    (answer,) = json.loads(_text(script))["answers"]
+    joint, clause = answer["claims"]
+    assert (joint["text"], joint["joint"], clause["text"], clause["joint"]) == (comparison, True, unbacked, False)
+    # each part with the citations whose quotes back it, as offsets into the claim's text
+    assert [(p["text"], p["citations"], p["supported"]) for p in joint["parts"]] == [
+        (PLAN_A[:-1], [0], True), (PLAN_B, [1], True)]
+    assert [comparison[p["start"]:p["end"]] for p in joint["parts"]] == [PLAN_A[:-1], PLAN_B]
+    assert [[joint["citations"][i]["quote"] for i in p["citations"]] for p in joint["parts"]] == [[PLAN_A], [PLAN_B]]
+    assert [(p["text"], p["citations"], p["supported"]) for p in clause["parts"]] == [
+        (POLICY[:-1], [0], True), ("the office is closed on Sundays.", [], False)]
+    assert [d["code"] for d in clause["diagnostics"]] == ["unsupported-sentence"]
+
+
+def test_parts_drawn_in_chromium_each_beside_its_quote(browser, tmp_path: Path):
+    from conflict_ws import PLAN_A, PLAN_B, POLICY
+
+    ws, comparison, unbacked = _parts_workspace(tmp_path)
+    out = tmp_path / "report.html"
+    assert run_cairn(ws, "check", "--format", "html", "--output", str(out)).returncode == 0
+    p = Page(browser, out)
+    assert p.errors == [] and p.requests == [p.url]
+    drawn = _parse(p.page.content())  # the page as its script drew it
+    p.page.close()
+    joint, clause = _find(drawn, "article", "claim")
+    # the comparison: marked joint, each half underlined in the claim and listed beside its own quote
+    head = _find(joint, "p", "claim-head")[0]
+    assert [_text(b) for b in _find(head, "span", "badge")] == ["verified", "joint"]
+    assert "no single quote backs the whole claim" in _text(_find(joint, "p", "joint-note")[0])
+    assert [_text(s) for s in _find(_find(joint, "p", "claim-text")[0], "span", "part-span")] == [PLAN_A[:-1], PLAN_B]
+    rows = _find(joint, "li", "part")
+    assert [_text(_find(r, "span", "part-text")[0]) for r in rows] == [PLAN_A[:-1], PLAN_B]
+    assert [[_text(m) for q in _find(r, "blockquote", "part-quote") for m in _find(q, "mark")] for r in rows] == [
+        [PLAN_A], [PLAN_B]]
+    assert [[q["attrs"]["data-citation"] for q in _find(r, "blockquote", "part-quote")] for r in rows] == [["1"], ["2"]]
+    assert not _find(joint, cls="unbacked")
+    # the clause no quote backs: marked so, with no quote beside it, and wavy-underlined in the claim
+    head = _find(clause, "p", "claim-head")[0]
+    assert _find(clause, "p", "joint-note") == [] and [_text(b) for b in _find(head, "span", "badge")] == ["verified"]
+    backed, bare = _find(clause, "li", "part")
+    assert "ok" in backed["attrs"]["class"].split() and [
+        _text(m) for m in _find(backed, "mark")] == [POLICY]
+    assert "bad" in bare["attrs"]["class"].split()
+    assert _text(_find(bare, "span", "part-text")[0]) == "the office is closed on Sundays."
+    assert [_text(b) for b in _find(bare, "span", "badge")] == ["no quote"]
+    assert [_text(u) for u in _find(bare, "p", "unbacked")] == ["No quote backs this part."]
+    assert _find(bare, "blockquote") == []
+    (wavy,) = [s for s in _find(_find(clause, "p", "claim-text")[0], "span", "part-span") if "bad" in s["attrs"]["class"]]
+    assert _text(wavy) == "the office is closed on Sundays."
+    assert _text(_find(clause, "p", "claim-text")[0]) == unbacked

@@ -65,3 +65,20 @@ def test_denied_sources_are_never_offered(demo):
 
 def test_query_words_put_numbers_and_names_first():
     assert query_words("Agents in Leeds may approve credits of up to $200.")[:2] == ["200", "Leeds"]
+
+
+def test_a_dotted_version_is_one_key_term():
+    """A version is one term: a passage about 1.2.3.6 holds the parts 1, 2 and 6 of 1.2.6.1 but
+    not 1.2.6.1 (issue 46: relevance read a version's parts as terms apart)."""
+    from cairn.answers.relevance import key_terms, words_of
+
+    assert words_of("zlib 1:1.2.13.dfsg-1, 1.2.11.1 and 14.0") == ["zlib", "1", "1.2.13", "dfsg", "1", "1.2.11.1",
+                                                                  "and", "14.0"]
+    terms = key_terms("What changed in zlib 1.2.6.1?", None)
+    source = "sources/zlib-changelog"
+    assert terms.about("Changes in 1.2.6.1 (12 Feb 2012)", source) == 1.0
+    assert terms.about("Changes in 1.2.3.6 (17 Jan 2010)", source) < 0.7
+    assert terms.missing("Changes in 1.2.3.6 (17 Jan 2010)", source) == ["1.2.6.1"]
+    # written with a trailing zero part, the same number; 1.10 stays a release apart from 1.1
+    assert key_terms("zlib 1.2.0", None).about("zlib 1.2 is out") == 1.0
+    assert key_terms("Python 3.10", None).about("Python 3.1 is out") < 1.0

@@ -416,3 +416,28 @@ def test_judge_many_can_be_cancelled(srv):
     assert all("cancelled" in v.note for v in out if v.judge == "fallback")
     # a cancelled claim was not asked: it is asked next time
     assert j.cached("claim 4", QUOTES) is None
+
+
+def test_cache_keys_stay_as_they_were_for_a_fixed_input(tmp_path):
+    """The keys of the store's judge cache, pinned: a refactor that changed them would make every
+    workspace's cached verdicts unreachable (each claim judged again). The values are those the
+    code gave when the keys of both providers were made by CachingJudge.cache_key alone."""
+    from cairn.judge.nli import NLIJudge, folder_digest
+
+    claim, quotes = "Refunds take 14 days.", ["Refunds are paid within 14 days.", "Q2"]
+    url = "http://127.0.0.1:8080/v1"
+    one = OpenAIJudge(JudgeConfig(provider="openai", url=url, model="test-model"), trusted=True, environ={})
+    assert one.cache_key(claim, quotes) == "judge:176020f1eca5dc138804783e814fb700b6a2b1b648951b906a29cc2e9d20c093"
+    batched = OpenAIJudge(JudgeConfig(provider="openai", url=url, model="test-model", claims_per_request=4),
+                          trusted=True, environ={})
+    assert batched.cache_key(claim, quotes) == (
+        "judge:9a4bc66bbc0735139918bd390303a5ce2a2f8bcafe8089b4f9ebe12385804194")
+    pytest.importorskip("onnxruntime")
+    (tmp_path / "model.onnx").write_bytes(b"not a model")  # hashed, never loaded here
+    (tmp_path / "tokenizer.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "config.json").write_text(json.dumps({"id2label": {"0": "entailment", "1": "neutral",
+                                                                   "2": "contradiction"}}), encoding="utf-8")
+    assert folder_digest(tmp_path) == "fceed36e368f0597ecec3be3f298c49096b5e276a69976778a53122f9168e16b"
+    nli = NLIJudge(str(tmp_path), tmp_path, trusted=True)
+    assert nli.problem is None
+    assert nli.cache_key(claim, quotes) == "judge:7aa68c98aa2b88af534ba4269604428644f8dc4f5cf5a037bba46563dfa9dfca"

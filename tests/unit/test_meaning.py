@@ -15,10 +15,15 @@ from hypothesis import strategies as st
 
 from cairn import meaning
 from cairn.meaning import backing as B
+from cairn.meaning import figures as F
+from cairn.meaning import literals as L
+from cairn.meaning import offered as O
+from cairn.meaning import phrases as PH
 from cairn.meaning import quantities as Q
+from cairn.meaning import restating as RS
 from cairn.meaning import scan as S
 from cairn.meaning.context import check_context
-from cairn.meaning.polarity import contradictions
+from cairn.meaning.contradicting import contradictions
 from cairn.meaning.sentences import sentence_around, sentence_around_slow, sentence_spans
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -225,10 +230,10 @@ def test_a_named_release_against_the_quotes_unnamed_release():
 
 
 def test_identifiers_leave_the_overlap_score_when_the_source_names_them():
-    assert B.without_identifiers("Under Apache 2.0, each Contributor grants", ["apache-2.0.txt\nApache License"]) \
+    assert RS.without_identifiers("Under Apache 2.0, each Contributor grants", ["apache-2.0.txt\nApache License"]) \
         == "Under , each Contributor grants"
     # a name the source does not give stays (only its number goes)
-    assert B.without_identifiers("Under Apache 2.0, each", ["mpl.txt"]) == "Under Apache , each"
+    assert RS.without_identifiers("Under Apache 2.0, each", ["mpl.txt"]) == "Under Apache , each"
 
 
 _MONTHS = "January February March April May June July August September October November December".split()
@@ -274,7 +279,7 @@ def test_a_part_of_a_month_is_shown_and_restated_as_written():
     assert B.compare("held in late March 2022", ["held on 6 March 2022"])[0].message == \
         "claim says late March 2022; quotes say 6 March 2022"
     # for the score, "early March 2022" is the quote's day
-    assert B.restated("The vote was held in early March 2022.", ["Voters went to the polls on 6 March 2022."]) == \
+    assert RS.restated("The vote was held in early March 2022.", ["Voters went to the polls on 6 March 2022."]) == \
         "The vote was held in 6 March 2022."
 
 
@@ -332,7 +337,7 @@ def test_the_scanner_tried_only_in_chunks_that_can_hold_a_start_finds_the_same(t
             assert any(s <= h < e for s, e in spans)
     assert [m.span() for m in S._scan_chunks(text, spans)] == [m.span() for m in S._scan(text)]
     # and what each match gives (a plain number is read without the scanner)
-    assert Q.extract.__wrapped__(text) == Q._whole(text, Q._quantities(text, S._scan(text)) if spans else ())
+    assert Q.extract.__wrapped__(text) == PH._whole(text, Q._quantities(text, S._scan(text)) if spans else ())
 
 
 _BEFORE_NUMBER = st.lists(st.sampled_from([
@@ -348,7 +353,7 @@ _BEFORE_NUMBER = st.lists(st.sampled_from([
 def test_the_word_before_a_number_is_the_plain_paths(text, data):
     text = text + " 7"
     start = data.draw(st.sampled_from([len(text) - 1, data.draw(st.integers(0, len(text)))]))
-    assert Q._reference_and_start(text, start) == Q._reference_and_start_plain(text, start)
+    assert F._reference_and_start(text, start) == F._reference_and_start_plain(text, start)
 
 
 @settings(max_examples=200, deadline=None)
@@ -356,9 +361,9 @@ def test_the_word_before_a_number_is_the_plain_paths(text, data):
 def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim, quotes):
     """compare() keeps what a tuple of quotes offers; an answer is the same
     whether or not another claim was compared with those quotes before."""
-    B._offered.cache_clear()
+    O._offered.cache_clear()
     fresh = B.compare(claim, quotes)
-    B._offered.cache_clear()
+    O._offered.cache_clear()
     B.compare(first, quotes)
     assert B.compare(claim, quotes) == fresh
 
@@ -588,7 +593,7 @@ _POLAR = st.lists(st.sampled_from([
 @settings(max_examples=500, deadline=None)
 @given(_POLAR, st.lists(_POLAR, min_size=1, max_size=3))
 def test_fast_contradictions_agree_with_the_plain_path(claim, quotes):
-    from cairn.meaning import polarity as P
+    from cairn.meaning import screening as P
     assert P._may_differ(claim, quotes) == P._may_differ_plain(claim, quotes)
     assert contradictions(claim, quotes) == contradictions(claim, quotes, plain=True)
     views = [P._quote_view(q) for q in quotes]
@@ -603,15 +608,16 @@ _DASHES = st.lists(st.sampled_from(["a", "-", " ", "  ", "\t", "\n", "\u2003", "
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(_POLAR, _DASHES, st.text(max_size=80)))
 def test_word_tokens_found_alone_are_the_readers_word_tokens(text):
-    from cairn.meaning import polarity as P
+    from cairn.meaning import cues as C
+    from cairn.meaning import screening as P
     text = unicodedata.normalize("NFKC", text)  # as read() and the test on the claim both take it
-    assert P._tokens(text) == P._tokens_plain(text)  # chunk by chunk, as in one pass
-    assert P._WORD_TOKEN.findall(text.lower().replace("\u2019", "'")) == [t.text for t in P._tokens(text)
+    assert C._tokens(text) == C._tokens_plain(text)  # chunk by chunk, as in one pass
+    assert P._WORD_TOKEN.findall(text.lower().replace("\u2019", "'")) == [t.text for t in C._tokens(text)
                                                                           if t.kind == "word"]
 
 
 def test_a_claim_with_no_negative_word_is_not_read_against_quotes_denying_other_things():
-    from cairn.meaning import polarity as P
+    from cairn.meaning import screening as P
     views = [P._quote_view("Refunds are not given for perishable goods.")]
     assert not P._claim_may_contradict("The store opened a new warehouse.", views)
     assert P._claim_may_contradict("Refunds are given for perishable goods.", views)
@@ -786,7 +792,7 @@ def test_any_text_is_read_without_error(claim, text, data):
         assert isinstance(x.message, str)
     for _, neg in found.context:
         assert isinstance(neg.message, str)
-    B.without_identifiers(claim, [text])
+    RS.without_identifiers(claim, [text])
 
 
 def test_a_claim_that_is_its_quote_word_for_word_is_checked_only_for_its_context():
@@ -807,7 +813,7 @@ def test_a_claim_that_is_its_quote_word_for_word_is_checked_only_for_its_context
     ("Applicants must be older than 18.", "Applicants must be over 18.", None),
 ])
 def test_older_and_younger_bound_as_over_and_under(claim, quote, pair):
-    from cairn.meaning.polarity import contradictions
+    from cairn.meaning.contradicting import contradictions
 
     got = contradictions(claim, [quote])
     assert ([(c.claim, c.quote) for c in got if c.kind == "direction"] or [None])[0] == pair
@@ -836,7 +842,7 @@ def test_a_year_a_time_or_a_backward_span_is_no_span_of_days(text):
     ("Sales declined in March.", "Sales fell in March.", False),  # "declined" alone is a direction
 ])
 def test_declined_to_denies_its_verb(claim, quote, negated):
-    from cairn.meaning.polarity import contradictions
+    from cairn.meaning.contradicting import contradictions
 
     assert bool([c for c in contradictions(claim, [quote]) if c.kind != "direction"]) is negated
 
@@ -897,14 +903,14 @@ def test_a_bound_is_backed_by_an_amount_within_it(claim, quote, ok):
     ("Smoking is banned in all public buildings.", "Smoking is prohibited in every public building."),
 ])
 def test_banned_is_prohibited(claim, quote):
-    from cairn.meaning.polarity import contradictions
+    from cairn.meaning.contradicting import contradictions
 
     assert contradictions(claim, [quote]) == []
     assert [c.kind for c in contradictions("Smoking is allowed in public buildings.", [quote])]
 
 
 def test_the_points_of_the_compass_are_opposites():
-    from cairn.meaning.polarity import contradictions
+    from cairn.meaning.contradicting import contradictions
 
     got = contradictions("The river flows north.", ["The river flows south."])
     assert [(c.claim, c.quote) for c in got] == [("north", "south")]
@@ -931,7 +937,7 @@ def test_what_is_no_ratio(text, kinds):
 
 
 def test_a_bound_on_a_number_word_past_twenty():
-    from cairn.meaning.polarity import contradictions
+    from cairn.meaning.contradicting import contradictions
 
     got = contradictions("The tenant must give at most 30 days' notice.",
                          ["The tenant must give at least thirty days' notice."])
@@ -964,7 +970,7 @@ def test_a_but_that_refutes_takes_back(claim, quote, why):
     ("Visitors may feed the animals.", "Visitors are prohibited from feeding the animals.", True),
 ])
 def test_the_passive_of_a_negating_verb_denies_its_subject(claim, quote, conflict):
-    from cairn.meaning.polarity import contradictions
+    from cairn.meaning.contradicting import contradictions
 
     assert bool(contradictions(claim, [quote])) is conflict
 
@@ -1123,15 +1129,15 @@ def test_a_quote_first_met_is_read_by_every_rule_whatever_the_claim_needs():
     """A claim with no number, no negation and no quantifier stops every rule
     early; its quote is still read for all of them, so the next claim typed
     against it reads only itself. The answers are those of a fresh read."""
-    from cairn.meaning import polarity, quantifiers, quantities
+    from cairn.meaning import quantifiers, quantities, screening
 
     quote = "Refunds are not issued after 30 days for all orders placed in May 2021 (prepare test)."
     meaning.check("Cats sleep.", [meaning.Evidence(quote, quote, 0, len(quote))])
     assert quote in meaning._MET
-    hits = (polarity._quote_view.cache_info().hits, quantities.extract.cache_info().hits,
+    hits = (screening._quote_view.cache_info().hits, quantities.extract.cache_info().hits,
             quantifiers._quantifiers.cache_info().hits)
-    polarity._quote_view(quote), quantities.extract(quote), quantifiers._quantifiers(quote)
-    after = (polarity._quote_view.cache_info().hits, quantities.extract.cache_info().hits,
+    screening._quote_view(quote), quantities.extract(quote), quantifiers._quantifiers(quote)
+    after = (screening._quote_view.cache_info().hits, quantities.extract.cache_info().hits,
              quantifiers._quantifiers.cache_info().hits)
     assert all(b == a + 1 for a, b in zip(hits, after))  # each was kept when the quote was first met
     claim = "Refunds are issued after 30 days for all orders placed in May 2021."
@@ -1204,7 +1210,7 @@ def test_which_part_is_an_identifier(text, name, ident):
     ("No-one approves refunds.", "Managers approve refunds.", True),
 ])
 def test_no_one_is_nobody(claim, quote, conflict):
-    from cairn.meaning.polarity import contradictions
+    from cairn.meaning.contradicting import contradictions
 
     assert bool(contradictions(claim, [quote])) is conflict
 
@@ -1294,15 +1300,15 @@ def test_amounts_in_words_times_and_changes_compare(claim, quote, ok):
     ("The minimum age is 18.", "You must be at least 18.", "The minimum age is 18."),
 ])
 def test_an_amount_the_quote_states_otherwise_is_written_as_the_quote_writes_it(claim, quote, restated):
-    assert B.restated(claim, [quote]) == restated
+    assert RS.restated(claim, [quote]) == restated
 
 
 def test_an_identifier_the_quote_names_is_written_as_the_quote_writes_it():
-    assert B.without_identifiers("The game was released in the third quarter of 2021.", [], ["The game launched in Q3 2021."]) \
+    assert RS.without_identifiers("The game was released in the third quarter of 2021.", [], ["The game launched in Q3 2021."]) \
         == "The game was released in the Q3 of 2021."
-    assert B.without_identifiers("The patch landed in kernel 5.15.", [], ["Linux 5.15 includes the patch."]) \
+    assert RS.without_identifiers("The patch landed in kernel 5.15.", [], ["Linux 5.15 includes the patch."]) \
         == "The patch landed in kernel 5.15."
-    assert B.without_identifiers("The patch landed in kernel 5.16.", [], ["Linux 5.15 includes the patch."]) \
+    assert RS.without_identifiers("The patch landed in kernel 5.16.", [], ["Linux 5.15 includes the patch."]) \
         == "The patch landed in kernel ."
 
 
@@ -1534,8 +1540,8 @@ def test_periods_spans_and_frequencies_compare(claim, quote, ok):
 
 
 def test_a_decade_and_a_span_are_written_as_the_quote_writes_them():
-    assert B.restated("It erupted in the late 1990s.", ["It erupted in 1998."]) == "It erupted in the 1998."
-    assert B.restated("He held it for 15 years.", ["He held it from 1985 to 2000."]) == "He held it for 1985 to 2000."
+    assert RS.restated("It erupted in the late 1990s.", ["It erupted in 1998."]) == "It erupted in the 1998."
+    assert RS.restated("He held it for 15 years.", ["He held it from 1985 to 2000."]) == "He held it for 1985 to 2000."
 
 
 @pytest.mark.parametrize("word,base", [("cashless", "cash"), ("wireless", "wire"), ("regardless", None),
@@ -1566,10 +1572,10 @@ def test_round_fifteen_amounts(claim, quote, ok):
 
 
 def test_what_the_score_reads_for_a_bound_a_change_and_a_time():
-    assert B.restated("The dam is more than 180 metres tall.", ["The dam stands 185 m high."]) \
+    assert RS.restated("The dam is more than 180 metres tall.", ["The dam stands 185 m high."]) \
         == "The dam is more than 185 m tall."
-    assert B.restated("Deaths fell by a third.", ["Deaths dropped from 300 to 200."]) == "Deaths fell by 300 to 200."
-    assert B.restated("Check-in starts at 3 pm.", ["Guests may check in from 15:00."]) == "Check-in starts at 15:00."
+    assert RS.restated("Deaths fell by a third.", ["Deaths dropped from 300 to 200."]) == "Deaths fell by 300 to 200."
+    assert RS.restated("Check-in starts at 3 pm.", ["Guests may check in from 15:00."]) == "Check-in starts at 15:00."
 
 
 @pytest.mark.parametrize("claim,quote,conflict", [
@@ -1617,7 +1623,7 @@ def test_a_second_predicate_is_a_statement_of_its_own(claim, quote, conflict):
 
 
 def test_a_movement_the_other_way():
-    from cairn.meaning.polarity import reversed_movements
+    from cairn.meaning.contradicting import reversed_movements
 
     quote = ["Oil flows through the pipeline from the coast to the refinery."]
     assert reversed_movements("The pipeline carries oil from the refinery to the coast.", quote)[0].message == \
@@ -1726,7 +1732,7 @@ def test_bounds_in_another_unit_and_spans_of_years(claim, quote, ok):
      "It is requested, but not required, that you contact the authors before redistributing many copies.", True),
 ])
 def test_cases_and_conditions_said_both_ways(claim, quote, conflict):
-    from cairn.meaning.polarity import contradictions
+    from cairn.meaning.contradicting import contradictions
 
     assert bool(contradictions(claim, [quote])) is conflict
 
@@ -1770,9 +1776,9 @@ def test_the_literal_patterns_fast_forms_find_what_the_plain_ones_do(text):
     import re
 
     plain = re.compile(r"(?<![^\s(\[\"'`])--?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
-    assert B._OPTION.findall(text) == plain.findall(text)
-    if B._FILE.search(text):
-        assert B._may_name_file(text)
+    assert L._OPTION.findall(text) == plain.findall(text)
+    if L._FILE.search(text):
+        assert L._may_name_file(text)
 
 
 def test_rounding_up_against_rounding_down():

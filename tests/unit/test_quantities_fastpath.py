@@ -16,6 +16,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cairn.meaning import phrases as PH
 from cairn.meaning import quantities as Q
 from cairn.meaning import scan as S
 
@@ -113,12 +114,12 @@ def test_extract_is_the_plain_scan(text: str) -> None:
     norm = unicodedata.normalize("NFKC", text)
     want = Q._quantities(norm, S._scan(norm))
     if " in " in norm or " out of " in norm:
-        ratios = Q._ratios(norm)
+        ratios = PH._ratios(norm)
         if ratios:
             want = tuple(sorted([q for q in want if not any(r.start <= q.start < r.end for r in ratios)] + ratios,
                                 key=lambda q: q.start))
     if len(want) > 1:
-        want = Q._compounds(norm, want)  # "200 ms 5 µs": amounts in two units, read after the scan both ways
+        want = PH._compounds(norm, want)  # "200 ms 5 µs": amounts in two units, read after the scan both ways
     if len(want) > 1 and (" or " in norm or " and " in norm or ", " in norm):
-        want = Q._listed_units(norm, want)  # a list's unit, read after the scan on both ways alike
+        want = PH._listed_units(norm, want)  # a list's unit, read after the scan on both ways alike
     assert Q.extract(text) == want

@@ -363,3 +363,24 @@ def test_the_full_text_index_is_written_in_large_segments_on_old_and_new_indexes
     assert hashsize() == FTS_HASH_BYTES
     assert answers(store) == before
     store.close()
+
+
+def test_ranking_sees_a_change_of_the_index_made_by_this_store_or_another(tmp_path: Path) -> None:
+    """The word counts the ranking keeps between searches (sqlite_search._vocab_counts) are
+    dropped when the index changes, through this connection or another process's."""
+    root = tmp_path / "ws"
+    (root / "sources").mkdir(parents=True)
+    for i in range(3):
+        (root / "sources" / f"d{i}.md").write_text(f"# Doc {i}\n\nParcels to island {i} travel by ferry.\n")
+    ws = _ws(root)
+    ws.index()
+    store = ws.store
+    assert store.rank(["zeppelin"], 3) == []  # the word is in no chunk: counted as absent
+    (root / "sources" / "d9.md").write_text("# Doc 9\n\nParcels to the mainland travel by zeppelin.\n")
+    ws.index()  # the same store writes the new version
+    assert [c.source for c in store.rank(["zeppelin"], 3)] == ["sources/d9.md"]
+    assert store.rank(["rocket"], 3) == []
+    other = _ws(root)  # another handle on the same file, as another process would be
+    (root / "sources" / "d8.md").write_text("# Doc 8\n\nLetters to the moon travel by rocket.\n")
+    other.index()
+    assert [c.source for c in store.rank(["rocket"], 3)] == ["sources/d8.md"]

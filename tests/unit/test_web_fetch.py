@@ -70,6 +70,28 @@ def test_the_time_limit_stops_a_slow_body(site: Site) -> None:
     assert time.monotonic() - started < 3
 
 
+@pytest.mark.parametrize("page, words", [
+    (Page(drip=0.05), "stopped at the time limit: not downloaded within 1 s"),  # each byte well inside a timeout
+    (Page(drip_headers=0.05), "stopped at the time limit: no complete answer within 1 s"),
+    (Page(stall=True), "stopped at the time limit: no complete answer within 1 s"),
+])
+def test_the_time_limit_is_one_deadline_whatever_the_server_drips(site: Site, page: Page, words: str) -> None:
+    site.pages["/p"] = page
+    started = time.monotonic()
+    with pytest.raises(web.FetchError, match=words):
+        web.fetch(site.url("/p"), allow_private=True, time_limit=1.0)
+    assert 0.9 < time.monotonic() - started < 2.5
+
+
+def test_a_redirect_does_not_restart_the_time_limit(site: Site) -> None:
+    site.pages["/start"] = Page(status=302, location="/drip")
+    site.pages["/drip"] = Page(drip=0.05)
+    started = time.monotonic()
+    with pytest.raises(web.FetchError, match="within 1 s"):
+        web.fetch(site.url("/start"), allow_private=True, time_limit=1.0)
+    assert time.monotonic() - started < 2.5
+
+
 def test_the_size_limit_stops_a_body_without_a_length(site: Site) -> None:
     site.pages["/big"] = Page(content_type="text/plain", stream=3 * 1024 * 1024)
     with pytest.raises(web.FetchError, match="larger than 2 MB"):

@@ -107,7 +107,16 @@ def relevant(ws: Workspace, question: str, passages: Sequence[Chunk]) -> tuple[T
 def ranked(ws: Workspace, question: str, k: int) -> tuple[Terms, list[Chunk], list[Chunk]]:
     """`ask`'s retrieval: the question's terms, the `k` passages shown (the relevant ones first,
     then the closest others) and the relevant ones among them, best first."""
+    from ..index.drafted import drafted_sources
+    from ..index.retrieval import holding_versions
+
     candidates = retrieve(ws, question, max(k, CANDIDATES))
+    # and the chunks holding the question's version numbers as written (`1.2.13`), which the
+    # full-text ranking reads as three common numbers
+    drafted = drafted_sources(ws)
+    candidates += [c for c in holding_versions(ws.store, question, {c.chunk_id for c in candidates},
+                                               readable=ws.readable_sources())
+                   if ws.allowed(c.source) and c.source not in drafted]
     terms, about = relevant(ws, question, candidates)
     about = about[:k]
     chosen = {c.chunk_id for c in about}

@@ -40,10 +40,33 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class Near:
-    """A passage close to a quote that is not in the sources: its similarity (0-100)."""
+    """A passage close to a quote that is not in the sources: its similarity to the whole
+    quote (0-100) and how much of the quote it covers (0-1, see `coverage`)."""
 
     place: Place
     score: float
+    coverage: float = 1.0
+
+
+# the least share of a quote a passage must cover to be offered as close to it: a word of the
+# quote found alone ("man") or a heading sharing two of its words is no passage the writer meant
+MEANINGFUL = 0.4
+
+
+def coverage(quote: str, span: str) -> float:
+    """How much of `quote` the passage `span` covers: the smaller of its share of the quote's
+    length and its share of the quote's content words (compared by stem, as relevance compares
+    them; a quote of stopwords only is judged by its length)."""
+    from .relevance import content_words, term_keys
+
+    wanted = " ".join(quote.split())
+    if not wanted:
+        return 0.0
+    length = min(1.0, len(" ".join(span.split())) / len(wanted))
+    words = term_keys(" ".join(content_words(wanted)))
+    if not words:
+        return length
+    return min(length, len(words & term_keys(span)) / len(words))
 
 
 def loose_pattern(quote: str) -> re.Pattern[str] | None:
@@ -109,7 +132,11 @@ def _place(ws: Workspace, ch: Chunk, s: int, e: int, texts: dict[str, str | None
 
 
 def closest(ws: Workspace, quote: str, sources: list[str] | None = None, n: int = 3) -> list[Near]:
-    """The `n` passages most like the quote (rapidfuzz's best partial alignment)."""
+    """The `n` passages most like the quote, among those covering a meaningful part of it
+    (MEANINGFUL): each chunk's best partial alignment (rapidfuzz), widened to whole words, then
+    ranked by its similarity to the whole quote, which falls with the share of the quote a
+    passage lacks, so a fragment equal to one of the quote's words never comes before a passage
+    holding most of it."""
     from rapidfuzz import fuzz
 
     wanted = " ".join(quote.split())
@@ -118,21 +145,29 @@ def closest(ws: Workspace, quote: str, sources: list[str] | None = None, n: int 
     scored = []
     for ch in _current(ws, sources):
         al = fuzz.partial_ratio_alignment(wanted, ch.text, score_cutoff=40)
-        if al is not None:
-            scored.append((al.score, ch, al.dest_start, al.dest_end))
-    scored.sort(key=lambda x: (-x[0], x[1].source, x[1].start))
+        if al is None:
+            continue
+        s, e = _whole_words(ch.text, al.dest_start, al.dest_end)
+        if e <= s:
+            continue
+        span = ch.text[s:e]
+        cov = coverage(wanted, span)
+        if cov < MEANINGFUL:
+            continue
+        scored.append((fuzz.ratio(wanted, " ".join(span.split())), cov, ch, s, e))
+    scored.sort(key=lambda x: (-x[0], -x[1], x[2].source, x[2].start, x[3]))
     texts: dict[str, str | None] = {}
-    out = []
-    for score, ch, s, e in scored[:n]:
-        t = ch.text
-        while 0 < s < e and t[s - 1].isalnum() and t[s].isalnum():  # whole words at both ends
-            s -= 1
-        while s < e < len(t) and t[e - 1].isalnum() and t[e].isalnum():
-            e += 1
-        while s < e and ch.text[s].isspace():
-            s += 1
-        while e > s and ch.text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            out.append(Near(_place(ws, ch, s, e, texts), score))
-    return out
+    return [Near(_place(ws, ch, s, e, texts), score, cov) for score, cov, ch, s, e in scored[:n]]
+
+
+def _whole_words(t: str, s: int, e: int) -> tuple[int, int]:
+    """The span [s, e) of `t` widened to whole words at both ends, its white space trimmed."""
+    while 0 < s < e and t[s - 1].isalnum() and t[s].isalnum():
+        s -= 1
+    while s < e < len(t) and t[e - 1].isalnum() and t[e].isalnum():
+        e += 1
+    while s < e and t[s].isspace():
+        s += 1
+    while e > s and t[e - 1].isspace():
+        e -= 1
+    return s, e

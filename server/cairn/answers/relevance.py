@@ -36,10 +36,12 @@ from ..support.words import MONTH_ABBR
 if TYPE_CHECKING:
     from ..store import IndexStore
 
-__all__ = ["RELEVANT", "Terms", "key_terms", "variants", "words_of"]
+__all__ = ["RELEVANT", "Terms", "content_words", "key_terms", "term_keys", "variants", "words_of"]
 
 RELEVANT = 0.6  # the weighted share of a claim's key terms a passage must hold to be about it
-_WORD = re.compile(r"[^\W_]+")
+# a dotted number (`1.2.13`, `1.2.11.1`, `2.5`) is one term: the parts of a version are no terms apart,
+# so that a passage about 1.2.3.6 is not about 1.2.6.1 by holding 1, 2 and 6
+_WORD = re.compile(r"\d+(?:\.\d+)+|[^\W_]+")
 # words a question or a claim is phrased with, which say nothing of what it is about
 _PHRASING = frozenset("""
     many much long often exactly say says said mean means meant tell tells please explain describe
@@ -59,7 +61,28 @@ def _key(word: str) -> str:
     short name as its name ("Oct" is "October"), any other word by its stem."""
     if word.isdigit():
         return word.lstrip("0") or "0"
+    if word[0].isdigit() and "." in word:
+        return _dotted(word)
     return stem(_SPELLING.get(word, MONTH_ABBR.get(word, word)))
+
+
+def _chunks_holding(store: IndexStore, dotted: str, readable: Sequence[str] | None) -> int:
+    """How many current chunks hold a dotted number as written (up to the store's cap): the
+    full-text index cuts `1.2.13` into 1, 2 and 13, each far commoner than the version."""
+    from ..index.retrieval import as_written
+
+    exact = as_written(dotted)
+    found = store.search_words(dotted.split("."), limit=store.WORD_COUNT_CAP * 2, readable=readable)
+    return min(store.WORD_COUNT_CAP, sum(1 for ch in found if exact.search(ch.text)))
+
+
+def _dotted(word: str) -> str:
+    """A dotted number as a term: each part without its leading zeros, the zero parts at its end
+    dropped (`14.0` is 14, `1.2.0` is 1.2; `1.10` stays 1.10, a release, not 1.1)."""
+    parts = [p.lstrip("0") or "0" for p in word.split(".")]
+    while len(parts) > 1 and parts[-1] == "0":
+        parts.pop()
+    return ".".join(parts)
 
 
 # British spellings the texts Cairn cites write either way ("licence" in a claim, "license" in a licence)
@@ -94,15 +117,20 @@ class Terms:
         return [words.get(t, t) for t, _ in sorted(self.weights.items(), key=lambda x: -x[1]) if t not in held]
 
 
+def term_keys(text: str) -> set[str]:
+    """Every word of `text` as terms are compared (a number as written, any other word by its stem)."""
+    return {_key(w) for w in words_of(text)}
+
+
 def _held(text: str, source: str) -> set[str]:
-    return {_key(w) for w in words_of(text)} | {_key(w) for w in words_of(source.rsplit("/", 1)[-1])}
+    return term_keys(text) | term_keys(source.rsplit("/", 1)[-1])
 
 
 def _name(word: str) -> bool:
     """A word that names a thing: in no English dictionary, or a capital inside it."""
     from ..support.name_words import _in_dictionary
 
-    if word.isdigit() or len(word) < 3:
+    if word[0].isdigit() or len(word) < 3:  # a number, a version (`1.2.13`) or `3rd`, `x86` aside: no name
         return False
     return any(c.isupper() for c in word[1:]) or not _in_dictionary(word.lower())
 
@@ -127,12 +155,15 @@ def key_terms(text: str, store: IndexStore | None, readable: Sequence[str] | Non
                       if _SPELLING.get(w.lower(), w.lower()) in words and _name(_SPELLING.get(w.lower(), w)))
     counts: dict[str, int] = {}
     total = 1
-    forms = {w: variants(w) for w in words}
+    forms = {w: variants(w) for w in words if not (w[0].isdigit() and "." in w)}
     if store is not None:
         counts, total = store.word_counts(sorted({v for vs in forms.values() for v in vs}), readable=readable)
     weights: dict[str, float] = {}
     for w in words:
-        df = max(counts.get(v, 0) for v in forms[w])  # "disclaims" is as common as "disclaimed"
+        if store is not None and w[0].isdigit() and "." in w:
+            df = _chunks_holding(store, w, readable)
+        else:
+            df = max(counts.get(v, 0) for v in forms.get(w, [w]))  # "disclaims" is as common as "disclaimed"
         idf = math.log(1 + (total + 1) / (df + 0.5))
         k = _key(w)
         weights[k] = max(weights.get(k, 0.0), idf)

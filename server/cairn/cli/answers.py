@@ -127,10 +127,11 @@ def cite_cmd(quote: str | None, claim: str | None, k: int, sources: tuple[str, .
     near = closest(ws, quote, names)
     if as_json:
         click.echo(json.dumps({"found": 0, "closest": [
-            {"citation": n.place.citation(), "similarity": round(n.score / 100, 4), "page": n.place.chunk.page,
-             "line": n.place.line, "sentence": n.place.sentence} for n in near]}, ensure_ascii=False))
+            {"citation": n.place.citation(), "similarity": round(n.score / 100, 4), "coverage": round(n.coverage, 4),
+             "page": n.place.chunk.page, "line": n.place.line, "sentence": n.place.sentence} for n in near]}, ensure_ascii=False))
     else:
-        _err("the quote is not in the sources" + ("; the closest passages:" if near else ""))
+        _err("the quote is not in the sources" + ("; the closest passages:" if near else
+                                                  "; no passage holds much of it"))
         for n in near:
             click.echo(safe(f"{_where(n.place)} ({n.score:.0f}% similar): {' '.join(n.place.quote.split())}"),
                        err=True)

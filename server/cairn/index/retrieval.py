@@ -70,4 +70,31 @@ def retrieve(store: IndexStore, claim: str, n: int = CANDIDATES, *,
     claim's words (each word once; numbers and names first), among the `readable`
     sources only when given (Workspace.readable_sources: the principal's)."""
     words = list(dict.fromkeys(v for w in query_words(claim) for v in variants(w)))
-    return store.rank(words, n, readable=readable) if words else []
+    ranked = store.rank(words, n, readable=readable) if words else []
+    return ranked + holding_versions(store, claim, {c.chunk_id for c in ranked}, readable=readable)
+
+
+_DOTTED = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![^\W_]|\.\d)")
+VERSION_HITS = 10  # chunks holding one of the text's dotted numbers, beside the ranking's
+
+
+def as_written(dotted: str) -> re.Pattern[str]:
+    """A dotted number as written, not as part of a longer one (`1.2.13`, not in 1.2.13.1 or 11.2.13)."""
+    return re.compile(r"(?<![\d.])" + re.escape(dotted) + r"(?!\d|\.\d)")
+
+
+def holding_versions(store: IndexStore, text: str, seen: frozenset[str] | set[str] = frozenset(),
+                     n: int = VERSION_HITS, *, readable: Sequence[str] | None = None) -> list[Chunk]:
+    """Up to `n` current chunks (none of `seen`) holding a dotted number of `text` as written
+    (`1.2.13`, not 1.2.13.1): the full-text index cuts `1.2.13` into 1, 2 and 13, numbers that
+    half a changelog holds, so its ranking alone crowds out the entry of that release."""
+    out: list[Chunk] = []
+    for dotted in dict.fromkeys(_DOTTED.findall(text)):
+        exact = as_written(dotted)
+        for ch in store.search_words(dotted.split("."), limit=200, readable=readable):
+            if len(out) >= n:
+                return out
+            if ch.chunk_id not in seen and exact.search(ch.text):
+                seen = seen | {ch.chunk_id}
+                out.append(ch)
+    return out

@@ -29,20 +29,21 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..support.words import chunks
-from . import backing, polarity, quantifiers
+from . import offered, quantifiers, screening
 from .backing import compare
+from .clauses import POSITIVE
 from .context import ContextNegation, check_context, in_sentence, negation_before
+from .contradicting import Contradiction, contradictions, reversed_movements
 from .parsed import run as parsed
 from .parsed.limits import Limit
 from .parsed.relation import RelationMismatch
-from .polarity import POSITIVE, Contradiction, contradictions, reversed_movements
 from .quantifiers import only_conflicts, quantifier_conflicts
 from .quantities import NumberMismatch
 from .sentences import sentence_around, sentence_spans
 
 # Changed whenever a rule changes what it decides: cached verdicts made under
 # other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-39"
+RULES_VERSION = "meaning-40"
 
 __all__ = [
     "RULES_VERSION",
@@ -201,8 +202,8 @@ def _first_met(quote: str) -> None:
     if len(_MET) >= 8192:
         _MET.clear()
     _MET[quote] = None
-    backing.prepare(quote)
-    polarity.prepare(quote)
+    offered.prepare(quote)
+    screening.prepare(quote)
     quantifiers.prepare(quote)
 
 

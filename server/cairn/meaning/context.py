@@ -22,7 +22,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .polarity import Contradiction, Reading, contradictions, read
+from .clauses import Reading
+from .contradicting import Contradiction, contradictions
+from .polarity import read
 from .sentences import sentence_around
 
 __all__ = ["ContextNegation", "check_context", "in_sentence", "negation_before"]

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..support import STOPWORDS, stem
-from .polarity import Contradiction
+from .contradicting import Contradiction
 
 __all__ = ["only_conflicts", "prepare", "quantifier_conflicts"]
 

@@ -137,15 +137,18 @@ _SPACED_LONE = r"\s(?=[gm](?:\s+(?:of|long|wide|high|deep|tall|per|and|or|to|at|
 # after a hyphen would otherwise read the rest of the run (issue 45, finding 8)
 _RUN_WORDS = 15
 
-# one scanner, alternatives in priority order: compiled on first use (about 0.1 s, which a start of
-# the language server that verifies no claim does not pay)
-_SCAN_SOURCE =     rf"""
+# one scanner, alternatives in priority order; `dotted` also reads a Debian package version whole
+# (`1:1.2.13.dfsg-1`: epoch, upstream version, revision), so that none of its parts is a quantity.
+# Compiled on first use (about 0.1 s, which a start of the language server that verifies no claim
+# does not pay)
+_SCAN_SOURCE = rf"""
     (?P<iso>(?<![\w.])(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}})(?!\w|\.\d))
   | (?P<dmy>(?<![\w.])(?P<dd>{_DAY})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_RE})(?:,?\s+(?P<dy>\d{{4}}))?(?![^\W\d_]))
   | (?P<mdy>(?<![\w])(?P<mm>{_MONTH_RE})\s+(?P<md>{_DAY})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{{4}}))?(?!\w|\.\d|,\d))
   | (?P<my2>(?<![\w])(?P<mm2>{_MONTH_RE})(?:,?\s+(?P<my2y>\d{{4}})|\s?['\u2019](?P<my2yy>\d{{2}}))(?!\w|\.\d))
   | (?P<slash>(?<![\w./])(?P<s1>\d{{1,2}})/(?P<s2>\d{{1,2}})/(?P<s3>\d{{4}})(?![\w/]|\.\w))
-  | (?P<dotted>(?<![\w.])\d+(?:\.\d+){{2,}}(?!\w|\.\d))
+  | (?P<dotted>(?<![\w.])(?:\d+:)?(?P<up>\d+(?:\.\d+){{2,}})(?:[.+~][A-Za-z][A-Za-z0-9]*)*
+        (?:-(?P<rev>\d+(?:\.\d+)*)(?:[+~][A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)*)?(?!\w|\.\d))
   | (?P<alnum>(?<![\w.])(?P<an>[A-Za-z]+(?:-[A-Za-z]+){{0,{_RUN_WORDS}}})-?(?P<anv>v)?(?P<ad>\d+(?:\.\d+)*)(?P<ax>[a-z]?)(?!\w|\.\d))
   | (?P<num>
         (?P<cur>(?<![\w])(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|CAD|AUD|CHF|INR|CNY)\s?))?

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from .. import __version__
-from .base import CitationOut, DiagnosticOut, Report
+from .base import CitationOut, DiagnosticOut, PartOut, Report
 from .svg import score_chart, validity_chart
 
 if TYPE_CHECKING:
@@ -113,6 +113,13 @@ def _diag(x: DiagnosticOut) -> dict[str, Any]:
     return {"code": x.code, "severity": x.severity, "message": x.message, "line": x.line, "fix": x.fix}
 
 
+def _parts(parts: Iterable[PartOut], citations: int) -> list[dict[str, Any]]:
+    """A claim's parts as the page draws them: offsets into the claim's text and the
+    indices of the citations whose quotes back each (none: a part no quote backs)."""
+    return [{"text": p.text, "start": p.start, "end": p.end, "supported": p.supported,
+             "citations": [i for i in p.citations if 0 <= i < citations]} for p in parts]
+
+
 def build_data(report: Report, lookup: ChunkLookup | None) -> tuple[list[DraftView], list[dict], dict[str, str]]:
     """The answers' summary, every answer as the page's script draws it (plain
     JSON values: the script builds the elements with textContent, never markup),
@@ -144,7 +151,8 @@ def build_data(report: Report, lookup: ChunkLookup | None) -> tuple[list[DraftVi
                     "at": list(qv.at) if qv.at else None,
                 })
             claims.append({"text": c.text, "line": c.line, "supported": c.supported, "score": c.support_score,
-                           "judge": c.judge, "citations": cits, "diagnostics": [_diag(x) for x in c.diagnostics]})
+                           "judge": c.judge, "citations": cits, "diagnostics": [_diag(x) for x in c.diagnostics],
+                           "parts": _parts(c.parts, len(cits)), "joint": c.joint})
         entry = {"path": d.path, "faithful": d.faithful, "uncited": d.uncited_paragraphs, "claims": claims,
                  "diagnostics": [_diag(x) for x in d.diagnostics],
                  "uncited_list": [{"line": u.line, "text": u.text} for u in _field(d, "uncited") or []]}

@@ -9,7 +9,9 @@ The rules a download keeps, whoever asked for it:
   the connection); a loopback, link-local, private or otherwise internal address is
   refused unless `allow_private` (the user's `--allow-private`, never the workspace's);
 - at most MAX_REDIRECTS redirects, each decided like the first URL and reported;
-- at most MAX_BYTES of body and TIME_LIMIT seconds a URL, whatever the server does.
+- at most MAX_BYTES of body and TIME_LIMIT seconds a URL, whatever the server does: one
+  deadline from the first connection to the body's last byte, over every redirect (a server
+  that drips a byte at a time, or sends nothing, is stopped at it).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -133,23 +136,62 @@ def decide(url: str, allow_private: bool, refuse: Refusal = address_refusal) -> 
 class _Pinned(http.client.HTTPConnection):
     """An HTTP connection to the address that was checked, whatever the name resolves to now."""
 
-    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
+    def __init__(self, host: str, port: int, address: str, deadline: float) -> None:
+        super().__init__(host, port, timeout=max(deadline - time.monotonic(), 0.001))
         self._address = address
+        self._deadline = deadline
+
+    def _open(self) -> socket.socket:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the time limit passed")
+        return socket.create_connection((self._address, self.port), left)
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._open()
+        if time.monotonic() >= self._deadline:  # connected just as the watchdog fired, before it saw a socket
+            raise TimeoutError("the time limit passed")
 
 
-class _PinnedTLS(http.client.HTTPSConnection):
-    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+class _PinnedTLS(_Pinned, http.client.HTTPSConnection):
+    def __init__(self, host: str, port: int, address: str, deadline: float) -> None:
         self._tls = ssl.create_default_context()
-        super().__init__(host, port, timeout=timeout, context=self._tls)
+        http.client.HTTPSConnection.__init__(self, host, port, timeout=max(deadline - time.monotonic(), 0.001),
+                                             context=self._tls)
         self._address = address
+        self._deadline = deadline
 
     def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock = self._tls.wrap_socket(sock, server_hostname=self.host)
+        # the handshake runs on self.sock, so the watchdog can cut a handshake the server drips too
+        self.sock = self._tls.wrap_socket(self._open(), server_hostname=self.host, do_handshake_on_connect=False)
+        if time.monotonic() >= self._deadline:
+            raise TimeoutError("the time limit passed")
+        self.sock.do_handshake()
+
+
+class _Watchdog:
+    """The time limit as a total deadline: a socket timeout bounds each read, and a server
+    that sends a byte just before each one (a dripped header or body) would never meet it.
+    At the deadline this shuts the connection's socket, which ends any read in progress."""
+
+    def __init__(self, conn: http.client.HTTPConnection, seconds: float) -> None:
+        self.fired = False
+        self._conn = conn
+        self._timer = threading.Timer(max(seconds, 0.0), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        self.fired = True
+        sock = self._conn.sock
+        if sock is not None:
+            try:  # the plain socket's shutdown, also under TLS: the fd is cut, the TLS state left alone
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cancel(self) -> None:
+        self._timer.cancel()
 
 
 def fetch(url: str, *, allow_private: bool = False, etag: str | None = None, last_modified: str | None = None,
@@ -163,11 +205,12 @@ def fetch(url: str, *, allow_private: bool = False, etag: str | None = None, las
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            raise FetchError(f"no answer within {time_limit:g} s")
+            raise FetchError(f"stopped at the time limit: no complete answer within {time_limit:g} s")
         host, port, address = decide(current, allow_private, refuse)  # every hop decided anew
         parts = urlsplit(current)
         tls = parts.scheme.lower() == "https"
-        conn: http.client.HTTPConnection = (_PinnedTLS if tls else _Pinned)(host, port, address, left)
+        conn: http.client.HTTPConnection = (_PinnedTLS if tls else _Pinned)(host, port, address, deadline)
+        dog = _Watchdog(conn, left)
         headers = {"User-Agent": f"cairn/{__version__} (+cairn fetch)", "Accept-Encoding": "identity",
                    "Accept": "text/html, application/pdf, text/plain;q=0.9, */*;q=0.5"}
         if not redirects:
@@ -183,9 +226,12 @@ def fetch(url: str, *, allow_private: bool = False, etag: str | None = None, las
                 conn.request("GET", path, headers=headers)
                 resp = conn.getresponse()
             except (OSError, http.client.HTTPException) as exc:
-                if time.monotonic() >= deadline:
-                    raise FetchError(f"no answer within {time_limit:g} s") from None
+                if dog.fired or time.monotonic() >= deadline:
+                    raise FetchError(f"stopped at the time limit: no complete answer within {time_limit:g} s"
+                                     ) from None
                 raise FetchError(f"{host}: {type(exc).__name__}: {exc}") from None
+            if dog.fired:  # headers the watchdog cut short read as complete
+                raise FetchError(f"stopped at the time limit: no complete answer within {time_limit:g} s")
             if resp.status in REDIRECTS:
                 location = resp.getheader("Location")
                 if not location:
@@ -206,29 +252,36 @@ def fetch(url: str, *, allow_private: bool = False, etag: str | None = None, las
             length = resp.getheader("Content-Length")
             if length and length.strip().isdigit() and int(length) > max_bytes:
                 raise FetchError(f"larger than {max_bytes // (1024 * 1024)} MB ({int(length)} bytes announced)")
-            out.body = _read_body(conn, resp, max_bytes, deadline, time_limit)
+            out.body = _read_body(conn, resp, max_bytes, deadline, time_limit, dog)
             return out
         finally:
+            dog.cancel()
             conn.close()
 
 
 def _read_body(conn: http.client.HTTPConnection, resp: http.client.HTTPResponse, max_bytes: int,
-               deadline: float, time_limit: float) -> bytes:
+               deadline: float, time_limit: float, dog: _Watchdog) -> bytes:
     parts: list[bytes] = []
     got = 0
+
+    def late() -> FetchError:
+        return FetchError(f"stopped at the time limit: not downloaded within {time_limit:g} s ({got} bytes came)")
+
     while True:
         left = deadline - time.monotonic()
-        if left <= 0:
-            raise FetchError(f"not downloaded within {time_limit:g} s")
+        if left <= 0 or dog.fired:
+            raise late()
         if conn.sock is not None:
             conn.sock.settimeout(left)
         try:
             piece = resp.read1(64 * 1024)
         except (OSError, http.client.HTTPException) as exc:
-            if time.monotonic() >= deadline:
-                raise FetchError(f"not downloaded within {time_limit:g} s") from None
+            if dog.fired or time.monotonic() >= deadline:
+                raise late() from None
             raise FetchError(f"the download broke off ({type(exc).__name__}: {exc})") from None
         if not piece:
+            if dog.fired:  # the end of a body the watchdog cut, not the body's own end
+                raise late()
             return b"".join(parts)
         got += len(piece)
         if got > max_bytes:

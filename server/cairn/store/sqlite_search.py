@@ -178,10 +178,7 @@ class Search:
         with self._lock:
             conn = self._conn
             try:
-                # the index's own word counts, on this connection only (nothing is written to the file)
-                conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, chunks_fts, row)")
-                counts = sorted((r[0], w) for w in clean
-                                if (r := conn.execute("SELECT doc FROM temp.cairn_vocab WHERE term = ?", (w,)).fetchone()))
+                counts = self._vocab_counts(conn, clean)
             except sqlite3.OperationalError as exc:
                 if unavailable_reason(exc):
                     raise
@@ -216,6 +213,32 @@ class Search:
                 if len(out) >= k or len(rows) < limit:
                     break
             return out[:k]
+
+    # word -> in how many rows of the full-text index it is (None: in none), while the index is
+    # unchanged: a check ranks a search per claim, and the claims of a workspace share most words
+    _vocab: tuple[tuple[int, int], dict[str, int | None]] | None = None
+    VOCAB_MEMO = 65536
+
+    def _vocab_counts(self, conn: sqlite3.Connection, words: list[str]) -> list[tuple[int, str]]:
+        """(rows holding it, word) for each word the index holds, fewest rows first. The counts
+        are kept while neither this connection (total_changes) nor another (data_version) has
+        changed the file."""
+        state = (conn.total_changes, conn.execute("PRAGMA data_version").fetchone()[0])
+        if self._vocab is None or self._vocab[0] != state or len(self._vocab[1]) > self.VOCAB_MEMO:
+            self._vocab = (state, {})
+        memo = self._vocab[1]
+        out = []
+        for w in words:
+            if w in memo:
+                n = memo[w]
+            else:
+                # the index's own word counts, on this connection only (nothing is written to the file)
+                conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, chunks_fts, row)")
+                row = conn.execute("SELECT doc FROM temp.cairn_vocab WHERE term = ?", (w,)).fetchone()
+                n = memo[w] = row[0] if row else None
+            if n is not None:
+                out.append((n, w))
+        return sorted(out)
 
     @guarded("read")
     def word_counts(self, words: list[str], *, readable: Sequence[str] | None = None) -> tuple[dict[str, int], int]:

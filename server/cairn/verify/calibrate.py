@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .. import meaning
-from ..meaning.backing import restated_score
+from ..meaning.restating import restated_score
 from ..support import DEFAULT_MODE, SupportResult, check_support
 
 __all__ = [

@@ -25,8 +25,9 @@ from ..drafts import binding
 from ..meaning import Evidence, NumberMismatch, read_ahead, sentence_around
 from ..meaning import check as check_meaning
 from ..meaning import plain as plain_text_of
-from ..meaning.backing import names_literals, restated_score, without_identifiers
+from ..meaning.literals import names_literals
 from ..meaning.quantities import extract as extract_quantities
+from ..meaning.restating import restated_score, without_identifiers
 from ..support import check_support
 from . import conflicts, dates
 from . import sentences as sentences_check

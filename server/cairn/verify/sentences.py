@@ -16,7 +16,7 @@ from functools import partial
 
 from ..core.model import Claim, Diagnostic, Part
 from ..meaning import Evidence, sentence_spans
-from ..meaning.backing import restated_score
+from ..meaning.restating import restated_score
 from ..support import check_support
 from .parts import parts_of
 

@@ -23,8 +23,9 @@ from ...reading.model import Clause, Reading, Token
 from .limits import Limit
 from .words import aligned, best, content, quoted
 
-# the prepositions of a frame before the subject: time, place, condition ("On Sundays, …", "Until 2023, …")
-_FRAME_PREPS = frozenset("on in between before until till during from after since within for under at by "
+# the prepositions of a frame before the subject: time, place, condition (not `since`: it says when a
+# state began, which holds now) ("On Sundays, …", "Until 2023, …")
+_FRAME_PREPS = frozenset("on in between before until till during from after within for under at by "
                          "outside throughout".split())
 # discourse adverbials that begin a sentence without limiting it ("In addition, …", "For example, …")
 _DISCOURSE = frozenset("addition general fact example instance contrast particular short sum summary practice "
@@ -115,7 +116,9 @@ def _general(r: Reading, c: Clause) -> bool:
 def _own_limit(r: Reading, c: Clause) -> bool:
     """Whether a claim's clause carries a condition or a frame of its own (then it is left alone)."""
     v = _verb(r, c)
-    return any(x.target == v.i and x.kind == "condition" for x in r.restrictions) or bool(_frames(r, c))
+    # a clause of its own on the verb ("returns 1 when a badge was read") states when the claim holds
+    return any(x.target == v.i and x.kind == "condition" for x in r.restrictions) or bool(_frames(r, c)) \
+        or any(k.dep == "advcl" for k in r.children(v.i))
 
 
 def _frames(r: Reading, c: Clause) -> list[list[int]]:

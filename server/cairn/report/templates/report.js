@@ -75,6 +75,53 @@
     }
     return box;
   }
+  // a claim of several parts (or backed jointly): its text with each part underlined, then each
+  // part beside the quote(s) backing it, or marked as backed by none (offsets are code points)
+  function showsParts(c) { return c.parts && (c.parts.length > 1 || c.joint); }
+  function claimText(c) {
+    var p = el("p", "claim-text");
+    if (!c.text) { p.textContent = "(no claim text)"; return p; }
+    if (!showsParts(c)) { p.textContent = c.text; return p; }
+    var chars = Array.from(c.text), at = 0;
+    c.parts.slice().sort(function (x, y) { return x.start - y.start; }).forEach(function (part, k) {
+      if (part.start < at || part.end > chars.length) { return; }
+      if (part.start > at) { p.appendChild(document.createTextNode(chars.slice(at, part.start).join(""))); }
+      var span = el("span", "part-span " + (part.supported ? "ok" : "bad"), chars.slice(part.start, part.end).join(""));
+      span.title = part.supported ? "backed by a quote" : "no quote backs this part";
+      p.appendChild(span); at = part.end;
+    });
+    if (at < chars.length) { p.appendChild(document.createTextNode(chars.slice(at).join(""))); }
+    return p;
+  }
+  function partsList(c) {
+    var box = el("div", "parts");
+    if (c.joint) {
+      box.appendChild(el("p", "joint-note", "Joint: no single quote backs the whole claim; its quotes back it together."));
+    }
+    var ol = el("ol", "parts-list");
+    ol.setAttribute("aria-label", "the claim's parts and the quotes backing each");
+    c.parts.forEach(function (part) {
+      var li = el("li", "part " + (part.supported ? "ok" : "bad"));
+      var head = el("p", "part-head");
+      head.appendChild(badge(part.supported, "backed", "no quote"));
+      head.appendChild(el("span", "part-text", part.text));
+      li.appendChild(head);
+      if (!part.supported) { li.appendChild(el("p", "unbacked", "No quote backs this part.")); }
+      else if (!part.citations.length) { li.appendChild(el("p", "detail", "Backed by the quotes together, by none alone.")); }
+      part.citations.forEach(function (i) {
+        var x = c.citations[i], q = el("blockquote", "part-quote");
+        q.dataset.citation = String(i + 1);
+        q.appendChild(el("span", "part-cite", "citation " + (i + 1) + (x && x.source ? ", " + x.source : "")));
+        q.appendChild(document.createTextNode(" "));
+        if (x && x.quote) { q.appendChild(el("mark", null, x.quote)); }
+        else { q.appendChild(el("span", "detail", "(the quote is not shown)")); }
+        li.appendChild(q);
+      });
+      ol.appendChild(li);
+    });
+    box.appendChild(ol);
+    return box;
+  }
   function claimArticle(ai, ci) {
     var a = answers[ai], c = a.claims[ci], art = el("article", "claim " + (c.supported ? "ok" : "bad"));
     art.id = "claim-" + ai + "-" + ci; art.tabIndex = -1;
@@ -83,8 +130,10 @@
     head.appendChild(badge(c.supported, "verified", "failed"));
     head.appendChild(el("span", "where", a.path + ":" + c.line));
     head.appendChild(el("span", "detail", "support " + score(c.score) + " (" + c.judge + ")"));
+    if (c.joint) { head.appendChild(el("span", "badge joint", "joint")); }
     art.appendChild(head);
-    art.appendChild(el("p", "claim-text", c.text || "(no claim text)"));
+    art.appendChild(claimText(c));
+    if (showsParts(c)) { art.appendChild(partsList(c)); }
     c.citations.forEach(function (x) { art.appendChild(citation(x)); });
     if (c.diagnostics.length) {
       var ul = el("ul", "diags");
