@@ -16,7 +16,9 @@ from cairn.lsp.positions import Codec
 from lsp_util import build_demo
 
 
-@pytest.fixture(scope="module")
+# a workspace of its own for each test: the verdicts a server verifies are kept in the index
+# (lsp/stored.py), so a claim one test verified would be read back, not verified, by the next
+@pytest.fixture
 def folder(tmp_path_factory) -> Folder:
     root = build_demo(tmp_path_factory.mktemp("checking") / "demo")
     f = Folder(root, load_settings(root), Codec("utf-16"))

@@ -34,30 +34,13 @@ from .config import make_judge_safely
 from .definition import cited_location
 from .diagnostics import claim_diagnostics
 from .json_answers import JsonState, json_state
+from .layout import layout_key
 from .lens import segment_lenses
 from .positions import Codec, SourceTexts
 from .state import DraftState, Segment
 from .stored import Stored
 
 log = logging.getLogger(__name__)
-
-
-def _rel(r: Range, base: int) -> tuple:
-    return (r.start.line - base, r.start.col, r.end.line - base, r.end.col)
-
-
-def _layout_key(claim: Claim) -> tuple:
-    """Equal for two parses of a claim whose verdicts are equal and whose diagnostic
-    ranges differ only by a whole number of lines (everything relative to its first line)."""
-    base = claim.line
-    return (
-        claim.key,
-        _rel(claim.range, base),
-        tuple((b.open_line - base, b.close_line - base, _rel(b.fence_range, base), b.body) for b in claim.blocks),
-        tuple(_rel(p.range, base) for p in claim.problems),
-        tuple(tuple(sorted((k, _rel(v, base)) for k, v in c.field_ranges.items())) for c in claim.citations),
-        tuple(tuple((p.message, _rel(p.range, base)) for p in c.problems) for c in claim.citations),
-    )
 
 
 def _moved(r: Range, delta: int) -> Range:
@@ -278,7 +261,7 @@ class Folder:
                         for t, s in old.items():
                             if t not in wanted and self._fresh(s):
                                 for cr in s.claims:
-                                    claim_cache.setdefault(_layout_key(cr.claim), cr)
+                                    claim_cache.setdefault(layout_key(cr.claim), cr)
                     seg = self._verify(piece, seg, claim_cache, parsed, keep)
                 made[piece] = seg
             placed.append((line, seg))
@@ -343,7 +326,7 @@ class Folder:
         for claim in doc.claims:
             hit = kept.get(id(claim))
             if hit is None:
-                hit = cache.get(_layout_key(claim)) if cache else None
+                hit = cache.get(layout_key(claim)) if cache else None
                 if hit is not None:
                     hit = _rebind(hit, claim)
                 elif keep is not None:

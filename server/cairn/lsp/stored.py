@@ -38,6 +38,7 @@ from ..core.model import (
     SpanRef,
     TextEdit,
 )
+from .layout import layout_key
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +56,8 @@ class Unstorable(ValueError):
 
 def claim_data(claim: Claim) -> bytes:
     """What of a claim its verdict depends on, as bytes for the key: its layout key
-    (checking._layout_key: text, citations, blocks, all relative to its first line)."""
-    from .checking import _layout_key
-
-    return repr(_layout_key(claim)).encode("utf-8", "surrogatepass")
+    (layout.layout_key: text, citations, blocks, all relative to its first line)."""
+    return repr(layout_key(claim)).encode("utf-8", "surrogatepass")
 
 
 # -- writing ---------------------------------------------------------------------------
