@@ -209,3 +209,46 @@ async def test_a_store_whose_cache_cannot_be_read_is_verified_as_before(ws: Path
         assert not [m for m in second.log_messages if "Traceback" in m.message]
     assert after == before
     assert log2[DRAFT][0] == 2
+
+
+# A folder of the server (lsp/checking.Folder) in a fresh interpreter: the workspace indexed and the
+# draft checked as a server's start checks it; what it read back and verified, and whether the
+# verifier and the meaning rules were loaded.
+_START = r"""
+import json, sys
+from pathlib import Path
+from cairn.core.config import load_settings
+from cairn.lsp.checking import Folder
+from cairn.lsp.positions import Codec
+root = Path(sys.argv[1])
+folder = Folder(root, load_settings(root), Codec("utf-16"))
+folder.index_all()
+path = root / sys.argv[2]
+state = folder.check(path, path.as_uri(), path.read_text(encoding="utf-8"), 1, is_open=True,
+                     encoding_problem=False, previous=None)
+print(json.dumps({"read": folder.stored.read, "codes": sorted(d.code for _, cr, _ in state.claims() for d in cr.diagnostics),
+                  "loaded": sorted(m for m in ("cairn.verify.verifier", "cairn.meaning") if m in sys.modules)}))
+"""
+
+
+def started(root: Path) -> dict:
+    import json
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", _START, str(root), DRAFT], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+async def test_a_start_with_every_verdict_kept_loads_no_verifier_and_no_meaning_rules(ws: Path):
+    async with served(ws) as first:
+        before, _ = await first_run(first, ws)
+    got = started(ws)
+    assert got["read"] == 2 and got["loaded"] == []
+    assert got["codes"] == sorted(code for _, code, _ in before[DRAFT])
+    # a claim not kept is verified: the verifier (and the rules) are loaded for it
+    write_draft(ws, GOOD, "Customers have 14 days to request a credit for a damaged delivery.")
+    got = started(ws)
+    assert got["read"] == 1 and got["loaded"] == ["cairn.meaning", "cairn.verify.verifier"]
+    assert "number-mismatch" not in got["codes"]

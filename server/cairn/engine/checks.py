@@ -1,5 +1,8 @@
 """The engine's entry points shared by the CLI and the language server:
-index, verify the answers, apply safe fixes."""
+index, verify the answers, apply safe fixes.
+
+The verifier (and with it the meaning rules) is imported where a claim is verified, not with this
+module: the language server indexes and reads kept verdicts through it without loading them."""
 
 from __future__ import annotations
 
@@ -15,11 +18,11 @@ from .. import drafts as drafts_mod
 from ..core.files import read_regular
 from ..core.model import Citation, DraftResult
 from ..index.workspace import IndexResult, ProgressFn, Workspace
-from ..verify.verifier import Verifier
 
 if TYPE_CHECKING:
     from ..report.base import DraftOut, Report
     from ..store import IndexStore
+    from ..verify.verifier import Verifier
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +96,10 @@ def check_answer_text(ws: Workspace, verifier: Verifier, path: Path, text: str, 
 
 def check(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = None,
           progress: ProgressFn | None = None) -> list[CheckedDraft]:
-    verifier = verifier or Verifier(ws)
+    if verifier is None:
+        from ..verify.verifier import Verifier
+
+        verifier = Verifier(ws)
     answers = ws.answers(paths)
     out = []
     for i, p in enumerate(answers):
@@ -305,8 +311,7 @@ def _links_token(ws: Workspace) -> str:
 def fingerprint(ws: Workspace) -> str:
     import hashlib
 
-    from .. import __version__
-    from ..meaning import RULES_VERSION
+    from .. import RULES_VERSION, __version__
 
     h = hashlib.sha256()
     for part in (
@@ -347,7 +352,10 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
     if _DRAFT_OUTS is None:
         _DRAFT_OUTS = TypeAdapter(list[DraftOut])
 
-    verifier = verifier or Verifier(ws)
+    if verifier is None:
+        from ..verify.verifier import Verifier
+
+        verifier = Verifier(ws)
     fp = fingerprint(ws) if use_cache else ""
     answers = ws.answers(paths)
     outs: list[DraftOut] = []

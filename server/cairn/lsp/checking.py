@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import drafts as drafts_mod
 from ..core.config import Settings
@@ -28,7 +30,7 @@ from ..engine.reuse import SpanIndex
 from ..index.workspace import IndexResult, Workspace
 from ..sources import is_source_name
 from ..store import StoreError
-from ..verify.verifier import Verifier
+from ..verify.draft_notes import draft_diagnostics
 from . import segments
 from .config import make_judge_safely
 from .definition import cited_location
@@ -39,6 +41,10 @@ from .lens import segment_lenses
 from .positions import Codec, SourceTexts
 from .state import DraftState, Segment
 from .stored import Stored
+
+if TYPE_CHECKING:
+    from ..judge.cached import CachingJudge
+    from ..verify.verifier import Verifier
 
 log = logging.getLogger(__name__)
 
@@ -100,10 +106,13 @@ class Folder:
         # the judge the settings ask for, given to the verifier it serves; a judge that cannot
         # start leaves the lexical check, and `judge_problem` says why (the session tells the user)
         judge, self.judge_problem = make_judge_safely(self.ws)
-        self.verifier = Verifier(self.ws, judge=judge)
-        # never while typing: the search for contradicting sources (`conflicting-source`) is not run
-        # by the checks of an edit
-        self.verifier.conflicts = False
+        self.judge: CachingJudge | None = judge
+        # made on first use (the `verifier` property): a start whose claims' verdicts are all kept in
+        # the index publishes them without loading the verifier and the meaning rules
+        self._verifier: Verifier | None = None
+        self._verifier_lock = threading.Lock()  # made once, whichever thread asks first
+        # each source version's encoding warnings, for the drafts' own diagnostics (verify/draft_notes.py)
+        self._source_warnings: dict[tuple[str, str], list[str]] = {}
         self.codec = codec
         self.texts = SourceTexts(self.ws.store)
         self.drafts: dict[Path, DraftState] = {}  # written on the event loop
@@ -128,6 +137,26 @@ class Folder:
         return self.ws.settings
 
     @property
+    def verifier(self) -> Verifier:
+        """The folder's verifier, made when it is first asked for (a claim to verify)."""
+        with self._verifier_lock:
+            if self._verifier is None:
+                from ..verify.verifier import Verifier
+
+                verifier = Verifier(self.ws, judge=self.judge)
+                # never while typing: the search for contradicting sources (`conflicting-source`) is
+                # not run by the checks of an edit
+                verifier.conflicts = False
+                self._verifier = verifier
+            return self._verifier
+
+    def _invalidate(self) -> None:
+        """Forget what was read from the store (after re-indexing)."""
+        if self._verifier is not None:
+            self._verifier.invalidate()
+        self._source_warnings.clear()
+
+    @property
     def stamp(self) -> tuple[int, int]:
         return self.epoch, self.generation
 
@@ -143,7 +172,7 @@ class Folder:
         """Index every source (incremental). A damaged store is rebuilt (engine.index);
         one only locked by another process is left alone: StoreError."""
         res = engine.index(self.ws, progress)
-        self.verifier.invalidate()
+        self._invalidate()
         self.indexed = True
         self._record_change(set(res.indexed) | set(res.removed) | set(res.errors), None)
         return res
@@ -167,7 +196,7 @@ class Folder:
         if not changed:
             return res, []
         after = {c.chunk_id for c in store.current_chunks(sorted(changed))}
-        self.verifier.invalidate()
+        self._invalidate()
         sources, chunk_ids = self._record_change(changed, before | after)
         affected = [p for p, (ids, srcs, unresolved) in self._cites.items()
                     if unresolved or srcs & sources or ids & chunk_ids]
@@ -250,7 +279,9 @@ class Folder:
                 parsed[piece] = before.doc if before is not None else drafts_mod.parse_draft(piece)
         # their claims' verdicts kept in the index are read first: only the others are read ahead
         keep.read_back(claim for doc in parsed.values() for claim in doc.claims)
-        self.verifier.read_ahead(claim for doc in parsed.values() for claim in doc.claims if id(claim) not in keep.found)
+        ahead = [claim for doc in parsed.values() for claim in doc.claims if id(claim) not in keep.found]
+        if ahead:
+            self.verifier.read_ahead(ahead)
         for line, piece in placed_text:
             seg = made.get(piece)
             if seg is None:
@@ -389,7 +420,7 @@ class Folder:
                 if any(s not in seen for s in srcs):
                     seen.update(srcs)
                     reps.append(cr)
-        return self.verifier.draft_diagnostics(reps, encoding_problem=encoding_problem)
+        return draft_diagnostics(self.ws.store, self._source_warnings, reps, encoding_problem=encoding_problem)
 
 
 class _Keep:
