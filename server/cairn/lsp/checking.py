@@ -14,6 +14,7 @@ claim whose text, citations and layout did not change keeps its verdict.
 
 from __future__ import annotations
 
+import gc
 import logging
 import sqlite3
 import threading
@@ -141,6 +142,9 @@ class Folder:
         """The folder's verifier, made when it is first asked for (a claim to verify)."""
         with self._verifier_lock:
             if self._verifier is None:
+                # claims are to be verified: the collector runs, as in any check (a server's start
+                # pauses it, cli/process.py: pause_gc_for_server_start)
+                gc.enable()
                 from ..verify.verifier import Verifier
 
                 verifier = Verifier(self.ws, judge=self.judge)
