@@ -16,7 +16,13 @@ client, which parses messages with json.loads only). Per run, from the spawn:
   markdown-it); this client answers with markdown-it-py's tokens, and that time is counted in
   the peer's figure, as the editor's parse is in VS Code (it is printed apart too).
 
-And `cairn --version` (the console script), wall time of N runs. The workspace is indexed once
+And `cairn --version` (the console script), wall time of N runs.
+
+Cairn's own modules are read from their bytecode caches (`__pycache__`) when they are there; with
+PYTHONDONTWRITEBYTECODE set and no cache (an editable install in such an environment), every
+start compiles them from source, about 0.2 s of a start here. A wheel installed by pip has them
+compiled. The figures say which was measured; `--compile` writes the caches first (`compileall`,
+as pip does), `--no-bytecode` removes them and keeps them from being written for the runs. The workspace is indexed once
 by `cairn index` before the runs (an editor reopening a workspace); each run starts from that
 index. Medians, min and max; the ratios against the targets of issue 43 ("a fast start"):
 initialize at most 2x the peer's, first diagnostics at most 1.5x, `--version` under 0.15 s.
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import os
 import platform
 import shutil
@@ -202,6 +209,28 @@ async def stop(client: RawClient) -> None:
         client.reader.cancel()
 
 
+def prepare_bytecode(*, compile_first: bool, none: bool) -> str:
+    """Set up, and say, whether Cairn's modules start from bytecode caches or from source."""
+    import cairn
+
+    package = Path(cairn.__file__).resolve().parent
+    if none:
+        for cache in package.rglob("__pycache__"):
+            shutil.rmtree(cache, ignore_errors=True)
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # the servers and `cairn --version` inherit it
+    elif compile_first:
+        import compileall
+
+        compileall.compile_dir(str(package), quiet=1)
+    sources = list(package.rglob("*.py"))
+    cached = sum(1 for p in sources if Path(importlib.util.cache_from_source(str(p))).exists())
+    if cached == len(sources):
+        return f"all {len(sources)} read from their bytecode caches"
+    writes = "not written (PYTHONDONTWRITEBYTECODE)" if sys.dont_write_bytecode or os.environ.get(
+        "PYTHONDONTWRITEBYTECODE") else "written by the first start"
+    return f"{cached} of {len(sources)} with a bytecode cache, the others compiled from source; caches {writes}"
+
+
 def version_seconds() -> float:
     cairn = Path(sys.executable).with_name("cairn")
     cmd = [str(cairn)] if cairn.exists() else [sys.executable, "-m", "cairn"]
@@ -227,7 +256,11 @@ async def main() -> None:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--claims", type=int, default=1000)
     ap.add_argument("--no-peer", action="store_true", help="measure Cairn alone")
+    ap.add_argument("--compile", action="store_true", help="write Cairn's bytecode caches before the runs")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="remove Cairn's bytecode caches and write none: each start compiles from source")
     args = ap.parse_args()
+    bytecode = prepare_bytecode(compile_first=args.compile, none=args.no_bytecode)
     peer_cmd, peer_note = (None, "skipped (--no-peer)") if args.no_peer else find_peer()
     tmp = Path(tempfile.mkdtemp(prefix="cairn-startup-bench-"))
     try:
@@ -258,6 +291,7 @@ async def main() -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min)")
     print(f"peer: {peer_note}" + (f", version {peer_version()}" if peer_cmd else ""))
+    print(f"cairn's modules: {bytecode}")
     print("measured: cairn = first textDocument/publishDiagnostics of the draft (version 1), pushed;")
     print("          peer  = its answer to textDocument/diagnostic (pull) sent right after didOpen,")
     print("                  including the client's markdown/parse answers (markdown-it-py)\n")

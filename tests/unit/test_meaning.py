@@ -312,7 +312,7 @@ _NEG = st.lists(st.sampled_from([
 @given(_TEXT)
 def test_the_scanner_tried_where_a_quantity_can_start_finds_what_a_full_scan_finds(text):
     text = unicodedata.normalize("NFKC", text)
-    assert [m.span() for m in S._scan(text)] == [m.span() for m in S._SCAN.finditer(text)]
+    assert [m.span() for m in S._scan(text)] == [m.span() for m in S._scanner().finditer(text)]
 
 
 _SPACED = st.lists(st.one_of(st.sampled_from([

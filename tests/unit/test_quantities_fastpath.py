@@ -37,7 +37,7 @@ def _plain(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(src, pattern.flags)
 
 
-_PAIRS = [(p, _plain(p)) for p in (S._SCAN, S._START, S._NUMBER_TAIL, S._DAY_TAIL)]
+_PAIRS = [(p, _plain(p)) for p in (S._scanner(), S._START, S._number_tail(), S._DAY_TAIL)]
 
 
 def test_patterns_use_folded_tries() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from .process import tune_gc, version_text
+from .process import pause_gc_for_server_start, tune_gc, version_text
 
 
 def main() -> None:
@@ -21,6 +21,7 @@ def main() -> None:
         return
     if args == ["serve"]:
         tune_gc()
+        pause_gc_for_server_start()
         from ..lsp.server import serve
 
         serve()

@@ -540,6 +540,9 @@ def store_migrate_cmd() -> None:
 @main.command("serve")
 def serve_cmd() -> None:
     """The language server on stdin/stdout."""
+    from .process import pause_gc_for_server_start
+
+    pause_gc_for_server_start()
     from ..lsp.server import serve
 
     serve()

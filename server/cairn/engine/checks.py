@@ -1,5 +1,8 @@
 """The engine's entry points shared by the CLI and the language server:
-index, verify the answers, apply safe fixes."""
+index, verify the answers, apply safe fixes.
+
+The verifier (and with it the meaning rules) is imported where a claim is verified, not with this
+module: the language server indexes and reads kept verdicts through it without loading them."""
 
 from __future__ import annotations
 
@@ -15,11 +18,11 @@ from .. import drafts as drafts_mod
 from ..core.files import read_regular
 from ..core.model import Citation, DraftResult
 from ..index.workspace import IndexResult, ProgressFn, Workspace
-from ..verify.verifier import Verifier
 
 if TYPE_CHECKING:
     from ..report.base import DraftOut, Report
     from ..store import IndexStore
+    from ..verify.verifier import Verifier
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +96,10 @@ def check_answer_text(ws: Workspace, verifier: Verifier, path: Path, text: str, 
 
 def check(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = None,
           progress: ProgressFn | None = None) -> list[CheckedDraft]:
-    verifier = verifier or Verifier(ws)
+    if verifier is None:
+        from ..verify.verifier import Verifier
+
+        verifier = Verifier(ws)
     answers = ws.answers(paths)
     out = []
     for i, p in enumerate(answers):
@@ -253,7 +259,7 @@ def replace_file(path: Path, data: bytes, mode: int = 0o644) -> None:
 
 _CACHE_PREFIX = "draft-report:"
 REPORT_FORMAT = "9"  # 2: a diagnostic's `fix`; 3: the meaning rules; 4: no fix that would not read back; 5: a file's list of answers (JSON answers); 6: policy (authority, lineage, source offsets); 7: binding, sentences, dates; 8: parts, joint, conflicting-source; 9: each answer's uncited paragraphs; cached reports of another format are not reused
-_CACHE_MAX_AGE = 30 * 24 * 3600
+CACHE_MAX_AGE = 30 * 24 * 3600  # seconds an unused cached verdict is kept
 _DRAFT_OUTS = None  # a pydantic TypeAdapter(list[DraftOut]), made on first use: a cache entry is a file's answers
 
 
@@ -305,8 +311,7 @@ def _links_token(ws: Workspace) -> str:
 def fingerprint(ws: Workspace) -> str:
     import hashlib
 
-    from .. import __version__
-    from ..meaning import RULES_VERSION
+    from .. import RULES_VERSION, __version__
 
     h = hashlib.sha256()
     for part in (
@@ -326,12 +331,19 @@ def fingerprint(ws: Workspace) -> str:
     return h.hexdigest()
 
 
+def cache_key(fp: str, rel: str, data: bytes, prefix: str = _CACHE_PREFIX) -> str:
+    """The cache key of verdicts over `data` (an answer file's bytes; for the language server, one
+    claim's parse) at `rel` in the workspace whose state is `fp` (fingerprint): the command line's
+    whole-file reports and the server's per-claim verdicts are keyed alike, under their own prefix."""
+    import hashlib
+
+    return prefix + hashlib.sha256(fp.encode() + b"\0" + rel.encode("utf-8", "surrogatepass") + b"\0" + data).hexdigest()
+
+
 def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | None = None,
                   progress: ProgressFn | None = None, *, use_cache: bool = True) -> tuple[list[DraftOut], int]:
     """The JSON-report view of each answer, reusing cached verdicts where the
     inputs are unchanged. Returns (list of report.DraftOut, how many were cached)."""
-    import hashlib
-
     from pydantic import TypeAdapter
 
     from ..report.base import DraftOut, draft_out
@@ -340,7 +352,10 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
     if _DRAFT_OUTS is None:
         _DRAFT_OUTS = TypeAdapter(list[DraftOut])
 
-    verifier = verifier or Verifier(ws)
+    if verifier is None:
+        from ..verify.verifier import Verifier
+
+        verifier = Verifier(ws)
     fp = fingerprint(ws) if use_cache else ""
     answers = ws.answers(paths)
     outs: list[DraftOut] = []
@@ -354,7 +369,7 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
                 data = read_regular(p)
             except OSError:
                 data = b""
-            key = _CACHE_PREFIX + hashlib.sha256(fp.encode() + b"\0" + ws.relpath(p).encode() + b"\0" + data).hexdigest()
+            key = cache_key(fp, ws.relpath(p), data)
             cached = ws.store.cache_get(key)
             if cached is not None:
                 try:
@@ -370,5 +385,5 @@ def check_reports(ws: Workspace, paths: list[Path] | None, verifier: Verifier | 
     if progress:
         progress(len(answers), len(answers), "")
     if use_cache:
-        ws.store.cache_prune(_CACHE_PREFIX, _CACHE_MAX_AGE)
+        ws.store.cache_prune(_CACHE_PREFIX, CACHE_MAX_AGE)
     return outs, hits

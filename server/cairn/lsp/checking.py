@@ -14,10 +14,14 @@ claim whose text, citations and layout did not change keeps its verdict.
 
 from __future__ import annotations
 
+import gc
 import logging
 import sqlite3
+import threading
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import drafts as drafts_mod
 from ..core.config import Settings
@@ -27,35 +31,23 @@ from ..engine.reuse import SpanIndex
 from ..index.workspace import IndexResult, Workspace
 from ..sources import is_source_name
 from ..store import StoreError
-from ..verify.verifier import Verifier
+from ..verify.draft_notes import draft_diagnostics
 from . import segments
 from .config import make_judge_safely
 from .definition import cited_location
 from .diagnostics import claim_diagnostics
 from .json_answers import JsonState, json_state
+from .layout import layout_key
 from .lens import segment_lenses
 from .positions import Codec, SourceTexts
 from .state import DraftState, Segment
+from .stored import Stored
+
+if TYPE_CHECKING:
+    from ..judge.cached import CachingJudge
+    from ..verify.verifier import Verifier
 
 log = logging.getLogger(__name__)
-
-
-def _rel(r: Range, base: int) -> tuple:
-    return (r.start.line - base, r.start.col, r.end.line - base, r.end.col)
-
-
-def _layout_key(claim: Claim) -> tuple:
-    """Equal for two parses of a claim whose verdicts are equal and whose diagnostic
-    ranges differ only by a whole number of lines (everything relative to its first line)."""
-    base = claim.line
-    return (
-        claim.key,
-        _rel(claim.range, base),
-        tuple((b.open_line - base, b.close_line - base, _rel(b.fence_range, base), b.body) for b in claim.blocks),
-        tuple(_rel(p.range, base) for p in claim.problems),
-        tuple(tuple(sorted((k, _rel(v, base)) for k, v in c.field_ranges.items())) for c in claim.citations),
-        tuple(tuple((p.message, _rel(p.range, base)) for p in c.problems) for c in claim.citations),
-    )
 
 
 def _moved(r: Range, delta: int) -> Range:
@@ -115,10 +107,13 @@ class Folder:
         # the judge the settings ask for, given to the verifier it serves; a judge that cannot
         # start leaves the lexical check, and `judge_problem` says why (the session tells the user)
         judge, self.judge_problem = make_judge_safely(self.ws)
-        self.verifier = Verifier(self.ws, judge=judge)
-        # never while typing: the search for contradicting sources (`conflicting-source`) is not run
-        # by the checks of an edit
-        self.verifier.conflicts = False
+        self.judge: CachingJudge | None = judge
+        # made on first use (the `verifier` property): a start whose claims' verdicts are all kept in
+        # the index publishes them without loading the verifier and the meaning rules
+        self._verifier: Verifier | None = None
+        self._verifier_lock = threading.Lock()  # made once, whichever thread asks first
+        # each source version's encoding warnings, for the drafts' own diagnostics (verify/draft_notes.py)
+        self._source_warnings: dict[tuple[str, str], list[str]] = {}
         self.codec = codec
         self.texts = SourceTexts(self.ws.store)
         self.drafts: dict[Path, DraftState] = {}  # written on the event loop
@@ -133,10 +128,37 @@ class Folder:
         self._cites: dict[Path, tuple[frozenset[str], frozenset[str], bool]] = {}
         # cited spans -> the claims citing them, over the drafts published (lsp/reuse.py; the event loop's)
         self.reuse = SpanIndex()
+        # claims' verdicts kept in the index across starts (stored.py), and the fingerprint of the
+        # workspace they are keyed by, with the (epoch, generation) it was taken at
+        self.stored = Stored(self.ws, judge)
+        self._fp: tuple[tuple[int, int], str | None] | None = None
 
     @property
     def settings(self) -> Settings:
         return self.ws.settings
+
+    @property
+    def verifier(self) -> Verifier:
+        """The folder's verifier, made when it is first asked for (a claim to verify)."""
+        with self._verifier_lock:
+            if self._verifier is None:
+                # claims are to be verified: the collector runs, as in any check (a server's start
+                # pauses it, cli/process.py: pause_gc_for_server_start)
+                gc.enable()
+                from ..verify.verifier import Verifier
+
+                verifier = Verifier(self.ws, judge=self.judge)
+                # never while typing: the search for contradicting sources (`conflicting-source`) is
+                # not run by the checks of an edit
+                verifier.conflicts = False
+                self._verifier = verifier
+            return self._verifier
+
+    def _invalidate(self) -> None:
+        """Forget what was read from the store (after re-indexing)."""
+        if self._verifier is not None:
+            self._verifier.invalidate()
+        self._source_warnings.clear()
 
     @property
     def stamp(self) -> tuple[int, int]:
@@ -154,7 +176,7 @@ class Folder:
         """Index every source (incremental). A damaged store is rebuilt (engine.index);
         one only locked by another process is left alone: StoreError."""
         res = engine.index(self.ws, progress)
-        self.verifier.invalidate()
+        self._invalidate()
         self.indexed = True
         self._record_change(set(res.indexed) | set(res.removed) | set(res.errors), None)
         return res
@@ -178,7 +200,7 @@ class Folder:
         if not changed:
             return res, []
         after = {c.chunk_id for c in store.current_chunks(sorted(changed))}
-        self.verifier.invalidate()
+        self._invalidate()
         sources, chunk_ids = self._record_change(changed, before | after)
         affected = [p for p, (ids, srcs, unresolved) in self._cites.items()
                     if unresolved or srcs & sources or ids & chunk_ids]
@@ -225,8 +247,22 @@ class Folder:
             return False
         return not any(g > seg.generation and (srcs & s or ids & c) for g, s, c in self._changes)
 
+    def _fingerprint(self, fresh: bool) -> str | None:
+        """The workspace's fingerprint (stored.py), taken again when asked `fresh` or when a source
+        changed since; else the one taken last (an edit's check runs no git)."""
+        if fresh or self._fp is None or self._fp[0] != self.stamp:
+            first = self._fp is None
+            self._fp = (self.stamp, self.stored.fingerprint())
+            if first:
+                self.stored.prune()
+        return self._fp[1]
+
     def check(self, path: Path, uri: str, text: str, version: int | None, *, is_open: bool,
               encoding_problem: bool, previous: DraftState | None) -> DraftState:
+        rel = self.ws.relpath(path)
+        # the claims verified (not reused) by this check, to be written to the index; a draft's first
+        # check since the folder was made (an open, the start) takes the fingerprint afresh
+        keep = _Keep(self, rel, fresh=previous is None)
         placed_text = segments.pieces(text)
         old: dict[str, Segment] = {}
         if previous is not None:
@@ -245,7 +281,11 @@ class Folder:
             before = old.get(piece)
             if piece not in parsed and (before is None or not self._fresh(before)):
                 parsed[piece] = before.doc if before is not None else drafts_mod.parse_draft(piece)
-        self.verifier.read_ahead(claim for doc in parsed.values() for claim in doc.claims)
+        # their claims' verdicts kept in the index are read first: only the others are read ahead
+        keep.read_back(claim for doc in parsed.values() for claim in doc.claims)
+        ahead = [claim for doc in parsed.values() for claim in doc.claims if id(claim) not in keep.found]
+        if ahead:
+            self.verifier.read_ahead(ahead)
         for line, piece in placed_text:
             seg = made.get(piece)
             if seg is None:
@@ -256,12 +296,12 @@ class Folder:
                         for t, s in old.items():
                             if t not in wanted and self._fresh(s):
                                 for cr in s.claims:
-                                    claim_cache.setdefault(_layout_key(cr.claim), cr)
-                    seg = self._verify(piece, seg, claim_cache, parsed)
+                                    claim_cache.setdefault(layout_key(cr.claim), cr)
+                    seg = self._verify(piece, seg, claim_cache, parsed, keep)
                 made[piece] = seg
             placed.append((line, seg))
             uncited += seg.doc.uncited_paragraphs
-        rel = self.ws.relpath(path)
+        keep.write()
         state = DraftState(
             path=path, rel=rel, uri=uri, version=version, text=text, is_open=is_open,
             encoding_problem=encoding_problem, placed=placed,
@@ -306,9 +346,11 @@ class Folder:
     def forget(self, path: Path) -> None:
         self._cites.pop(path, None)
 
-    def _verify(self, text: str, stale: Segment | None, cache: dict, parsed: dict | None = None) -> Segment:
+    def _verify(self, text: str, stale: Segment | None, cache: dict, parsed: dict | None = None,
+                keep: _Keep | None = None) -> Segment:
         """Verify a piece: new, or the same text whose verdicts a source change may have made stale;
-        `parsed`: pieces already parsed (text -> draft)."""
+        `parsed`: pieces already parsed (text -> draft); `keep`: the verdicts kept in the index
+        (read back for a claim not known in memory, written for one verified)."""
         doc = stale.doc if stale is not None else (parsed or {}).get(text) or drafts_mod.parse_draft(text)
         seg = Segment(text=text, doc=doc, lines=stale.lines if stale is not None else drafts_mod.split_lines(text),
                       epoch=self.epoch, generation=self.generation)
@@ -319,8 +361,13 @@ class Folder:
         for claim in doc.claims:
             hit = kept.get(id(claim))
             if hit is None:
-                hit = cache.get(_layout_key(claim)) if cache else None
-                hit = _rebind(hit, claim) if hit is not None else self.verifier.verify_claim(claim)
+                hit = cache.get(layout_key(claim)) if cache else None
+                if hit is not None:
+                    hit = _rebind(hit, claim)
+                elif keep is not None:
+                    hit = keep.verdict(claim)
+                else:
+                    hit = self.verifier.verify_claim(claim)
             results.append(hit)
         return self._fill(seg, results)
 
@@ -377,4 +424,54 @@ class Folder:
                 if any(s not in seen for s in srcs):
                     seen.update(srcs)
                     reps.append(cr)
-        return self.verifier.draft_diagnostics(reps, encoding_problem=encoding_problem)
+        return draft_diagnostics(self.ws.store, self._source_warnings, reps, encoding_problem=encoding_problem)
+
+
+class _Keep:
+    """One check's use of the verdicts kept in the index (stored.py): a claim's verdict read back,
+    else verified and written when the check ends (when the workspace did not change meanwhile)."""
+
+    def __init__(self, folder: Folder, rel: str, *, fresh: bool) -> None:
+        self.folder, self.rel, self.fresh = folder, rel, fresh
+        self.fp: str | None = None
+        self.asked = False
+        self.verified: list[ClaimResult] = []
+        self.found: dict[int, ClaimResult] = {}  # id(claim) -> its verdict read from the index
+        self.reused = 0
+
+    def read_back(self, claims: Iterable[Claim]) -> None:
+        """Read the kept verdicts of these claims (those of the pieces to verify)."""
+        for claim in claims:
+            if not self.asked:
+                self.asked = True
+                self.fp = self.folder._fingerprint(self.fresh)
+            if self.fp is None:
+                return
+            got = self.folder.stored.get(self.fp, self.rel, claim)
+            if got is not None:
+                self.found[id(claim)] = got
+
+    def verdict(self, claim: Claim) -> ClaimResult:
+        got = self.found.pop(id(claim), None)
+        if got is not None:
+            self.reused += 1
+            return got
+        if not self.asked:
+            self.asked = True
+            self.fp = self.folder._fingerprint(self.fresh)
+        cr = self.folder.verifier.verify_claim(claim)
+        self.verified.append(cr)
+        return cr
+
+    def write(self) -> None:
+        if not self.asked:
+            return
+        folder = self.folder
+        if self.fresh or self.reused:
+            log.info("%s: %d claim(s) verified, %d verdict(s) read from the index", self.rel,
+                     len(self.verified), self.reused)
+        if self.fp is None or not self.verified:
+            return
+        if self.fresh and folder._fingerprint(True) != self.fp:
+            return  # the workspace changed while its claims were verified: these verdicts are not kept
+        folder.stored.put(self.fp, self.rel, self.verified)

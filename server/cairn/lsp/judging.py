@@ -52,7 +52,7 @@ class Judging:
 
     def _start(self, folder: FolderView, state: DraftState) -> None:
         from ..verify.verdicts import resolved_quotes
-        judge: Any = folder.verifier.judge  # one that can be asked in bulk has judge_many and name (cairn.judge)
+        judge: Any = folder.judge  # one that can be asked in bulk has judge_many and name (cairn.judge)
         if judge is None or getattr(judge, "problem", None) or not hasattr(judge, "judge_many"):
             return  # no judge, or one that cannot be asked (its fallbacks are shown already)
         todo, seen = [], set()
@@ -83,7 +83,7 @@ class Judging:
             judged = await self.session.loop.run_in_executor(
                 self.pool,
                 functools.partial(
-                    self._judge_claims, todo, folder.verifier.judge, folder.settings.config.threshold,
+                    self._judge_claims, todo, folder.judge, folder.settings.config.threshold,
                     progress=self.session.progress.reporter(token) if token is not None else None, cancel=cancel,
                 ),
             )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -393,6 +394,7 @@ class Session(Startup, Changes):
         self._notify_pending = False
         if self._busy():
             return  # the last check of the cycle will notify
+        gc.enable()  # the start is over: collect as usual (cli/process.py: pause_gc_for_server_start)
         try:
             self.ls.protocol.notify(CHECKED, {"metrics": self.metrics().model_dump()})
         except Exception:

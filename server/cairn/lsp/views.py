@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..core.config import Settings
     from ..core.model import ClaimResult
     from ..index.workspace import Workspace
-    from ..verify.verifier import Verifier
+    from ..judge.cached import CachingJudge
     from .documents import Document, Documents
     from .json_answers import JsonState
     from .positions import Codec, SourceTexts
@@ -33,7 +33,7 @@ class FolderView(Protocol):
     ws: Workspace
     codec: Codec
     texts: SourceTexts
-    verifier: Verifier
+    judge: CachingJudge | None
     drafts: dict[Path, DraftState]
 
     @property

@@ -28,6 +28,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .. import RULES_VERSION  # the rules' version, kept in the root package (cairn/__init__.py)
 from ..support.words import chunks
 from . import offered, quantifiers, screening
 from .backing import compare
@@ -40,10 +41,6 @@ from .parsed.relation import RelationMismatch
 from .quantifiers import only_conflicts, quantifier_conflicts
 from .quantities import NumberMismatch
 from .sentences import sentence_around, sentence_spans
-
-# Changed whenever a rule changes what it decides: cached verdicts made under
-# other rules are not reused (engine.fingerprint).
-RULES_VERSION = "meaning-41"
 
 __all__ = [
     "RULES_VERSION",

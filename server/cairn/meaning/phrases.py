@@ -250,7 +250,7 @@ def _and_a_half(text: str) -> list[Quantity]:
     and a half`) 1.5 hours, `one and a half million` 1,500,000, `half an
     hour` 0.5 hours."""
     out = []
-    for m in _AND_A_HALF.finditer(text):
+    for m in _and_a_half_re().finditer(text):
         n = m.group("n")
         word = " ".join((m.group("u") or m.group("u2") or m.group("u3")).lower().split())
         whole = Decimal(0) if m.group("u3") else Decimal(1) if n is None or n.lower() in ("a", "an") else _decimal(n)
@@ -302,11 +302,17 @@ _SMALL_NUMBER = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _HALF_UNITS = _trie([u for u in _UNITS if u[0].isalpha() and len(u) > 2]
                     + ["hundred", "thousand", "million", "billion", "trillion"], fold=True).replace(r"\ ", r"\s+")
 # "two and a half hours", "1-and-a-half miles", "an hour and a half", "a year and a half"
-_AND_A_HALF = re.compile(
-    rf"""(?<![\w.,-])(?P<n>\d+|{_SMALL_NUMBER}|an?)[\s-]+and[\s-]+a[\s-]+half\s+(?P<u>{_HALF_UNITS})(?![^\W\d_])
+_AND_A_HALF_SOURCE = rf"""(?<![\w.,-])(?P<n>\d+|{_SMALL_NUMBER}|an?)[\s-]+and[\s-]+a[\s-]+half\s+(?P<u>{_HALF_UNITS})(?![^\W\d_])
        |(?<![\w-])(?:an?|one|every|each)\s+(?P<u2>{_HALF_UNITS})\s+and\s+a\s+half(?![\w-])
-       |(?<![\w-])half\s+an?\s+(?P<u3>{_HALF_UNITS})(?![^\W\d_])""",
-    re.IGNORECASE | re.VERBOSE)
+       |(?<![\w-])half\s+an?\s+(?P<u3>{_HALF_UNITS})(?![^\W\d_])"""
+_AND_A_HALF: re.Pattern[str] | None = None  # compiled on first use (a start that verifies nothing skips it)
+
+
+def _and_a_half_re() -> re.Pattern[str]:
+    global _AND_A_HALF
+    if _AND_A_HALF is None:
+        _AND_A_HALF = re.compile(_AND_A_HALF_SOURCE, re.IGNORECASE | re.VERBOSE)
+    return _AND_A_HALF
 
 
 # the two sides of a ratio, read from where its "in" or "out of" stands

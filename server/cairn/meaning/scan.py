@@ -139,9 +139,10 @@ _SPACED_LONE = r"\s(?=[gm](?:\s+(?:of|long|wide|high|deep|tall|per|and|or|to|at|
 _RUN_WORDS = 15
 
 # one scanner, alternatives in priority order; `dotted` also reads a Debian package version whole
-# (`1:1.2.13.dfsg-1`: epoch, upstream version, revision), so that none of its parts is a quantity
-_SCAN = re.compile(
-    rf"""
+# (`1:1.2.13.dfsg-1`: epoch, upstream version, revision), so that none of its parts is a quantity.
+# Compiled on first use (about 0.1 s, which a start of the language server that verifies no claim
+# does not pay)
+_SCAN_SOURCE = rf"""
     (?P<iso>(?<![\w.])(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}})(?!\w|\.\d))
   | (?P<dmy>(?<![\w.])(?P<dd>{_DAY})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH_RE})(?:,?\s+(?P<dy>\d{{4}}))?(?![^\W\d_]))
   | (?P<mdy>(?<![\w])(?P<mm>{_MONTH_RE})\s+(?P<md>{_DAY})(?:st|nd|rd|th)?(?:,?\s+(?P<my>\d{{4}}))?(?!\w|\.\d|,\d))
@@ -159,9 +160,17 @@ _SCAN = re.compile(
         (?:\s?(?P<scale>{_SCALE_RE}))?
         (?:[\s-]?(?P<unit>{_UNIT_RE})(?![^\W\d_])|(?:{_SPACED_LONE})?(?P<lone>{_LONE_RE})(?![\w]))?
     )
-    """,
-    re.VERBOSE | re.IGNORECASE,
-)
+    """
+_SCAN: re.Pattern[str] | None = None
+
+
+def _scanner() -> re.Pattern[str]:
+    global _SCAN
+    if _SCAN is None:
+        _SCAN = re.compile(_SCAN_SOURCE, re.VERBOSE | re.IGNORECASE)
+    return _SCAN
+
+
 _RANGE_JOIN = re.compile(r"\s*(?:-|\u2013|\u2014|to|and|through|thru)\s*", re.IGNORECASE)
 _BETWEEN_BEFORE = re.compile(r"(?:between|from)\s+$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*|§§?)\.?\s*$")
@@ -221,9 +230,9 @@ def _match_at(text: str, start: int, pos: int) -> re.Match[str] | None:
     to the number), None when it matches nothing there."""
     m = None
     if start > 0 and text[start - 1] in "-\u2212\u2013" and start - 1 >= pos:
-        m = _SCAN.match(text, start - 1)
+        m = _scanner().match(text, start - 1)
     if m is None or m.end() == m.start():
-        m = _SCAN.match(text, start)
+        m = _scanner().match(text, start)
     if m is None or m.end() == m.start():
         return None
     return m
@@ -307,8 +316,18 @@ class _PlainNumber:
 _PLAIN = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 # what _SCAN's number may take after its digits (ordinal, scale, unit, a lone unit letter), and
 # what a day of one or two digits may take to make a date ("12 May", "3rd of June")
-_NUMBER_TAIL = re.compile(
-    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|{_LONE_RE}(?![\w])|{_SPACED_LONE}", re.IGNORECASE)
+_NUMBER_TAIL_SOURCE = (
+    rf"(?:st|nd|rd|th)(?![\w])|\s?(?:{_SCALE_RE})|\s?(?:{_UNIT_RE})(?![^\W\d_])|{_LONE_RE}(?![\w])|{_SPACED_LONE}")
+_NUMBER_TAIL: re.Pattern[str] | None = None  # compiled on first use, as _SCAN
+
+
+def _number_tail() -> re.Pattern[str]:
+    global _NUMBER_TAIL
+    if _NUMBER_TAIL is None:
+        _NUMBER_TAIL = re.compile(_NUMBER_TAIL_SOURCE, re.IGNORECASE)
+    return _NUMBER_TAIL
+
+
 _DAY_TAIL = re.compile(rf"(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE}", re.IGNORECASE)
 _PLAIN_AFTER = frozenset(",;:)!?.")
 
@@ -326,7 +345,7 @@ def _plain_number(text: str, start: int, end: int) -> _PlainNumber | None:
     e = m.end()
     if e < end and (text[e] not in _PLAIN_AFTER or (e + 1 < len(text) and text[e + 1].isdigit())):
         return None
-    if _NUMBER_TAIL.match(text, e) or (e - start <= 2 and "." not in m.group() and _DAY_TAIL.match(text, e)):
+    if _number_tail().match(text, e) or (e - start <= 2 and "." not in m.group() and _DAY_TAIL.match(text, e)):
         return None
     return _PlainNumber(start, e, m.group())
 

@@ -29,7 +29,7 @@ from ..meaning.literals import names_literals
 from ..meaning.quantities import extract as extract_quantities
 from ..meaning.restating import restated_score, without_identifiers
 from ..support import check_support
-from . import conflicts, dates
+from . import conflicts, dates, draft_notes
 from . import sentences as sentences_check
 from .lineage import annotate
 from .parts import backing
@@ -284,26 +284,7 @@ class ClaimChecks:
     def draft_diagnostics(self, claims: Iterable[ClaimResult], *, encoding_problem: bool = False) -> list[Diagnostic]:
         """The draft's own diagnostics: its encoding, then the encoding warnings of each source its
         verified claims cite (once a source, in the order the claims cite them)."""
-        diags = []
-        if encoding_problem:
-            diags.append(
-                Diagnostic("encoding", "the draft is not valid UTF-8: invalid bytes were replaced by U+FFFD", 0,
-                           Range(Pos(0, 0), Pos(0, 0)))
-            )
-        seen: set[str] = set()
-        for cr in claims:
-            for r in cr.citations:
-                if r.chunk is None or r.chunk.source in seen:
-                    continue
-                seen.add(r.chunk.source)
-                key = (r.chunk.source, r.chunk.version)
-                if key not in self._warnings:
-                    self._warnings[key] = self.store.warnings_for(*key)
-                for w in self._warnings[key]:
-                    diags.append(
-                        Diagnostic("encoding", f"source {r.chunk.source}: {w}", 0, Range(Pos(0, 0), Pos(0, 0)))
-                    )
-        return diags
+        return draft_notes.draft_diagnostics(self.store, self._warnings, claims, encoding_problem=encoding_problem)
 
 
 def _fence(cit: Citation) -> Range:

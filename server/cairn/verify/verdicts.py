@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..core.model import CitationResult, Claim, ClaimResult, Diagnostic
-from ..meaning import sentence_around
 
 # the diagnostics apply_verdict decides; every other one stays as verified
 _SUPPORT_CODES = ("unsupported-claim", "judge-fallback")
@@ -146,6 +145,10 @@ def _collapse(text: str) -> str:
 
 
 def _sentence(text: str, start: int, end: int) -> str:
+    # imported here: the judge's module (judge/providers.py) imports this one, and making a judge
+    # (at a server's start) need not load the meaning rules
+    from ..meaning import sentence_around
+
     s, e = sentence_around(text, start, end)
     return text[s:e]
 
