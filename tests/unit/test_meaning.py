@@ -445,6 +445,8 @@ def test_what_quotes_offer_is_kept_without_changing_a_later_answer(first, claim,
     # "exempt from X" releases from X, as "free from X" does
     ("Inheritance tax is payable on gifts to charities.", "Gifts to charities are exempt from inheritance tax.",
      "claim says Inheritance; quote says exempt from inheritance"),
+    ("The call lasts more than 30 minutes.", "The call lasts no longer than 30 minutes.",
+     "claim says more than; quote says no longer than"),
 ])
 def test_opposites_are_found_and_named(claim, quote, message):
     got = contradictions(claim, [quote])
@@ -500,6 +502,8 @@ def test_opposites_are_found_and_named(claim, quote, message):
     ("The software is free from known vulnerabilities", "The audit found no known vulnerabilities in the software"),
     ("The largest planet is Jupiter", "Jupiter is the biggest planet"),
     ("No inheritance tax is payable on gifts to charities.", "Gifts to charities are exempt from inheritance tax."),
+    # "no longer than" is a bound (at most), not a state that ended
+    ("The call lasts at most 30 minutes.", "The call lasts no longer than 30 minutes."),
     # `stopped at` a place is the verb of halting, not of ceasing: "has not stopped at" denies the stop now
     ("Since 15 December 2024, route 12 has not stopped at Mill Lane.",
      "From 15 Dec 2024, route 12 no longer stops at Mill Lane."),

@@ -90,6 +90,8 @@ def test_no_longer_denies_now_and_a_negated_bound_is_the_opposite_bound():
     assert negation_scope(read("Since 15 December 2024, route 12 has not stopped at Mill Lane."), read(quote)) == []
     assert [x.message for x in negation_scope(read("Route 12 still stops at Mill Lane."), read(quote))] == [
         "claim says Route 12 still stops; quote says From 15 Dec 2024, route 12 no longer stops"]
+    # "no longer than" bounds a figure; it denies nothing
+    assert negation_scope(read("The call lasts at most 30 minutes."), read("The call lasts no longer than 30 minutes.")) == []
     # "no class has more than 30" is "each class has at most thirty": the negation and the opposite bound cancel
     quote = "Each class has a maximum of thirty pupils."
     assert negation_scope(read("No class has more than 30 pupils."), read(quote)) == []

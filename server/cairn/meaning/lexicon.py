@@ -109,6 +109,7 @@ for _p in ("above", "more than", "greater than", "higher than", "longer than", "
     DIRECTIONS[_p] = ("order", 1, "after")
 for _p in ("below", "less than", "fewer than", "lower than", "shorter than", "earlier than", "before",
            "prior to", "within", "at most", "maximum of", "a maximum of", "maximum", "up to", "no more than",
+           "no longer than", "not longer than",
            "not more than", "no later than", "not later than", "not exceeding", "under", "until",
            "at or below", "at or before", "on or before", "at or under"):
     DIRECTIONS[_p] = ("order", -1, "after")

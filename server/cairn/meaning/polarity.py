@@ -322,6 +322,8 @@ def read(text: str) -> Reading:
                 i += n
                 continue
         ceasing = _phrase_at(toks, i, _CEASING_PHRASES) if t.text in _CEASING_FIRST else None
+        if ceasing and ceasing[0] in ("no longer", "no more") and i + 2 < n_toks and toks[i + 2].text == "than":
+            ceasing = None  # "no longer than 30 minutes": a bound (at most), not a state that ended
         if ceasing and ceasing[0] == "used to" and st.last_word in BE:
             ceasing = None  # "may be used to endorse": the passive of "use", not "no longer"
         elif ceasing and ceasing[0] == "stopped" and i + 1 < n_toks and toks[i + 1].text in _HALTED_AT:

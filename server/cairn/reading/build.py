@@ -97,7 +97,8 @@ def _no_longer(r: Reading, kids: list[Token]) -> str:
     """A negation the parser hangs on an adverb of the verb ("no longer stops", "not any more"): what
     held before holds no more, so the clause denies it now."""
     for k in kids:
-        if k.dep == "advmod" and k.lemma in ("long", "longer", "more", "anymore"):
+        if k.dep == "advmod" and k.lemma in ("long", "longer", "more", "anymore") and not any(
+                t.lemma == "than" for t in r.tokens[k.i + 1:k.i + 2]):  # "no longer than 30 minutes": a bound
             neg = next((g for g in r.children(k.i) if g.dep == "neg" or g.lemma == "no"), None)
             if neg is not None:
                 return r.shown(sorted((neg.i, k.i)))
