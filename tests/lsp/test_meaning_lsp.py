@@ -297,10 +297,10 @@ async def test_meaning_diagnostics_hover_and_no_fix(client: LanguageClient, tmp_
     assert not at(line_of(text, "Each depot locker comes with two keys."))
     assert by_line[("number-mismatch", line_of(text, "Each depot locker comes with three keys."))].message == \
         "claim says three; quotes say a pair of"
-    # every seven days is once a week; "more than one" counts; rounded up against rounded down
+    # every seven days is once a week (one rate, meaning/frequency.py); "more than one" counts; rounded up against rounded down
     assert not at(line_of(text, "Servicing most depot vans every seven days"))
     assert by_line[("number-mismatch", line_of(text, "Servicing most depot vans every ten days"))].message == \
-        "claim says ten days; quotes say once a week"
+        "claim says every ten days; quotes say once a week"
     assert not at(line_of(text, "only matters where the depot has two or more shifts."))
     assert ("number-mismatch", line_of(text, "only matters where the depot has three or more shifts.")) in by_line
     assert by_line[("contradiction", line_of(text, "Each depot fare is internally rounded down"))].message == \
