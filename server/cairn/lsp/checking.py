@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from .. import drafts as drafts_mod
 from ..core.config import Settings
-from ..core.model import Claim, ClaimResult, Diagnostic, DraftDoc, Pos, Range
+from ..core.model import Claim, ClaimResult, Diagnostic, DraftDoc
 from ..engine import checks as engine
 from ..engine.reuse import SpanIndex
 from ..index.workspace import IndexResult, Workspace
@@ -37,7 +37,7 @@ from .config import make_judge_safely
 from .definition import cited_location
 from .diagnostics import claim_diagnostics
 from .json_answers import JsonState, json_state
-from .layout import layout_key
+from .layout import layout_key, moved
 from .lens import segment_lenses
 from .positions import Codec, SourceTexts
 from .state import DraftState, Segment
@@ -50,10 +50,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _moved(r: Range, delta: int) -> Range:
-    return Range(Pos(r.start.line + delta, r.start.col), Pos(r.end.line + delta, r.end.col))
-
-
 def _rebind(hit: ClaimResult, claim: Claim) -> ClaimResult:
     """A cached verdict attached to a new parse of the same claim, its ranges moved to
     where the claim now is (its citations carry the layout quick-fixes edit)."""
@@ -64,7 +60,7 @@ def _rebind(hit: ClaimResult, claim: Claim) -> ClaimResult:
         cit = new.get(id(d.citation), d.citation) if d.citation is not None else None
         if not delta:
             return d.copy(citation=cit)
-        return d.copy(citation=cit, line=d.line + delta, range=_moved(d.range, delta))
+        return d.copy(citation=cit, line=d.line + delta, range=moved(d.range, delta))
 
     return replace(
         hit,

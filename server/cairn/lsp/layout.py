@@ -2,16 +2,23 @@
 
 Two parses of a claim with equal keys have equal verdicts, and their diagnostics' ranges differ
 only by a whole number of lines: everything is relative to the claim's first line. The server
-reuses a verdict in memory under it (checking.py) and keeps one in the index under it (stored.py).
+reuses a verdict in memory under it (checking.py) and keeps one in the index under it (stored.py);
+both move a verdict's diagnostics to the claim's new first line with `moved`.
 """
 
 from __future__ import annotations
 
-from ..core.model import Claim, Range
+from ..core.model import Claim, Pos, Range
 
 
 def _rel(r: Range, base: int) -> tuple:
     return (r.start.line - base, r.start.col, r.end.line - base, r.end.col)
+
+
+def moved(r: Range, delta: int) -> Range:
+    """`r` moved down by `delta` lines (up when negative): where a range of a claim lies once
+    the claim starts `delta` lines later, its columns unchanged."""
+    return Range(Pos(r.start.line + delta, r.start.col), Pos(r.end.line + delta, r.end.col))
 
 
 def layout_key(claim: Claim) -> tuple:

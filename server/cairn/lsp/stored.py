@@ -38,7 +38,7 @@ from ..core.model import (
     SpanRef,
     TextEdit,
 )
-from .layout import layout_key
+from .layout import layout_key, moved
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +120,7 @@ def load(text: str, claim: Claim) -> ClaimResult | None:
                 f = {name: dec(x) for name, x in v["g"].items()}
                 if delta:
                     f["line"] += delta
-                    r = f["range"]
-                    f["range"] = Range(Pos(r.start.line + delta, r.start.col), Pos(r.end.line + delta, r.end.col))
+                    f["range"] = moved(f["range"], delta)
                 return Diagnostic(**f)
             return _TYPES[v["o"]](**{k: dec(x) for k, x in v["f"].items()})
 
