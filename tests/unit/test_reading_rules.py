@@ -328,3 +328,134 @@ def test_an_estimate_the_claim_insists_is_exact():
         "claim states \u201cExactly 200 guests\u201d; the quote gives an estimate: \u201cAbout 200 guests\u201d"]
     assert said("About 200 guests attended the opening.", "About 200 guests attended the opening.") == []
     assert said("Exactly 200 guests attended the opening.", "200 guests attended the opening.") == []
+
+
+# --------------------------------------------------------------------------
+# meaning-42: a plan stated as done, an option as given, a time limit dropped, a superlative from a group,
+# a denial of what was reported, comparatives of price, difficulty and distance
+
+
+def _limit_of(claim: str, quote: str) -> list[str]:
+    from cairn.meaning.parsed.asserted import asserted
+
+    return [x.message for x in asserted(read(claim), read(quote))]
+
+
+def test_a_plan_stated_as_done():
+    quote = "The council is consulting on a proposal to ban diesel vehicles from the zone."
+    assert _limit_of("The council has banned diesel vehicles from the zone.", quote) == [
+        "claim says \u201cbanned\u201d as done; the quote names it only as intended: \u201cproposal to ban\u201d"]
+    # a claim that speaks of the plan, or a quote that also states the event, is left alone
+    assert _limit_of("The council may ban diesel vehicles from the zone.", quote) == []
+    assert _limit_of("The council has proposed to ban diesel vehicles from the zone.", quote) == []
+    assert _limit_of("The council banned diesel vehicles from the zone.",
+                     "The council banned diesel vehicles from the zone last year.") == []
+    assert _limit_of("The city plans to close the bridge.", "The city plans to close the bridge in May.") == []
+
+
+def test_an_option_stated_as_given():
+    quote = "A queen excluder can be added to any hive as an optional extra."
+    assert _limit_of("Every hive is supplied with a queen excluder.", quote) == [
+        "claim states \u201csupplied\u201d as given; the quote says it is optional: \u201coptional\u201d"]
+    assert _limit_of("A queen excluder can be added to any hive.", quote) == []
+    assert _limit_of("A queen excluder is available for any hive.", quote) == []
+    assert _limit_of("Hives are inspected weekly.", "Hives are inspected weekly.") == []
+
+
+def test_a_time_limit_dropped():
+    quote = "Until the end of March, blue badge holders may park free in the zone."
+    assert _limit_of("Blue badge holders park free in the zone.", quote) == [
+        "claim states \u201cBlue badge holders park free in the zone\u201d without a time limit; the quote holds it"
+        " to a time: \u201cUntil the end of March\u201d"]
+    assert _limit_of("Blue badge holders park free in the zone until March.", quote) == []
+    assert _limit_of("The library is temporarily closed.", "The library is temporarily closed for repairs.") == []
+    assert _limit_of("The museum opens daily.", "The museum is temporarily closed.") == []
+    # `until` with an hour is when it ends each day, not a limit in time of the rule
+    assert _limit_of("The shop stays open late.", "The shop stays open until 10 pm.") == []
+
+
+def test_a_superlative_from_a_group():
+    quote = "Heather honey is among the more expensive honeys sold in Britain."
+    assert _limit_of("Heather honey is the most expensive honey sold in Britain.", quote) == [
+        "claim says \u201cmost expensive\u201d; the quote says only \u201camong the more expensive\u201d"]
+    assert _limit_of("The Nile is the longest river in Africa.", "The Nile is one of the longest rivers.") == [
+        "claim says \u201clongest\u201d; the quote says only \u201cone of the longest\u201d"]
+    assert _limit_of("The Nile is one of the longest rivers.", "The Nile is one of the longest rivers.") == []
+    assert _limit_of("The Nile is the longest river in Africa.", "The Nile is the longest river in Africa.") == []
+
+
+def test_a_report_that_others_denied():
+    assert retraction(read("officials denied it.")) == "officials denied it"
+    assert retraction(read("the company later withdrew the claim.")) == "the company later withdrew the claim"
+    assert retraction(read("officials did not deny it.")) is None
+    assert retraction(read("officials denied the request for a recount.")) is None
+
+
+def test_comparatives_of_price_difficulty_and_distance():
+    from cairn import meaning
+
+    def said(claim: str, quote: str) -> list[str]:
+        return [c.message for c in meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))]).contradictions]
+
+    assert said("The hotel is the cheapest in town.", "The hotel is the most expensive in town.") == [
+        "claim says cheapest; quote says most expensive"]
+    assert said("The north route is harder than the south route.", "The north route is easier than the south route.")
+    # the converse comparison says the same
+    assert said("Trains are cheaper than flights.", "Flights are more expensive than trains.") == []
+    assert said("The clinic is nearer than the hospital.", "The hospital is farther away than the clinic.") == []
+
+
+def test_percent_against_percentage_points_the_quote_names():
+    from cairn import meaning
+
+    def numbers(claim: str, quote: str) -> list[str]:
+        return [n.message for n in meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))]).numbers]
+
+    quote = "Turnout rose by 5 percentage points, from 60% to 65%."
+    assert numbers("Turnout rose by 5%.", quote) == ["claim says 5%; quotes say 5 percentage points, 60% to 65%"]
+    assert numbers("Turnout rose by 5 points.", quote) == []
+    # a quote with the two percentages alone still backs a change written in percent (a common looseness)
+    assert numbers("Turnout rose by 5%.", "Turnout rose from 60% to 65%.") == []
+
+
+def test_days_of_the_week_outside_the_quotes_days():
+    quote = "Permit rules apply Monday to Friday, 8 am to 6 pm."
+    assert _limit_of("Permit rules apply at weekends.", quote) == [
+        "claim says \u201cweekends\u201d; the quote says \u201cMonday to Friday\u201d"]
+    assert _limit_of("Permit rules apply on weekdays.", quote) == []
+    assert _limit_of("The museum opens every day.", "The museum opens Tuesday to Sunday.") == [
+        "claim says \u201cevery day\u201d; the quote says \u201cTuesday to Sunday\u201d"]
+    assert _limit_of("The market runs on Monday.", "The market runs at weekends.") == [
+        "claim says \u201cMonday\u201d; the quote says \u201cweekends\u201d"]
+    # a quote that says on which days a thing does not hold names other days than those it holds on
+    assert _limit_of("The market runs on Friday.", "The market runs every day except Sundays.") == []
+
+
+def test_a_run_of_days_backs_each_day_in_it():
+    from cairn import meaning
+
+    def numbers(claim: str, quote: str) -> list[str]:
+        return [n.message for n in meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))]).numbers]
+
+    quote = "The museum opens Tuesday to Sunday, 10 am to 5 pm."
+    assert numbers("The museum opens on Saturdays.", quote) == []
+    assert numbers("The museum opens on Mondays.", quote) == ["claim says Mondays; quotes say Tuesday to Sunday"]
+    assert numbers("The office is open Monday to Saturday.", "The office is open Monday to Friday.") == [
+        "claim says Monday to Saturday; quotes say Monday to Friday"]
+
+
+def test_another_doer_the_quote_tells_apart():
+    quote = "Worker bees collect nectar for the colony; drones do not forage."
+    assert _pairings("Drones collect nectar for the colony.", quote) == [
+        "claim says \u201cDrones collect nectar for the colony\u201d; the quote gives it to another: \u201cWorker bees"
+        " collect nectar for the colony\u201d"]
+    assert _pairings("Worker bees collect nectar.", quote) == []
+    # a quote that does not name the claim's doer says nothing against it
+    assert _pairings("Bees collect nectar.", "Worker bees collect nectar for the colony.") == []
+
+
+def test_another_doer_leaves_a_name_and_the_definite_noun_that_may_point_to_it():
+    quote = "The company will recall 19 pickups, Lordstown said on Monday."
+    assert _pairings("Lordstown will recall 19 pickups.", quote) == []
+    # "her daily show" says what the show is, not on which days a thing holds
+    assert _limit_of("She began her daily radio show in 2018.", "The show airs on weekdays.") == []

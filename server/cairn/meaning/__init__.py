@@ -83,7 +83,8 @@ ADOPTED = frozenset({"relation", "pairing", "relation-total", "relation-change",
                      "relation-converse",
                      "limits-modality", "limits-universal", "limits-hedge", "limits-exception", "limits-condition",
                      "limits-bound", "limits-association", "limits-subject",
-                     "limits-only", "negation-scope", "tense", "retraction"})
+                     "limits-only", "limits-plan", "limits-optional", "limits-time", "limits-superlative", "limits-days",
+                     "negation-scope", "tense", "retraction"})
 
 
 def check(claim: str, evidence: list[Evidence], *, polarity: bool = True, adopted: frozenset[str] = ADOPTED) -> Findings:

@@ -101,7 +101,8 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
             # against quotes that name a day or give such a date
             days = [n for n in offered.quantities if n.kind == "weekday"]
             on = [w for d in dates if d.date and (w := _weekday(d.date)) is not None]
-            if (days or on) and not any(n.value == q.value for n in days) and q.value not in on:
+            if (days or on) and not any(q.value in _days_of(n) and (q.high is None or _days_of(q) <= _days_of(n))
+                                        for n in days) and q.value not in on:
                 out.append(NumberMismatch(q.text, ", ".join(dict.fromkeys(n.text for n in days)) or offered.said_dates,
                                           "date"))
         elif q.kind == "ratio":
@@ -214,6 +215,8 @@ def _change_backing(claim: str, q: Quantity, numbers: list[Quantity]) -> str | N
         return None
     unit = "%" if q.unit == "percentage point" else q.unit
     relative = q.unit == "%"
+    if relative and any(n.unit == "percentage point" and n.value == q.value for n in numbers):
+        return None  # the quote writes the change in points itself: "by 5%" is another change than "by 5 points"
     pool = [n for n in numbers if n.value is not None and (n.unit == unit or (relative and n.unit is None))]
     written = q.value
     shares = in_words(q)  # "by a third": a round figure
@@ -269,6 +272,16 @@ def _a_year(n: Quantity) -> bool:
     """Whether a number may be a year: whole, 1000 to 2100, no unit, written without a comma."""
     return n.unit is None and n.value is not None and 1000 <= n.value <= 2100 and n.value == n.value.to_integral() \
         and "," not in n.text
+
+
+def _days_of(q: Quantity) -> set[Decimal]:
+    """The days of the week a weekday quantity names: one day, or a run from `value` to `high`."""
+    if q.value is None:
+        return set()
+    if q.high is None:
+        return {q.value}
+    a, b = int(q.value), int(q.high)
+    return {Decimal(d % 7) for d in range(a, a + (b - a) % 7 + 1)}
 
 
 def _weekday(d: DateParts) -> int | None:

@@ -115,10 +115,13 @@ for _p in ("below", "less than", "fewer than", "lower than", "shorter than", "ea
     DIRECTIONS[_p] = ("order", -1, "after")
 # comparatives bound the word after them: "more likely" / "less likely", "larger than 4 GiB"
 for _p in ("more", "larger than", "bigger than", "wider than", "heavier than", "faster than", "stronger than",
-           "older than"):
+           "older than", "dearer than", "pricier than", "costlier than", "more expensive than", "more costly than",
+           "harder than", "more difficult than", "farther than", "further than", "farther away than",
+           "further away than"):
     DIRECTIONS[_p] = ("order", 1, "after")
 for _p in ("less", "fewer", "smaller than", "narrower than", "lighter than", "slower than", "weaker than",
-           "younger than"):
+           "younger than", "cheaper than", "less expensive than", "less costly than", "easier than",
+           "less difficult than", "nearer than", "closer than"):
     DIRECTIONS[_p] = ("order", -1, "after")
 for _p in ("or more", "or longer", "or later", "or above", "and above", "or over", "and over", "or greater",
            "or higher", "and larger", "or larger", "and more"):
@@ -159,15 +162,23 @@ for _axis, _up, _down in (("speed", "faster quicker", "slower"), ("size", "large
                           ("weight", "heavier", "lighter"), ("strength", "stronger", "weaker"),
                           ("quality", "better", "worse"), ("age", "older elder", "younger"),
                           ("temperature", "warmer hotter", "colder cooler"),
+                          # the price and the difficulty of a thing, with their two-word comparatives
+                          ("price", "dearer pricier costlier more_expensive more_costly",
+                           "cheaper less_expensive less_costly"),
+                          ("difficulty", "harder more_difficult", "easier less_difficult"),
+                          ("distance", "farther further more_distant", "nearer closer"),
                           ("most-size", "largest biggest", "smallest"), ("most-length", "longest", "shortest"),
                           ("most-speed", "fastest quickest", "slowest"), ("most-height", "highest tallest", "lowest"),
                           ("most-weight", "heaviest", "lightest"), ("most-width", "widest broadest", "narrowest"),
                           ("most-strength", "strongest", "weakest"), ("most-quality", "best", "worst"),
-                          ("most-age", "oldest eldest", "youngest newest")):
+                          ("most-age", "oldest eldest", "youngest newest"),
+                          ("most-price", "dearest priciest costliest most_expensive most_costly",
+                           "cheapest least_expensive least_costly"),
+                          ("most-difficulty", "hardest most_difficult", "easiest least_difficult")):
     for _w in _up.split():
-        DIRECTIONS.setdefault(_w, (_axis, 1, None))
+        DIRECTIONS.setdefault(_w.replace("_", " "), (_axis, 1, None))
     for _w in _down.split():
-        DIRECTIONS.setdefault(_w, (_axis, -1, None))
+        DIRECTIONS.setdefault(_w.replace("_", " "), (_axis, -1, None))
 # "over" and "under" bound only a number ("over 18", not "over the network")
 # a point from which on, or up to which, something holds: "beginning with version 1.42", "since Linux 5.0",
 # "in mke2fs 1.42 and earlier" (read only before or after a number: "since it is", "as of this writing")

@@ -56,8 +56,7 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
             factors := [Quantity("factor", m.group(0), m.start(), m.end(), value=_FACTORS[m.group(1).lower()[:4]])
                         for m in _FACTOR.finditer(text)]):
         found = _instead(found, factors)
-    if "day" in text and (days := [Quantity("weekday", m.group(0), m.start(), m.end(), value=Decimal(_WEEKDAYS.index(m.group(1))))
-                                   for m in _WEEKDAY.finditer(text)]):
+    if "day" in text and (days := _weekdays(text)):
         found = _instead(found, days)
     if (":" in text or any(q.unit in ("am", "pm") for q in found)) and (times := [
             t for t in _clock_times(text) if not any(q.kind == "range" and q.start <= t.start < q.end for q in found)]):
@@ -217,6 +216,22 @@ _FACTORS = {"doub": Decimal(2), "trip": Decimal(3), "quad": Decimal(4), "halv": 
 # the days of the week, as English writes them (with a capital): a claim's day must be its quotes'
 _WEEKDAYS = ["Mon", "Tues", "Wednes", "Thurs", "Fri", "Satur", "Sun"]
 _WEEKDAY = re.compile(r"(?<![\w-])(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?![\w-])")
+# between two days, a run of days: "Tuesday to Sunday", "Monday through Friday", "Mon–Fri" is not read here
+_DAY_RUN = re.compile(r"\s*(?:to|through|thru|till|until|-|\u2013)\s*$")
+
+
+def _weekdays(text: str) -> list[Quantity]:
+    """The days of the week a text names, a run of days (`Tuesday to Sunday`) as one, from its first
+    day (`value`) to its last (`high`), counted on through the weekend."""
+    out: list[Quantity] = []
+    for m in _WEEKDAY.finditer(text):
+        day = Decimal(_WEEKDAYS.index(m.group(1)))
+        last = out[-1] if out else None
+        if last is not None and last.high is None and _DAY_RUN.match(text[last.end:m.start()]):
+            out[-1] = last._replace(text=text[last.start:m.end()], end=m.end(), high=day)
+            continue
+        out.append(Quantity("weekday", m.group(0), m.start(), m.end(), value=day))
+    return out
 
 
 def _may_read_words(text: str) -> bool:

@@ -14,6 +14,10 @@
   A, A and B being noun phrases ("The insurer reimburses the policyholder"
   against "The policyholder reimburses the insurer"). Predicates that hold
   both ways (`meet`, `marry`, `border`, ...) and passive clauses are left alone.
+- **Another doer.** The claim has A do P to B where the quote has only C do P
+  to B, and the quote names A too, in another clause ("Drones collect nectar"
+  against "Worker bees collect nectar; drones do not forage"): the quote tells
+  the two apart and gives the deed to the other. A and C share no word.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ _SYMMETRIC = frozenset(
 
 def pairing_mismatches(claim: Reading, quote: Reading) -> list[tuple[str, str, str]]:
     """(claim side, quote side, message) of each mismatch of the two rules."""
-    return _list_figures(claim, quote) + _swapped(claim, quote)
+    return _list_figures(claim, quote) + _swapped(claim, quote) + _other_doer(claim, quote)
 
 
 def _parts(r: Reading) -> list[int]:
@@ -312,3 +316,40 @@ def _said(r: Reading, c: Clause, doer: int, undergoer: int) -> str:
     "Algal blooms are caused by the loss of fish")."""
     ids = r.subtree(doer) + r.subtree(undergoer) + [c.predicate]
     return r.shown(ids)
+
+
+_PRONOUNS = frozenset("i you he she it we they this that these those who which one someone anyone".split())
+
+
+def _definite(r: Reading, head: int) -> bool:
+    """A common noun under `the`, `this` or a possessive: it may point to one named elsewhere."""
+    return r.tokens[head].pos == "NOUN" and any(k.dep in ("det", "poss") and k.lemma in (
+        "the", "this", "that", "these", "those", "its", "their", "his", "her") for k in r.children(head))
+
+
+def _other_doer(claim: Reading, quote: Reading) -> list[tuple[str, str, str]]:
+    out = []
+    for c in claim.clauses:
+        if c.negation or c.lemma in _SYMMETRIC:
+            continue
+        theirs = [(q, x) for q in quote.clauses if q.lemma == c.lemma and not q.negation for x in _roles(quote, q)]
+        if not theirs:
+            continue
+        for a, b, s, o in _roles(claim, c):
+            same_thing = [(q, x) for q, x in theirs if x[1] == b]
+            if not same_thing or any(x[0] & a for _, x in same_thing):
+                continue  # the quote gives the deed to the claim's doer (or to one sharing a word with it)
+            if any(quote.tokens[x[2]].lemma in _PRONOUNS for _, x in same_thing):
+                continue
+            if claim.tokens[s].pos == "PROPN" and any(_definite(quote, x[2]) for _, x in same_thing):
+                continue  # "Lordstown will recall" against "the company will recall": the same one, named
+            # the quote names the claim's doer in a clause of its own
+            elsewhere = [k for q2 in quote.clauses if q2.lemma != c.lemma or q2.negation
+                         for k in q2.subjects if _phrase(quote, k) == a]
+            if not elsewhere:
+                continue
+            q, x = same_thing[0]
+            said, theirs_said = _said(claim, c, s, o), _said(quote, q, x[2], x[3])
+            out.append((said, theirs_said, f"claim says {quoted(said)}; the quote gives it to another: "
+                                           f"{quoted(theirs_said)}"))
+    return out

@@ -3,7 +3,8 @@ whose subject points back (`this`, `that`, `it`, `which`, or a word of
 saying under `the`/`that`: `that announcement`, `the claim`) and which
 denies it: `… ; this is not the case`, `This is false.`, `That turned out
 to be a myth.`, `It does not.`, `that announcement has since been
-withdrawn`. It is read right after the quote (the rest of its sentence
+withdrawn`, `but officials denied it` (an active verb of taking back whose
+object points back). It is read right after the quote (the rest of its sentence
 after a semicolon, or the next sentence) and, where the quote itself goes on
 past what the claim states, inside the quote. A clause that limits the
 denial (`this is not the case for …`) is not one."""
@@ -28,15 +29,17 @@ _WITHDRAWN = frozenset("withdraw retract reverse overturn disprove debunk refute
                        "rescind cancel scrap abandon".split())
 
 
+def _points_at(r: Reading, i: int) -> bool:
+    """Token i points back to what was just said: `this`, `it`, or a word of saying under `the`/`that`."""
+    t = r.tokens[i]
+    if t.lemma in _POINTING:
+        return True
+    return t.lemma in _SAYING and any(k.dep == "det" and k.lemma in ("the", "this", "that", "these", "those", "such")
+                                      for k in r.children(i))
+
+
 def _points_back(r: Reading, c: Clause) -> bool:
-    for s in c.subjects:
-        t = r.tokens[s]
-        if t.lemma in _POINTING:
-            return True
-        if t.lemma in _SAYING and any(k.dep == "det" and k.lemma in ("the", "this", "that", "these", "those", "such")
-                                      for k in r.children(s)):
-            return True
-    return False
+    return any(_points_at(r, s) for s in c.subjects)
 
 
 def retraction(after: Reading) -> str | None:
@@ -44,7 +47,13 @@ def retraction(after: Reading) -> str | None:
     for c in after.clauses[:2]:
         verb = after.tokens[c.predicate]
         be = after.tokens[verb.head] if verb.dep in ("attr", "acomp") else verb
-        if min(c.tokens) > 3 or not _points_back(after, c):
+        verb0 = after.tokens[c.predicate]
+        # "officials denied it", "the council later withdrew the plan": an active verb taking back
+        # what its object points back to
+        active = (not c.negation and verb0.lemma in _WITHDRAWN and verb0.pos == "VERB"
+                  and not any(k.dep == "auxpass" for k in after.children(verb0.i))
+                  and any(_points_at(after, o) for o in c.objects))
+        if min(c.tokens) > 3 or not (active or _points_back(after, c)):
             continue
         if any(after.tokens[k].dep == "prep" for k in after.kids[verb.i]) or len(c.tokens) > 9:
             continue  # "this is not the case for children": a limit, not a retraction
@@ -58,7 +67,7 @@ def retraction(after: Reading) -> str | None:
         elif verb.lemma == "do":
             denied = bool(c.negation) and not c.objects and len(c.tokens) <= 5
         else:
-            denied = not c.negation and verb.lemma in _WITHDRAWN and any(k.dep == "auxpass" for k in kids)
+            denied = active or (not c.negation and verb.lemma in _WITHDRAWN and any(k.dep == "auxpass" for k in kids))
         if denied:
             return after.shown([*c.tokens, *c.subjects]).strip(" .;,")
     return None

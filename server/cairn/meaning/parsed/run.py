@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ...reading.read import read
 from ..sentences import sentence_around, sentence_spans
 from .amounts import amounts
+from .asserted import asserted
 from .dropped import dropped
 from .focus import converse, only_focus
 from .generic import narrowed
@@ -63,7 +64,7 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
             found.amounts += amounts(mine, theirs) + [("converse", x) for x in converse(mine, theirs)]
             found.limits += [(i, x) for x in limits(mine, theirs) + dropped(mine, theirs) + bounds(mine, theirs)
                              + association(mine, theirs) + narrowed(mine, theirs)
-                             + only_focus(mine, theirs)]
+                             + only_focus(mine, theirs) + asserted(mine, theirs)]
             found.negations += negation_scope(mine, theirs)
             found.tenses += tense_mismatches(mine, theirs)
         # what follows the quote in its sentence after a semicolon, or the next sentence

@@ -1,0 +1,307 @@
+"""`context-limits` (SPEC section 4): four ways a quote holds back from asserting
+what the claim states as plain fact, each a rule of how English words set what
+a sentence asserts:
+
+- A plan stated as done: the claim states an event (`The council has banned
+  diesel vehicles`) that the quote names only under a word of intention
+  (`is consulting on a proposal to ban diesel vehicles`, `plans to close`,
+  `is considering raising`): an infinitive or gerund under a noun or verb of
+  intention says what someone means to do, not what happened.
+- An option stated as given: the quote calls the thing optional (`can be added
+  as an optional extra`, `optionally`, `on request`) and the claim states it
+  with no word of choice (`Every hive is supplied with a queen excluder`).
+- A time limit dropped: the quote's clause holds until a date or for a time
+  only (`Until the end of March, blue badge holders may park free`,
+  `temporarily`, `for a limited time`) and the claim states it with no word
+  of time at all.
+- Days of the week: the claim puts a thing on days the quote's days leave out
+  (`Permit rules apply at weekends` against `Permit rules apply Monday to
+  Friday`; `every day` against `Tuesday to Sunday`).
+- A superlative from a group: the claim says `the most expensive` (or `the
+  largest`) where the quote puts the thing only among others (`among the more
+  expensive`, `one of the largest`).
+"""
+
+from __future__ import annotations
+
+from ...reading.model import Clause, Reading
+from .limits import Limit
+from .words import aligned, content, quoted
+
+# nouns and verbs of intention: what is under them is meant, proposed or weighed, not done
+_INTENT = frozenset("proposal propose plan intend intention aim consult consultation consider "
+                    "suggest suggestion recommend recommendation seek want hope debate discuss "
+                    "draft bid scheme idea call threaten offer".split())
+# a claim with any of these words speaks of a plan, a future or a possibility of its own
+_CLAIM_UNREAL = frozenset("will would shall could might may can should going plan propose proposal "
+                          "intend aim consult consider suggest recommend seek want hope debate discuss "
+                          "expect expected likely possible possibly".split())
+
+
+def _done(claim: Reading, c: Clause) -> bool:
+    """A claim clause that states an event as having happened or as holding (a finite verb in the
+    past, the present or the perfect), not negated and with no modal."""
+    verb = claim.tokens[c.predicate]
+    if c.negation or c.modality or verb.pos != "VERB":
+        return False
+    return verb.tag in ("VBD", "VBZ", "VBP", "VBN")
+
+
+def _under_intent(r: Reading, i: int) -> int | None:
+    """The word of intention that token `i` (a verb) hangs under, through infinitive, gerund and
+    prepositional links (`a proposal to ban`, `consulting on plans to ban`), or None."""
+    k, seen = i, 0
+    while r.tokens[k].head != k and seen < 4:
+        dep = r.tokens[k].dep
+        if dep not in ("acl", "xcomp", "pcomp", "pobj", "prep", "ccomp", "advcl", "relcl", "dobj", "nsubj"):
+            return None
+        k = r.tokens[k].head
+        seen += 1
+        if r.tokens[k].lemma in _INTENT:
+            return k
+    return None
+
+
+def planned(claim: Reading, quote: Reading) -> list[Limit]:
+    if {t.lemma for t in claim.tokens} & _CLAIM_UNREAL:
+        return []
+    for c in claim.clauses:
+        if not _done(claim, c):
+            continue
+        same = [q for _n, q in aligned(claim, c, quote)]
+        if not same:
+            continue
+        intents = [_under_intent(quote, q.predicate) for q in same]
+        if any(k is None for k in intents):
+            continue  # the quote also states the event itself
+        k = intents[0]
+        assert k is not None
+        mine = claim.shown([c.predicate])
+        theirs = quote.shown(sorted({k, same[0].predicate}))
+        return [Limit("plan", mine, theirs, f"claim says {quoted(mine)} as done; the quote names it only as "
+                                            f"intended: {quoted(theirs)}")]
+    return []
+
+
+_OPTIONAL = frozenset("optional optionally".split())
+_OPTIONAL_PHRASES = (("on", "request"), ("upon", "request"), ("as", "an", "option"), ("at", "extra", "cost"),
+                     ("for", "an", "extra", "charge"), ("at", "an", "extra", "charge"))
+# a claim with any of these words leaves room for choice itself
+_CHOICE = frozenset("optional optionally option options can may might could choose choice available request "
+                    "extra if opt add-on offer offered upgrade".split())
+
+
+def _optional_words(r: Reading) -> list[int] | None:
+    words = [t.text.casefold() for t in r.tokens]
+    for t in r.tokens:
+        if t.lemma in _OPTIONAL:
+            return [t.i]
+    for phrase in _OPTIONAL_PHRASES:
+        n = len(phrase)
+        for k in range(len(words) - n + 1):
+            if tuple(words[k:k + n]) == phrase:
+                return list(range(k, k + n))
+    return None
+
+
+def optional(claim: Reading, quote: Reading) -> list[Limit]:
+    """A thing the quote calls optional, stated by the claim as given."""
+    if any(t.lemma in _CHOICE or t.text.casefold() in _CHOICE for t in claim.tokens):
+        return []
+    if any(c.negation for c in claim.clauses):
+        return []
+    where = _optional_words(quote)
+    if where is None:
+        return []
+    # the claim names the thing the quote calls optional: a noun of the subject or an object of the quote's
+    # clause that holds the optional words, other than those words themselves
+    clause = next((c for c in quote.clauses if where[0] in c.tokens), None)
+    if clause is None:
+        return []
+    heads = [k for k in (*clause.subjects, *clause.objects) if k not in where]
+    theirs = {quote.tokens[j].lemma for k in heads for j in quote.subtree(k)
+              if quote.tokens[j].pos in ("NOUN", "PROPN") and j not in where} - {"extra", "option", "request", "cost",
+                                                                                 "charge"}
+    mine = {t.lemma for t in claim.tokens if t.pos in ("NOUN", "PROPN")}
+    if not mine & theirs:
+        return []
+    shown = quote.shown(where)
+    said = claim.shown([c.predicate for c in claim.clauses[:1]]) if claim.clauses else claim.text
+    return [Limit("optional", said, shown, f"claim states {quoted(said)} as given; the quote says it is "
+                                           f"optional: {quoted(shown)}")]
+
+
+_UNTIL = frozenset("until till".split())
+_TEMPORARY = (("temporarily",), ("for", "a", "limited", "time"), ("for", "the", "time", "being"), ("for", "now"),
+              ("until", "further", "notice"))
+_MONTHS = frozenset("january february march april may june july august september october november december "
+                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+# a claim with any of these words speaks of time itself
+_CLAIM_TIME = frozenset("until till through before by from since after during temporarily temporary currently "
+                        "now still limited time date deadline end start expire expires expiry until today "
+                        "year month week day season period trial".split()) | _MONTHS
+
+
+def _limited_at(r: Reading) -> list[int] | None:
+    """The quote's words that hold its statement to a time: `until` with a date (a month, a year,
+    `the end of`), or `temporarily`, `for a limited time`, `until further notice`."""
+    words = [t.text.casefold() for t in r.tokens]
+    for phrase in _TEMPORARY:
+        n = len(phrase)
+        for k in range(len(words) - n + 1):
+            if tuple(words[k:k + n]) == phrase:
+                return list(range(k, k + n))
+    for t in r.tokens:
+        if t.lemma not in _UNTIL or t.dep != "prep":
+            continue
+        span = r.subtree(t.i)
+        if any(r.tokens[k].ent == "DATE" or r.tokens[k].text.casefold() in _MONTHS
+               or (r.tokens[k].lemma == "end" and k + 1 < len(words) and words[k + 1] == "of") for k in span[1:]):
+            return span
+    return None
+
+
+def temporary(claim: Reading, quote: Reading) -> list[Limit]:
+    """A statement the quote holds to a time, stated by the claim with no word of time."""
+    if any(t.lemma in _CLAIM_TIME or t.text.casefold() in _CLAIM_TIME or t.ent in ("DATE", "TIME")
+           for t in claim.tokens):
+        return []
+    where = _limited_at(quote)
+    if where is None:
+        return []
+    if any(c.negation for c in claim.clauses):
+        return []
+    said = next((claim.shown([c.predicate]) for c in claim.clauses if aligned(claim, c, quote)), None)
+    if said is None:
+        # no clause to align (the tagger read the claim's verb as a noun: "holders park free"): the claim's
+        # content words all in the quote's sentence
+        mine = content(claim, range(len(claim.tokens)))
+        if claim.clauses or len(mine) < 3 or len(mine - content(quote, range(len(quote.tokens)))) > 0:
+            return []
+        said = claim.text.strip().rstrip(".")
+    shown = quote.shown(where)
+    return [Limit("time", said, shown, f"claim states {quoted(said)} without a time limit; the quote holds "
+                                       f"it to a time: {quoted(shown)}")]
+
+
+_GROUP = (("among",), ("one", "of"), ("some", "of"), ("amongst",))
+
+
+def _in_group(r: Reading, i: int) -> list[int] | None:
+    """The group words before token i's phrase (`among the`, `one of the`), as token indices, or None."""
+    words = [t.text.casefold() for t in r.tokens]
+    for k in range(max(0, i - 4), i):
+        for phrase in _GROUP:
+            n = len(phrase)
+            if tuple(words[k:k + n]) == phrase:
+                return list(range(k, k + n))
+    return None
+
+
+def _superlatives(r: Reading) -> list[tuple[int, str]]:
+    """(token, adjective lemma) of each superlative: `largest`, `the most expensive`."""
+    out = []
+    for t in r.tokens:
+        if t.tag == "JJS" and t.lemma not in ("most", "least"):
+            out.append((t.i, t.lemma))
+        elif t.lemma == "most" and t.tag == "RBS" and t.head != t.i and r.tokens[t.head].pos == "ADJ":
+            out.append((t.i, r.tokens[t.head].lemma))
+    return out
+
+
+def superlative(claim: Reading, quote: Reading) -> list[Limit]:
+    """`the most expensive honey` against `among the more expensive honeys`: the claim picks one
+    where the quote puts it in a group."""
+    for i, adj in _superlatives(claim):
+        if _in_group(claim, i) is not None:
+            continue
+        theirs = [t for t in quote.tokens if t.lemma == adj or (t.tag in ("JJR", "JJS") and t.lemma == adj)]
+        theirs += [quote.tokens[j] for j, a in _superlatives(quote) if a == adj]
+        if not theirs:
+            continue
+        groups = [_in_group(quote, t.i) for t in theirs]
+        if any(g is None for g in groups):
+            continue  # the quote also says it without a group
+        g = groups[0]
+        assert g is not None
+        head = claim.tokens[i].head if claim.tokens[i].lemma == "most" else i
+        mine = claim.shown(sorted({i, head}))
+        shown = quote.shown([*g, theirs[0].i])
+        return [Limit("superlative", mine, shown, f"claim says {quoted(mine)}; the quote says only "
+                                                  f"{quoted(shown)}")]
+    return []
+
+
+_DAY_NAMES = ("monday mon", "tuesday tue tues", "wednesday wed", "thursday thu thur thurs", "friday fri",
+              "saturday sat", "sunday sun")
+_DAY = {w: d for d, names in enumerate(_DAY_NAMES) for n in names.split() for w in (n, n + "s")}
+_SPANS = {"weekend": frozenset({5, 6}), "weekends": frozenset({5, 6}), "weekday": frozenset(range(5)),
+          "weekdays": frozenset(range(5))}
+_EVERY_DAY = (("every", "day"), ("daily",), ("seven", "days", "a", "week"), ("7", "days", "a", "week"),
+              ("all", "week"))
+_TO = frozenset("to through thru till until - – and".split())
+# a quote with any of these says on which days a thing does not hold, or lists days of other things
+_DAYS_OTHERWISE = frozenset("except excluding exclude closed not no apart besides but other shut".split())
+
+
+def _days(r: Reading) -> tuple[frozenset[int], list[int]]:
+    """The days of the week a text names (ranges read whole: `Monday to Friday`), with their tokens."""
+    words = [t.text.casefold().rstrip(".") for t in r.tokens]
+    got: set[int] = set()
+    ids: list[int] = []
+    k = 0
+    while k < len(words):
+        w = words[k]
+        if w in _DAY and r.tokens[k].pos in ("PROPN", "NOUN"):
+            a = _DAY[w]
+            if k + 2 < len(words) and words[k + 1] in _TO and words[k + 1] != "and" and words[k + 2] in _DAY:
+                b = _DAY[words[k + 2]]
+                got |= {d % 7 for d in range(a, a + (b - a) % 7 + 1)}
+                ids += [k, k + 1, k + 2]
+                k += 3
+                continue
+            got.add(a)
+            ids.append(k)
+        elif w in _SPANS:
+            got |= _SPANS[w]
+            ids.append(k)
+        k += 1
+    return frozenset(got), ids
+
+
+def _every_day(r: Reading) -> list[int] | None:
+    words = [t.text.casefold() for t in r.tokens]
+    for phrase in _EVERY_DAY:
+        n = len(phrase)
+        for k in range(len(words) - n + 1):
+            if tuple(words[k:k + n]) == phrase and not (phrase == ("daily",) and r.tokens[k].dep == "amod"):
+                return list(range(k, k + n))  # not "her daily show": a show's kind, not when a thing holds
+    return None
+
+
+def days(claim: Reading, quote: Reading) -> list[Limit]:
+    """A claim's days of the week outside the days its quote names."""
+    if any(c.negation for c in claim.clauses) or any(t.lemma in _DAYS_OTHERWISE or t.text.casefold() in
+                                                     _DAYS_OTHERWISE for t in quote.tokens):
+        return []
+    theirs, their_ids = _days(quote)
+    if not theirs or len(theirs) == 7:
+        return []
+    mine, my_ids = _days(claim)
+    named = [t for t in claim.tokens if t.text.casefold().rstrip(".") in _DAY]
+    if named and any(t.text.casefold().rstrip(".") in _DAY for t in quote.tokens):
+        return []  # named days on both sides: the number rule reads them (backing.py, runs of days included)
+    every = _every_day(claim) if not mine else None
+    if every is not None:
+        mine, my_ids = frozenset(range(7)), every
+    if not mine or mine <= theirs:
+        return []
+    said, shown = claim.shown(my_ids), quote.shown(their_ids)
+    if said.casefold() == shown.casefold():
+        return []
+    return [Limit("days", said, shown, f"claim says {quoted(said)}; the quote says {quoted(shown)}")]
+
+
+def asserted(claim: Reading, quote: Reading) -> list[Limit]:
+    return (planned(claim, quote) + optional(claim, quote) + temporary(claim, quote) + superlative(claim, quote)
+            + days(claim, quote))
