@@ -47,6 +47,10 @@ def test_messages_name_the_deciding_words(claims):
     assert msg["Every pupil receives a certificate."] == [
         "claim says \u201cEvery pupil\u201d without restriction; the quote's sentence restricts it: \u201cPupils with"
         " 100% attendance over the year\u201d"]
+    assert msg["The committee has closed the car park."] == [
+        "claim says \u201cclosed\u201d as done; the quote names it only as intended: \u201cproposal to close\u201d"]
+    assert msg["The bar opens at weekends."] == [
+        "claim says \u201cweekends\u201d; the quote says \u201cMonday to Friday\u201d"]
     assert msg["Basel lies on the Danube."] == [
         "claim pairs Basel with Danube; the quote pairs Basel with Rhine and Vienna with Danube"]
     assert msg["The cache is cleared on restart."] == [

@@ -139,7 +139,7 @@ _MONTHS = frozenset("january february march april may june july august september
 # a claim with any of these words speaks of time itself
 _CLAIM_TIME = frozenset("until till through before by from since after during temporarily temporary currently "
                         "now still limited time date deadline end start expire expires expiry until today "
-                        "year month week day season period trial".split()) | _MONTHS
+                        "year month week day season period trial".split())
 
 
 def _limited_at(r: Reading) -> list[int] | None:
@@ -164,7 +164,7 @@ def _limited_at(r: Reading) -> list[int] | None:
 def temporary(claim: Reading, quote: Reading) -> list[Limit]:
     """A statement the quote holds to a time, stated by the claim with no word of time."""
     if any(t.lemma in _CLAIM_TIME or t.text.casefold() in _CLAIM_TIME or t.ent in ("DATE", "TIME")
-           for t in claim.tokens):
+           or (t.pos == "PROPN" and t.text.casefold().rstrip(".") in _MONTHS) for t in claim.tokens):
         return []
     where = _limited_at(quote)
     if where is None:
