@@ -459,3 +459,17 @@ def test_another_doer_leaves_a_name_and_the_definite_noun_that_may_point_to_it()
     assert _pairings("Lordstown will recall 19 pickups.", quote) == []
     # "her daily show" says what the show is, not on which days a thing holds
     assert _limit_of("She began her daily radio show in 2018.", "The show airs on weekdays.") == []
+
+
+def test_a_thing_given_for_a_class_of_people_only():
+    quote = "Late check-out is free for members of our loyalty scheme."
+    assert _limit_of("Late check-out is free.", quote) == [
+        "claim states \u201cfree\u201d for anyone; the quote gives it only \u201cfor members of our loyalty scheme\u201d"]
+    assert _limit_of("Late check-out is free for members.", quote) == []
+    assert _limit_of("Breakfast is served from 7 am.", "Breakfast is served from 7 am for all guests.") == []
+    assert _limit_of("The hall is booked.", "The hall is booked for a wedding.") == []
+
+
+def test_another_doer_leaves_a_doer_named_inside_the_quotes_doer():
+    quote = "The labels of plant-based milks may soon include a statement on nutrition; plant-based milks are sold widely."
+    assert _pairings("Plant-based milks may soon include a statement on nutrition.", quote) == []

@@ -84,6 +84,7 @@ ADOPTED = frozenset({"relation", "pairing", "relation-total", "relation-change",
                      "limits-modality", "limits-universal", "limits-hedge", "limits-exception", "limits-condition",
                      "limits-bound", "limits-association", "limits-subject",
                      "limits-only", "limits-plan", "limits-optional", "limits-time", "limits-superlative", "limits-days",
+                     "limits-for",
                      "negation-scope", "tense", "retraction"})
 
 

@@ -17,6 +17,9 @@ a sentence asserts:
 - Days of the week: the claim puts a thing on days the quote's days leave out
   (`Permit rules apply at weekends` against `Permit rules apply Monday to
   Friday`; `every day` against `Tuesday to Sunday`).
+- A beneficiary dropped: the quote gives the thing for a class of people only
+  (`Late check-out is free for members of our loyalty scheme`) and the claim
+  names no one (`Late check-out is free`); `for all guests` restricts nothing.
 - A superlative from a group: the claim says `the most expensive` (or `the
   largest`) where the quote puts the thing only among others (`among the more
   expensive`, `one of the largest`).
@@ -31,7 +34,7 @@ from .words import aligned, content, quoted
 # nouns and verbs of intention: what is under them is meant, proposed or weighed, not done
 _INTENT = frozenset("proposal propose plan intend intention aim consult consultation consider "
                     "suggest suggestion recommend recommendation seek want hope debate discuss "
-                    "draft bid scheme idea call threaten offer".split())
+                    "draft bid scheme idea threaten".split())
 # a claim with any of these words speaks of a plan, a future or a possibility of its own
 _CLAIM_UNREAL = frozenset("will would shall could might may can should going plan propose proposal "
                           "intend aim consult consider suggest recommend seek want hope debate discuss "
@@ -44,6 +47,8 @@ def _done(claim: Reading, c: Clause) -> bool:
     verb = claim.tokens[c.predicate]
     if c.negation or c.modality or verb.pos != "VERB":
         return False
+    if verb.dep in ("acl", "amod", "xcomp", "advcl", "pcomp", "prep"):
+        return False  # "features tailored to you": a participle describing a noun states no event
     return verb.tag in ("VBD", "VBZ", "VBP", "VBN")
 
 
@@ -84,8 +89,9 @@ def planned(claim: Reading, quote: Reading) -> list[Limit]:
 
 
 _OPTIONAL = frozenset("optional optionally".split())
-_OPTIONAL_PHRASES = (("on", "request"), ("upon", "request"), ("as", "an", "option"), ("at", "extra", "cost"),
-                     ("for", "an", "extra", "charge"), ("at", "an", "extra", "charge"))
+# (not `on request`: a thing given on request is still given)
+_OPTIONAL_PHRASES = (("as", "an", "option"), ("at", "extra", "cost"), ("for", "an", "extra", "charge"),
+                     ("at", "an", "extra", "charge"))
 # a claim with any of these words leaves room for choice itself
 _CHOICE = frozenset("optional optionally option options can may might could choose choice available request "
                     "extra if opt add-on offer offered upgrade".split())
@@ -171,12 +177,19 @@ def temporary(claim: Reading, quote: Reading) -> list[Limit]:
         return []
     if any(c.negation for c in claim.clauses):
         return []
-    said = next((claim.shown([c.predicate]) for c in claim.clauses if aligned(claim, c, quote)), None)
+    # the time words limit the quote's clause the claim states (not a deadline of another clause in the
+    # sentence: "confirm until next Wednesday" limits the confirming, not the workshops)
+    said = next((claim.shown([c.predicate]) for c in claim.clauses
+                 if any(where[0] in q.tokens or quote.tokens[where[0]].head == q.predicate
+                        for _n, q in aligned(claim, c, quote))), None)
     if said is None:
         # no clause to align (the tagger read the claim's verb as a noun: "holders park free"): the claim's
-        # content words all in the quote's sentence
+        # content words all in the quote's sentence, and the time words on its root
         mine = content(claim, range(len(claim.tokens)))
         if claim.clauses or len(mine) < 3 or len(mine - content(quote, range(len(quote.tokens)))) > 0:
+            return []
+        head = quote.tokens[where[0]].head
+        if quote.tokens[head].head != head:
             return []
         said = claim.text.strip().rstrip(".")
     shown = quote.shown(where)
@@ -302,6 +315,36 @@ def days(claim: Reading, quote: Reading) -> list[Limit]:
     return [Limit("days", said, shown, f"claim says {quoted(said)}; the quote says {quoted(shown)}")]
 
 
+# the classes of people a thing may be given for
+_PEOPLE = frozenset("member subscriber resident customer guest student pupil child adult senior pensioner holder "
+                    "employee staff user patient passenger visitor veteran owner tenant local beginner client "
+                    "cardholder traveller traveler family household driver rider player parent teacher".split())
+_EVERYONE = frozenset("all every any each".split())
+
+
+def for_whom(claim: Reading, quote: Reading) -> list[Limit]:
+    """A thing the quote gives for a class of people only, stated by the claim for no one in particular."""
+    mine = {t.lemma for t in claim.tokens}
+    for c in claim.clauses:
+        if c.negation or any(claim.tokens[k].lemma == "for" for k in c.tokens):
+            continue
+        for _n, q in aligned(claim, c, quote):
+            for k in quote.kids[q.predicate]:
+                prep = quote.tokens[k]
+                if prep.lemma != "for" or prep.dep != "prep":
+                    continue
+                for o in quote.kids[k]:
+                    who = quote.tokens[o]
+                    if who.dep != "pobj" or who.lemma not in _PEOPLE or who.lemma in mine:
+                        continue
+                    if any(d.lemma in _EVERYONE for d in quote.children(o)):
+                        continue  # "for all guests": everyone
+                    said, shown = claim.shown([c.predicate]), quote.shown(quote.subtree(k))
+                    return [Limit("for", said, shown, f"claim states {quoted(said)} for anyone; the quote gives it "
+                                                      f"only {quoted(shown)}")]
+    return []
+
+
 def asserted(claim: Reading, quote: Reading) -> list[Limit]:
     return (planned(claim, quote) + optional(claim, quote) + temporary(claim, quote) + superlative(claim, quote)
-            + days(claim, quote))
+            + days(claim, quote) + for_whom(claim, quote))

@@ -337,8 +337,9 @@ def _other_doer(claim: Reading, quote: Reading) -> list[tuple[str, str, str]]:
             continue
         for a, b, s, o in _roles(claim, c):
             same_thing = [(q, x) for q, x in theirs if x[1] == b]
-            if not same_thing or any(x[0] & a for _, x in same_thing):
-                continue  # the quote gives the deed to the claim's doer (or to one sharing a word with it)
+            if not same_thing or any(a & {quote.tokens[j].lemma for j in quote.subtree(x[2])} for _, x in same_thing):
+                continue  # the quote gives the deed to the claim's doer, or to a phrase naming it ("the labels of
+                # plant-based milks include" for "plant-based milks include")
             if any(quote.tokens[x[2]].lemma in _PRONOUNS for _, x in same_thing):
                 continue
             if claim.tokens[s].pos == "PROPN" and any(_definite(quote, x[2]) for _, x in same_thing):
