@@ -14,13 +14,12 @@ from cairn_testing import run_cairn
 BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
 
 # measured on main (meaning-42; the default mode, threshold 0.5) over the five batches: 25 of 198 correct
-# pairs failed, 55 of 198 wrong pairs verified (bench/support_lodo.py gives the same). Each batch measured
+# pairs failed, 54 of 198 wrong pairs verified (bench/support_lodo.py gives the same). Each batch measured
 # before any rule was changed after it was written (see the README): the second 20 of 72 and 55 of 72; the
 # third 1 of 6 and 5 of 6; the fourth 3 of 18 and 11 of 18; the fifth 2 of 18 and 11 of 18. The first
-# batch, which the rules were written against: 7 of 84 and 35 of 84 with meaning-38. (54 before `on request`
-# stopped counting as optional and `offer` as a word of intention: both failed correct development rows.)
+# batch, which the rules were written against: 7 of 84 and 35 of 84 with meaning-38.
 FALSE_ALARMS = 25
-MISSES = 55
+MISSES = 54
 
 
 def _rows() -> list[dict]:
@@ -56,3 +55,22 @@ def test_the_default_does_not_fail_more_correct_pairs_nor_verify_more_wrong_ones
     false_alarms, misses = c["fn"], c["fp"]
     assert false_alarms <= FALSE_ALARMS, f"{false_alarms} of 198 correct pairs failed (was {FALSE_ALARMS})"
     assert misses <= MISSES, f"{misses} of 198 wrong pairs verified (was {MISSES})"
+
+
+HELD_OUT = BLIND.parent / "blind-6"
+# the sixth batch, kept out of rule writing (only its counts are looked at): 18 of 48 correct pairs failed
+# and 23 of 48 wrong pairs verified before meaning-42, 18 and 19 with it
+HELD_OUT_FALSE_ALARMS = 18
+HELD_OUT_MISSES = 19
+
+
+def test_the_held_out_batch_is_not_worse(tmp_path: Path):
+    (tmp_path / "cairn.toml").write_text("", encoding="utf-8")
+    data = tmp_path / "held-out.jsonl"
+    data.write_text("".join(p.read_text(encoding="utf-8") for p in sorted(HELD_OUT.glob("*.jsonl"))), encoding="utf-8")
+    proc = run_cairn(tmp_path, "calibrate", str(data), "--format", "json", timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert (report["supported"], report["unsupported"]) == (48, 48)
+    c = report["confusion"]
+    assert c["fn"] <= HELD_OUT_FALSE_ALARMS and c["fp"] <= HELD_OUT_MISSES, c

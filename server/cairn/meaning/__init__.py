@@ -78,7 +78,7 @@ class Findings:
 
 
 # The structural rules that fail a claim on their own: each measured to fire on at most 5 % of the
-# labelled supported rows of every development domain (bench/reader_adoption.py; docs/reading.md)
+# labelled supported rows of every development domain (bench/reader_adoption.py; docs/support.md)
 ADOPTED = frozenset({"relation", "pairing", "relation-total", "relation-change", "relation-order",
                      "relation-converse",
                      "limits-modality", "limits-universal", "limits-hedge", "limits-exception", "limits-condition",
