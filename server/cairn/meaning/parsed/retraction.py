@@ -29,6 +29,11 @@ _WITHDRAWN = frozenset("withdraw retract reverse overturn disprove debunk refute
                        "rescind cancel scrap abandon".split())
 
 
+def reports_retraction(r: Reading) -> bool:
+    """A text that itself says something was denied, withdrawn or false ("The company denied that …")."""
+    return any(t.lemma in _WITHDRAWN or t.lemma in _FALSE for t in r.tokens)
+
+
 def _points_at(r: Reading, i: int) -> bool:
     """Token i points back to what was just said: `this`, `it`, or a word of saying under `the`/`that`."""
     t = r.tokens[i]

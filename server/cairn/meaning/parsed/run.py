@@ -16,7 +16,7 @@ from .limits import Limit, limits
 from .overstated import association, bounds
 from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
-from .retraction import retraction, within
+from .retraction import reports_retraction, retraction, within
 from .scope import ScopedNegation, negation_scope, tense_mismatches
 
 # A quote's sentence longer than this is not read (a table or a listing is not a sentence)
@@ -68,8 +68,9 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
             found.negations += negation_scope(mine, theirs)
             found.tenses += tense_mismatches(mine, theirs)
         # what follows the quote in its sentence after a semicolon, or the next sentence
-        if any(c.negation for c in mine.clauses):
-            continue  # a claim that denies something is read against a retraction by the polarity rules
+        if any(c.negation for c in mine.clauses) or reports_retraction(mine):
+            continue  # a claim that denies something, or reports a denial ("The company denied that …"), is read
+            # against a retraction by the polarity rules
         rest = text[end:e]
         after, upto = (rest[rest.index(";") + 1:], e) if ";" in rest else ("", e)
         if not after.strip():
