@@ -32,11 +32,12 @@ from ..index.workspace import IndexResult, Workspace
 from ..sources import is_source_name
 from ..store import StoreError
 from ..verify.draft_notes import draft_diagnostics
-from . import segments
+from . import kept_diagnostics, segments
 from .config import make_judge_safely
 from .definition import cited_location
 from .diagnostics import claim_diagnostics
 from .json_answers import JsonState, json_state
+from .kept_diagnostics import Kept
 from .layout import layout_key, moved
 from .lens import segment_lenses
 from .positions import Codec, SourceTexts
@@ -297,12 +298,16 @@ class Folder:
                 made[piece] = seg
             placed.append((line, seg))
             uncited += seg.doc.uncited_paragraphs
-        keep.write()
+        steady = keep.write()
+        final_fp = None
+        if keep.fresh and steady and keep.fp is not None and all(
+                self.stored.wanted(cr) for _, seg in placed for cr in seg.claims):
+            final_fp = keep.fp
         state = DraftState(
             path=path, rel=rel, uri=uri, version=version, text=text, is_open=is_open,
             encoding_problem=encoding_problem, placed=placed,
             draft_diagnostics=self._draft_diagnostics(placed, encoding_problem),
-            uncited_paragraphs=uncited, stamp=self.stamp,
+            uncited_paragraphs=uncited, stamp=self.stamp, final_fp=final_fp,
         )
         ids: set[str] = set()
         srcs: set[str] = set()
@@ -313,6 +318,31 @@ class Folder:
             unresolved = unresolved or seg.unresolved
         self._cites[path] = (frozenset(ids), frozenset(srcs), unresolved)
         return state
+
+    def kept_first(self, path: Path, uri: str, text: str, encoding_problem: bool) -> Kept | None:
+        """The diagnostics kept in the index for this text of the draft (kept_diagnostics.py),
+        under the workspace's fingerprint taken afresh; None when there are none."""
+        fp = self._fingerprint(True)
+        if fp is None:
+            return None
+        rel = self.ws.relpath(path)
+        data = kept_diagnostics.key_data(uri, self.root, self.codec.encoding, encoding_problem, text)
+        found = self.stored.entry(fp, rel, data)
+        kept = kept_diagnostics.load(found, rel) if found is not None else None
+        return replace(kept, where=(fp, data)) if kept is not None else None
+
+    def keep_first(self, state: DraftState, own: list, probes: list, kept: Kept | None) -> None:
+        """Keep what a draft's first check published (its own diagnostics and its citations' probes
+        of the span index) under the fingerprint its verdicts are of, while it is still the
+        workspace's; `kept`: the entry read for the same text, if any (an equal one is not written)."""
+        fp = state.final_fp
+        if fp is None or self._fingerprint(True) != fp:
+            return
+        text = kept_diagnostics.dump(own, probes)
+        data = kept_diagnostics.key_data(state.uri, self.root, self.codec.encoding, state.encoding_problem, state.text)
+        if kept is not None and kept.where == (fp, data) and kept.text == text:
+            return  # the entry is there already
+        self.stored.put_entry(fp, state.rel, data, text)
 
     def check_disk(self, path: Path, uri: str, previous: DraftState | None) -> DraftState | None:
         try:
@@ -459,15 +489,18 @@ class _Keep:
         self.verified.append(cr)
         return cr
 
-    def write(self) -> None:
+    def write(self) -> bool:
+        """Write the verdicts verified; whether the check's verdicts are those of the fingerprint
+        `fp` (read back under it, or verified while the workspace stayed as it says)."""
         if not self.asked:
-            return
+            return True
         folder = self.folder
         if self.fresh or self.reused:
             log.info("%s: %d claim(s) verified, %d verdict(s) read from the index", self.rel,
                      len(self.verified), self.reused)
         if self.fp is None or not self.verified:
-            return
+            return True
         if self.fresh and folder._fingerprint(True) != self.fp:
-            return  # the workspace changed while its claims were verified: these verdicts are not kept
+            return False  # the workspace changed while its claims were verified: these verdicts are not kept
         folder.stored.put(self.fp, self.rel, self.verified)
+        return True

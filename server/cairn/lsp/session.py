@@ -43,6 +43,7 @@ from .state import DraftState
 
 if TYPE_CHECKING:
     from .checking import Folder
+    from .kept_diagnostics import Kept
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,8 @@ class Session(Startup, Changes):
         self._tasks: dict[Path, asyncio.Task] = {}
         self._again: set[Path] = set()
         self._published: dict[Path, str] = {}
+        # a draft's diagnostics published from the index, until its check publishes: (uri, version, diagnostics)
+        self._early: dict[Path, tuple[str, int | None, list[types.Diagnostic]]] = {}
         self._shown: set[str] = set()
         self.progress = Progress(ls, lambda: bool(self.capability("window.work_done_progress", False)))
         self._notify_pending = False
@@ -192,6 +195,7 @@ class Session(Startup, Changes):
         folder.json_answers.pop(path, None)
         affected = folder.reuse.remove(folder.ws.relpath(path))
         self.engine.submit(folder.forget, path)
+        self._early.pop(path, None)
         uri = self._published.pop(path, None)
         if uri is not None:
             self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
@@ -252,6 +256,7 @@ class Session(Startup, Changes):
         if doc is not None and not self.is_draft(doc):
             return
         previous = folder.drafts.get(path)
+        kept: Kept | None = None
         if doc is not None:
             await self._read_disk(doc, path)
             if previous is not None and previous.is_open and previous.version == doc.version \
@@ -259,6 +264,9 @@ class Session(Startup, Changes):
                     and previous.stamp == folder.stamp:
                 return  # nothing changed since the last check
             text, version = doc.text, doc.version
+            if previous is None:
+                # the draft's first check since its folder was made: what it published last time, at once
+                kept = await self._publish_kept(folder, doc, path)
             state = await self.run(
                 folder.check, path, doc.uri, text, version, is_open=True,
                 encoding_problem=doc.encoding_problem, previous=previous,
@@ -284,6 +292,45 @@ class Session(Startup, Changes):
             return  # the folder was rebuilt meanwhile
         folder.drafts[path] = state
         self._publish(state)
+        if previous is None and state.is_open and state.final_fp is not None:
+            self._keep_first(folder, state, kept)
+
+    async def _publish_kept(self, folder: Folder, doc: Document, path: Path) -> Kept | None:
+        """Publish the diagnostics kept in the index for the text the editor opened
+        (kept_diagnostics.py), before the draft is parsed; the entry read, or None."""
+        from . import reuse as lsp_reuse
+        text, version = doc.text, doc.version
+        try:
+            kept = await self.run(folder.kept_first, path, doc.uri, text, doc.encoding_problem)
+        except Exception:
+            log.exception("reading the kept diagnostics of %s failed", path)
+            return None
+        if kept is None or self._moved_on(doc, path, version, text) or self.folder_for(path) is not folder:
+            return kept
+        rel = folder.ws.relpath(path)
+        affected = folder.reuse.replace(rel, kept.uses)
+        diags = kept.diagnostics + lsp_reuse.probed(folder.reuse, kept.probes)
+        self._early.pop(path, None)
+        self._send(path, doc.uri, diags, version)
+        self._early[path] = (doc.uri, version, diags)
+        log.info("%s: first diagnostics read from the index", rel)
+        if affected:
+            self._republish(folder, affected)
+        return kept
+
+    def _keep_first(self, folder: Folder, state: DraftState, kept: Kept | None) -> None:
+        """Keep what a draft's first check published, for the next start (kept_diagnostics.py)."""
+        from . import reuse as lsp_reuse
+        own = state.lsp_diagnostics()
+        probes = lsp_reuse.probes(state, self.codec)
+
+        def keep() -> None:
+            try:
+                folder.keep_first(state, own, probes, kept)
+            except Exception:
+                log.exception("keeping the diagnostics of %s failed", state.path)
+
+        self.engine.submit(keep)
 
     def _config_problem(self, folder: Folder, path: Path) -> None:
         """While a folder's configuration is refused, nothing is checked: each open draft gets one
@@ -353,6 +400,8 @@ class Session(Startup, Changes):
     def _send(self, path: Path, uri: str, diags: list[types.Diagnostic], version: int | None) -> None:
         """Publish a file's diagnostics at `uri`, clearing them at the URI it was last published under
         when that differs (the file reopened under another spelling of its path)."""
+        if self._early.pop(path, None) == (uri, version, diags):
+            return  # published so already, from the index (_publish_kept)
         old = self._published.get(path)
         if old is not None and old != uri:
             self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=old, diagnostics=[]))

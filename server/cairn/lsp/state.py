@@ -59,6 +59,10 @@ class DraftState:
     draft_diagnostics: list[Diagnostic]  # encoding problems of the draft and its sources
     uncited_paragraphs: int = 0
     stamp: tuple[int, int] = (0, 0)  # the folder's (epoch, generation) the verdicts were made at
+    # the workspace's fingerprint (stored.py) when every verdict is final and a function of it (a draft's
+    # first check since its folder was made): what its diagnostics may be kept in the index under
+    # (kept_diagnostics.py); else None
+    final_fp: str | None = None
     _starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:

@@ -43,6 +43,7 @@ from .layout import layout_key, moved
 log = logging.getLogger(__name__)
 
 PREFIX = "lsp-claim:"
+DRAFT_PREFIX = "lsp-draft:"  # a draft's first diagnostics (kept_diagnostics.py), under the same fingerprint
 FORMAT = "1"  # the layout of an entry; entries of another are not read
 
 _TYPES: dict[str, type] = {t.__name__: t for t in (Chunk, CitationResult, Fix, Part, Pos, Range, SpanRef, TextEdit)}
@@ -206,11 +207,34 @@ class Stored:
         except Exception as exc:  # noqa: BLE001 - a store that fails only costs the reuse
             self._fail(exc)
 
+    def entry(self, fp: str, rel: str, data: bytes) -> str | None:
+        """The text of a draft's entry (kept_diagnostics.py) under `data`, or None."""
+        from ..engine import checks as engine
+
+        if self.broken:
+            return None
+        try:
+            return self.ws.store.cache_get(engine.cache_key(fp, rel, data, DRAFT_PREFIX))
+        except Exception as exc:  # noqa: BLE001 - a store that fails only costs the reuse
+            self._fail(exc)
+            return None
+
+    def put_entry(self, fp: str, rel: str, data: bytes, text: str) -> None:
+        from ..engine import checks as engine
+
+        if self.broken:
+            return
+        try:
+            self.ws.store.cache_put(engine.cache_key(fp, rel, data, DRAFT_PREFIX), text)
+        except Exception as exc:  # noqa: BLE001 - a store that fails only costs the reuse
+            self._fail(exc)
+
     def prune(self) -> None:
         from ..engine import checks as engine
 
         try:
             self.ws.store.cache_prune(PREFIX, engine.CACHE_MAX_AGE)
+            self.ws.store.cache_prune(DRAFT_PREFIX, engine.CACHE_MAX_AGE)
         except Exception as exc:  # noqa: BLE001 - a store that fails only costs the reuse
             self._fail(exc)
 
