@@ -1,4 +1,4 @@
-"""`context-limits` (SPEC section 4): four ways a quote holds back from asserting
+"""`context-limits` (SPEC section 4): six ways a quote holds back from asserting
 what the claim states as plain fact, each a rule of how English words set what
 a sentence asserts:
 
@@ -8,7 +8,7 @@ a sentence asserts:
   `is considering raising`): an infinitive or gerund under a noun or verb of
   intention says what someone means to do, not what happened.
 - An option stated as given: the quote calls the thing optional (`can be added
-  as an optional extra`, `optionally`, `on request`) and the claim states it
+  as an optional extra`, `optionally`, `as an option`) and the claim states it
   with no word of choice (`Every hive is supplied with a queen excluder`).
 - A time limit dropped: the quote's clause holds until a date or for a time
   only (`Until the end of March, blue badge holders may park free`,
@@ -27,6 +27,8 @@ a sentence asserts:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...reading.model import Clause, Reading
 from .limits import Limit
 from .words import aligned, content, quoted
@@ -39,6 +41,19 @@ _INTENT = frozenset("proposal propose plan intend intention aim consult consulta
 _CLAIM_UNREAL = frozenset("will would shall could might may can should going plan propose proposal "
                           "intend aim consult consider suggest recommend seek want hope debate discuss "
                           "expect expected likely possible possibly".split())
+
+
+def _phrase(r: Reading, phrases: tuple[tuple[str, ...], ...], *,
+            skip: Callable[[int, tuple[str, ...]], bool] = lambda k, phrase: False) -> list[int] | None:
+    """The tokens of the first of `phrases` (in their order) that the text holds, matched on
+    case-folded words, or None; `skip(k, phrase)` leaves out a match at token k."""
+    words = [t.text.casefold() for t in r.tokens]
+    for phrase in phrases:
+        n = len(phrase)
+        for k in range(len(words) - n + 1):
+            if tuple(words[k:k + n]) == phrase and not skip(k, phrase):
+                return list(range(k, k + n))
+    return None
 
 
 def _done(claim: Reading, c: Clause) -> bool:
@@ -98,16 +113,10 @@ _CHOICE = frozenset("optional optionally option options can may might could choo
 
 
 def _optional_words(r: Reading) -> list[int] | None:
-    words = [t.text.casefold() for t in r.tokens]
     for t in r.tokens:
         if t.lemma in _OPTIONAL:
             return [t.i]
-    for phrase in _OPTIONAL_PHRASES:
-        n = len(phrase)
-        for k in range(len(words) - n + 1):
-            if tuple(words[k:k + n]) == phrase:
-                return list(range(k, k + n))
-    return None
+    return _phrase(r, _OPTIONAL_PHRASES)
 
 
 def optional(claim: Reading, quote: Reading) -> list[Limit]:
@@ -151,12 +160,9 @@ _CLAIM_TIME = frozenset("until till through before by from since after during te
 def _limited_at(r: Reading) -> list[int] | None:
     """The quote's words that hold its statement to a time: `until` with a date (a month, a year,
     `the end of`), or `temporarily`, `for a limited time`, `until further notice`."""
+    if (found := _phrase(r, _TEMPORARY)) is not None:
+        return found
     words = [t.text.casefold() for t in r.tokens]
-    for phrase in _TEMPORARY:
-        n = len(phrase)
-        for k in range(len(words) - n + 1):
-            if tuple(words[k:k + n]) == phrase:
-                return list(range(k, k + n))
     for t in r.tokens:
         if t.lemma not in _UNTIL or t.dep != "prep":
             continue
@@ -228,7 +234,7 @@ def superlative(claim: Reading, quote: Reading) -> list[Limit]:
     for i, adj in _superlatives(claim):
         if _in_group(claim, i) is not None:
             continue
-        theirs = [t for t in quote.tokens if t.lemma == adj or (t.tag in ("JJR", "JJS") and t.lemma == adj)]
+        theirs = [t for t in quote.tokens if t.lemma == adj]
         theirs += [quote.tokens[j] for j, a in _superlatives(quote) if a == adj]
         if not theirs:
             continue
@@ -283,13 +289,8 @@ def _days(r: Reading) -> tuple[frozenset[int], list[int]]:
 
 
 def _every_day(r: Reading) -> list[int] | None:
-    words = [t.text.casefold() for t in r.tokens]
-    for phrase in _EVERY_DAY:
-        n = len(phrase)
-        for k in range(len(words) - n + 1):
-            if tuple(words[k:k + n]) == phrase and not (phrase == ("daily",) and r.tokens[k].dep == "amod"):
-                return list(range(k, k + n))  # not "her daily show": a show's kind, not when a thing holds
-    return None
+    # not "her daily show": a show's kind, not when a thing holds
+    return _phrase(r, _EVERY_DAY, skip=lambda k, phrase: phrase == ("daily",) and r.tokens[k].dep == "amod")
 
 
 def days(claim: Reading, quote: Reading) -> list[Limit]:

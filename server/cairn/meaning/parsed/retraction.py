@@ -52,11 +52,10 @@ def retraction(after: Reading) -> str | None:
     for c in after.clauses[:2]:
         verb = after.tokens[c.predicate]
         be = after.tokens[verb.head] if verb.dep in ("attr", "acomp") else verb
-        verb0 = after.tokens[c.predicate]
         # "officials denied it", "the council later withdrew the plan": an active verb taking back
         # what its object points back to
-        active = (not c.negation and verb0.lemma in _WITHDRAWN and verb0.pos == "VERB"
-                  and not any(k.dep == "auxpass" for k in after.children(verb0.i))
+        active = (not c.negation and verb.lemma in _WITHDRAWN and verb.pos == "VERB"
+                  and not any(k.dep == "auxpass" for k in after.children(verb.i))
                   and any(_points_at(after, o) for o in c.objects))
         if min(c.tokens) > 3 or not (active or _points_back(after, c)):
             continue
