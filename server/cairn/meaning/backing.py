@@ -27,7 +27,7 @@ from .figures import _REFERENCE_NAMES, _SPANS_OF_YEARS, DateParts, _calendar_yea
 from .frequency import frequency_mismatches
 from .literals import _literals_unnamed
 from .offered import Bounded, _bound_at, _counted, _noun_after, _Numbers, _offered, _shown, _takes_in
-from .phrases import _share
+from .phrases import _share, days_through
 from .quantities import NumberMismatch, extract
 from .quantity import Quantity
 from .scan import _REFERENCE_WORDS
@@ -280,8 +280,7 @@ def _days_of(q: Quantity) -> set[Decimal]:
         return set()
     if q.high is None:
         return {q.value}
-    a, b = int(q.value), int(q.high)
-    return {Decimal(d % 7) for d in range(a, a + (b - a) % 7 + 1)}
+    return {Decimal(d) for d in days_through(int(q.value), int(q.high))}
 
 
 def _weekday(d: DateParts) -> int | None:

@@ -220,6 +220,12 @@ _WEEKDAY = re.compile(r"(?<![\w-])(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?![
 _DAY_RUN = re.compile(r"\s*(?:to|through|thru|till|until|-|\u2013)\s*$")
 
 
+def days_through(first: int, last: int) -> frozenset[int]:
+    """The days of the week (Monday 0) from `first` to `last`, counted on through the weekend
+    (`Friday to Monday` is Friday, Saturday, Sunday and Monday)."""
+    return frozenset(d % 7 for d in range(first, first + (last - first) % 7 + 1))
+
+
 def _weekdays(text: str) -> list[Quantity]:
     """The days of the week a text names, a run of days (`Tuesday to Sunday`) as one, from its first
     day (`value`) to its last (`high`), counted on through the weekend."""

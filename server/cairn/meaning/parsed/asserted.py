@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...reading.model import Clause, Reading
+from ..phrases import days_through
 from .limits import Limit
 from .words import aligned, content, quoted
 
@@ -275,7 +276,7 @@ def _days(r: Reading) -> tuple[frozenset[int], list[int]]:
             a = _DAY[w]
             if k + 2 < len(words) and words[k + 1] in _TO and words[k + 1] != "and" and words[k + 2] in _DAY:
                 b = _DAY[words[k + 2]]
-                got |= {d % 7 for d in range(a, a + (b - a) % 7 + 1)}
+                got |= days_through(a, b)
                 ids += [k, k + 1, k + 2]
                 k += 3
                 continue
