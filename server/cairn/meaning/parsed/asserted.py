@@ -163,13 +163,13 @@ def _limited_at(r: Reading) -> list[int] | None:
     `the end of`), or `temporarily`, `for a limited time`, `until further notice`."""
     if (found := _phrase(r, _TEMPORARY)) is not None:
         return found
-    words = [t.text.casefold() for t in r.tokens]
     for t in r.tokens:
         if t.lemma not in _UNTIL or t.dep != "prep":
             continue
         span = r.subtree(t.i)
         if any(r.tokens[k].ent == "DATE" or r.tokens[k].text.casefold() in _MONTHS
-               or (r.tokens[k].lemma == "end" and k + 1 < len(words) and words[k + 1] == "of") for k in span[1:]):
+               or (r.tokens[k].lemma == "end" and k + 1 < len(r.tokens) and r.tokens[k + 1].text.casefold() == "of")
+               for k in span[1:]):
             return span
     return None
 
