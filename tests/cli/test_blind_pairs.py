@@ -45,13 +45,18 @@ def test_the_blind_sets_are_as_their_readme_says():
         assert f"`{path.stem}`" in readme, path.stem
 
 
-def test_the_default_does_not_fail_more_correct_pairs_nor_verify_more_wrong_ones(tmp_path: Path):
+def _calibrated(tmp_path: Path, rows: str) -> dict:
+    """The report of the real `cairn calibrate` over `rows` (JSON lines), with the shipped settings."""
     (tmp_path / "cairn.toml").write_text("", encoding="utf-8")  # the shipped settings, whatever lies above
-    data = tmp_path / "blind.jsonl"
-    data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in _rows()), encoding="utf-8")
+    data = tmp_path / "pairs.jsonl"
+    data.write_text(rows, encoding="utf-8")
     proc = run_cairn(tmp_path, "calibrate", str(data), "--format", "json", timeout=60)
     assert proc.returncode == 0, proc.stderr
-    report = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def test_the_default_does_not_fail_more_correct_pairs_nor_verify_more_wrong_ones(tmp_path: Path):
+    report = _calibrated(tmp_path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in _rows()))
     c = report["confusion"]
     assert (report["supported"], report["unsupported"]) == (198, 198)
     false_alarms, misses = c["fn"], c["fp"]
@@ -67,13 +72,8 @@ HELD_OUT = [("blind-6", 48, 18, 19), ("blind-7", 12, 2, 7), ("blind-8", 24, 9, 1
 
 @pytest.mark.parametrize("folder,pairs,false_alarms,misses", HELD_OUT)
 def test_the_held_out_batches_are_not_worse(tmp_path: Path, folder: str, pairs: int, false_alarms: int, misses: int):
-    (tmp_path / "cairn.toml").write_text("", encoding="utf-8")
-    data = tmp_path / "held-out.jsonl"
-    data.write_text("".join(p.read_text(encoding="utf-8") for p in sorted((BLIND.parent / folder).glob("*.jsonl"))),
-                    encoding="utf-8")
-    proc = run_cairn(tmp_path, "calibrate", str(data), "--format", "json", timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    report = json.loads(proc.stdout)
+    report = _calibrated(tmp_path, "".join(p.read_text(encoding="utf-8")
+                                           for p in sorted((BLIND.parent / folder).glob("*.jsonl"))))
     assert (report["supported"], report["unsupported"]) == (pairs, pairs)
     c = report["confusion"]
     assert c["fn"] <= false_alarms and c["fp"] <= misses, c
