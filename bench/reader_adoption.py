@@ -30,7 +30,7 @@ BAR = 0.05
 RULES = ("number-mismatch", "contradiction", "context-negates",
          "relation", "pairing", "limits-modality", "limits-universal", "limits-condition", "limits-hedge",
          "limits-exception", "limits-bound", "limits-association", "limits-subject", "limits-only", "relation-converse", "relation-total", "relation-change",
-         "relation-order", "limits-plan", "limits-optional", "limits-time", "limits-superlative", "limits-days", "limits-for",
+         "relation-order", "relation-rate", "relation-than", "relation-place", "relation-unit", "limits-only-list", "limits-argued", "limits-advice", "limits-estimate", "limits-plan", "limits-optional", "limits-time", "limits-superlative", "limits-days", "limits-for",
          "negation-scope", "tense", "retraction")
 
 

@@ -473,3 +473,138 @@ def test_a_thing_given_for_a_class_of_people_only():
 def test_another_doer_leaves_a_doer_named_inside_the_quotes_doer():
     quote = "The labels of plant-based milks may soon include a statement on nutrition; plant-based milks are sold widely."
     assert _pairings("Plant-based milks may soon include a statement on nutrition.", quote) == []
+
+
+# --------------------------------------------------------------------------
+# meaning-43: advice read as a rule, a modality inherited, an estimate, a rate's second unit, `than` swapped,
+# a condition opened by `where`, a retraction that calls it an error
+
+
+def test_advice_stated_as_a_requirement():
+    assert _all("Members must bring photo ID to join.", "We recommend that new members bring photo ID when they join.") == [
+        "claim says \u201cmust bring\u201d (required); quote says only \u201cWe recommend\u201d (advice)"]
+    assert _all("Visitors must wear a hard hat on site.", "Visitors should wear a hard hat on site.") == [
+        "claim says \u201cmust wear\u201d (required); quote says only \u201cshould\u201d (advice)"]
+    assert _all("Visitors must wear a hard hat on site.", "Visitors are advised to wear a hard hat on site.") == [
+        "claim says \u201cmust wear\u201d (required); quote says only \u201care advised\u201d (advice)"]
+    # advice stated as advice, or as an option, and a rule the quote states as one, are left alone
+    assert _all("Visitors should wear a hard hat on site.", "Visitors must wear a hard hat on site.") == []
+    assert _all("Members can bring photo ID to join.", "We recommend that new members bring photo ID when they join.") == []
+    assert _all("Visitors must wear a hard hat on site.", "Visitors must wear a hard hat on site, and we recommend boots.") == []
+
+
+def test_a_modality_the_quote_puts_on_the_verb_completed():
+    assert _all("You must provide proof of identity.", "You may be asked to provide proof of identity.") == [
+        "claim says \u201cmust provide\u201d (required); quote says \u201cmay be asked\u201d (optional)"]
+    assert _all("You may be asked to provide proof of identity.", "You may be asked to provide proof of identity at the desk.") == []
+    assert _all("You must provide proof of identity.", "You will be asked to provide proof of identity.") == []
+
+
+def test_an_estimate_a_chance_or_a_report_stated_as_known():
+    assert _all("Your annual cost will be £1,240.", "Your estimated annual cost is £1,240.") == [
+        "claim states \u201cYour annual cost will be £1,240\u201d as known; the quote's sentence says \u201cestimated"
+        " annual cost\u201d"]
+    assert _all("Thunderstorms will break out over the hills on Thursday.",
+                "There is a 40% chance of thunderstorms over the hills on Thursday.") == [
+        "claim states \u201cThunderstorms will break out over the hills on Thursday\u201d as known; the quote's sentence"
+        " says \u201ca 40% chance of thunderstorms\u201d"]
+    assert _all("The ship sank in 1760.", "The ship is thought to have sunk in 1760.") == [
+        "claim states \u201cThe ship sank in 1760\u201d as known; the quote's sentence says \u201cis thought\u201d"]
+    assert _all("The portrait was painted by Frans Hals.", "The portrait is attributed to Frans Hals.") != []
+    # the claim hedges it too, or the quote reports it without a hedge
+    assert _all("Your estimated annual cost is about £1,240.", "Your estimated annual cost is £1,240.") == []
+    assert _all("Thunderstorms are likely over the hills on Thursday.",
+                "There is a 40% chance of thunderstorms over the hills on Thursday.") == []
+    assert _all("The ship is believed to have sunk in 1760.", "The ship is thought to have sunk in 1760.") == []
+    assert _all("The ship sank in 1760.", "The ship sank in 1760, the records say.") == []
+
+
+def test_a_rates_second_unit():
+    assert _all("The standing charge is 31.4p per month.", "The standing charge is 31.4p per day.") == [
+        "claim gives \u201c31.4p per month\u201d; the quote gives \u201c31.4p per day\u201d"]
+    assert _all("A permit costs £60 per household.", "A permit costs £60 per vehicle.") == [
+        "claim gives \u201c£60 per household\u201d; the quote gives \u201c£60 per vehicle\u201d"]
+    assert _all("Rake in 50 g of fertiliser per square foot.", "Rake in 50 g of fertiliser per square metre.") == [
+        "claim gives \u201c50 g of fertiliser per square foot\u201d; the quote gives \u201c50 g of fertiliser per square"
+        " metre\u201d"]
+    # `a day` is `per day`, `per annum` a year, `per cent` no rate; a quote amount without a rate may be the claim's
+    assert _all("The standing charge is 31.4p a day.", "The standing charge is 31.4p per day.") == []
+    assert _all("Interest is 5 per cent a year.", "Interest is 5 per cent per annum.") == []
+    assert _all("The fee is £5 a month.", "The fee is £5, billed monthly.") == []
+    # an amount per one thing is given to each, not in total
+    assert _all("The exit fee is £75 in total.", "An exit fee of £75 per fuel applies.") == [
+        "claim gives \u201c£75\u201d to all together; the quote gives it to each"]
+
+
+def test_the_two_sides_of_than_exchanged():
+    assert _all("Showers will be heavier inland than on the coast.", "Showers will be heavier on the coast than inland.") == [
+        "claim compares \u201cShowers will be heavier inland than on the coast\u201d; the quote has the two sides the"
+        " other way round: \u201cShowers will be heavier on the coast than inland\u201d"]
+    assert _all("Trains are faster than buses in the city.", "In the city, buses are faster than trains at rush hour.") != []
+    assert _all("Showers will be heavier inland than on the coast.", "Showers will be heavier inland than on the coast today.") == []
+    # the other direction says the same; a third thing compared says nothing of the claim's two
+    assert _all("The north face is steeper than the south face.", "The south face is less steep than the north face.") == []
+    assert _all("The north face is steeper than the south face.", "The south face is steeper than the west face.") == []
+
+
+def test_a_condition_opened_by_where():
+    quote = "Where skies stay clear, a touch of frost is likely in sheltered spots."
+    assert _all("A touch of frost is likely in sheltered spots.", quote) == [
+        "claim says \u201cA touch of frost is likely in sheltered spots\u201d without restriction; the quote's sentence"
+        " restricts it: \u201cWhere skies stay clear\u201d"]
+    assert _all("A touch of frost is likely in sheltered spots where skies stay clear.", quote) == []
+
+
+def test_a_retraction_that_calls_it_an_error():
+    claim = "The account comes with a £50 overdraft buffer."
+    got = parsed_check(claim, [(q := "Our leaflet stated that the account comes with a £50 overdraft buffer. This was an"
+                                     " error: the account has no buffer.", q, 0, len(q))])
+    assert [r[2] for r in got.retractions] == ["This was an error"]
+    q = "The account comes with a £50 overdraft buffer. This error message is shown when it runs out."
+    assert parsed_check(claim, [(q, q, 0, len(q))]).retractions == []
+
+
+def test_only_a_part_of_the_quotes_list():
+    assert _all("Only cars and vans need a permit.", "All vehicles, including cars, vans and motorcycles, need a permit.") == [
+        "claim says \u201cOnly cars and vans\u201d; the quote's list also names \u201cmotorcycles\u201d"]
+    assert _all("Cars and vans need a permit.", "All vehicles, including cars, vans and motorcycles, need a permit.") == []
+    assert _all("Only cars and vans need a permit.", "Only cars and vans need a permit; motorcycles park free.") == []
+    # a longer list under another predicate says nothing of who needs a permit
+    assert _all("Only cars and vans need a permit.", "Cars, vans and lorries are sold here; cars and vans need a permit.") == []
+
+
+def test_a_place_the_quote_gives_another_thing():
+    quote = "The swimming pool is in the basement; the bar is on the roof."
+    assert _all("The swimming pool is on the roof.", quote) == [
+        "claim says \u201cThe swimming pool is on the roof\u201d; the quote says \u201cThe swimming pool is in the"
+        " basement\u201d and \u201cthe bar is on the roof\u201d"]
+    assert _all("The bar is on the roof.", quote) == []
+    assert _all("The gym is on the roof.", quote) == []
+    # two places of one thing (a room in a building) pair nothing with another thing
+    assert _all("The pool is on the roof.", "The pool is on the roof, in the hotel; the bar is in the hotel too.") == []
+
+
+def test_days_counted_another_way():
+    assert _all("Claims must be submitted within 30 working days of the expense.",
+                "Claims must be submitted within 30 days of the expense.") == [
+        "claim gives \u201c30 working days\u201d; the quote gives \u201c30 days\u201d"]
+    assert _all("Claims must be submitted within 30 days.", "Claims must be submitted within 30 working days.") == [
+        "claim gives \u201c30 days\u201d; the quote gives \u201c30 working days\u201d"]
+    # business days are working days; a figure the quote counts both ways may be either
+    assert _all("Refunds take 5 business days.", "Refunds take 5 working days.") == []
+    assert _all("Claims must be submitted within 30 days.",
+                "Claims must be submitted within 30 working days, or 30 days for travel.") == []
+
+
+def test_a_submission_or_a_dissent_stated_as_found():
+    assert _all("The court found that the footpath had been abandoned in 1998.",
+                "Counsel for the council submitted that the footpath had been abandoned in 1998.") == [
+        "claim says \u201cThe court found\u201d; the quote's sentence says only \u201cCounsel for the council submitted\u201d"]
+    assert _all("The court held that the notice to quit was invalid.",
+                "Lady Justice Marsh, dissenting, would have held that the notice to quit was invalid; the majority held"
+                " that it was valid.") == [
+        "claim says \u201cThe court held\u201d; the quote's sentence says only \u201cwould have held\u201d"]
+    # an argument reported as argued, and a finding as found, are left alone
+    assert _all("Counsel argued that the footpath had been abandoned in 1998.",
+                "Counsel for the council submitted that the footpath had been abandoned in 1998.") == []
+    assert _all("The court held that the notice was valid.", "The court held that the notice was valid.") == []

@@ -20,6 +20,8 @@ _UNIVERSAL = frozenset("every all each any".split())
 _EXISTENTIAL = frozenset("some several many few most one either".split())
 _NARROWING_PREPS = frozenset("with without over under above below aged between".split())
 _CONDITION_MARKS = frozenset("if unless provided providing".split())
+# adverbs that open a clause of condition before what it limits ("Where skies stay clear, …", "Once opened, …")
+_CONDITION_ADVERBS = frozenset("where wherever whenever once".split())
 _EXCEPTIONS = frozenset("except excluding besides".split())
 _BINDING_PREPS = frozenset("for per of to on".split())
 
@@ -226,8 +228,10 @@ def _restrictions(r: Reading) -> list[Restriction]:
             for k in r.children(t.i):
                 if k.dep == "advcl":
                     mark = next((m for m in r.children(k.i) if m.dep == "mark"), None)
-                    if mark is not None and mark.lemma in _CONDITION_MARKS:
-                        ids = r.subtree(k.i)
+                    ids = r.subtree(k.i)
+                    first = r.tokens[min(ids)]
+                    opening = k.i < t.i and first.lemma.casefold() in _CONDITION_ADVERBS and first.dep in ("advmod", "mark")
+                    if (mark is not None and mark.lemma in _CONDITION_MARKS) or opening:
                         out.append(Restriction(t.i, "condition", tuple(ids), r.shown(ids)))
                 elif k.dep == "prep" and k.lemma in _EXCEPTIONS:
                     ids = r.subtree(k.i)

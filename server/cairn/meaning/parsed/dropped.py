@@ -44,7 +44,70 @@ _SPEAKERS = frozenset("i we you".split())
 
 
 def dropped(claim: Reading, quote: Reading) -> list[Limit]:
-    return _limits_dropped(claim, quote) + _hedges(claim, quote) + _excepted(claim, quote)
+    return _limits_dropped(claim, quote) + _hedges(claim, quote) + _excepted(claim, quote) + _estimates(claim, quote)
+
+
+# words that make a figure or a thing one that is expected, not known: on the noun (`your estimated annual
+# cost`), or a noun of chance over it (`a 40% chance of thunderstorms`)
+_ESTIMATED = frozenset("estimated projected expected forecast predicted anticipated provisional approximate "
+                       "probable possible likely".split())
+# (not `risk`: "the risk of injury" names a hazard, not how likely a thing is)
+_CHANCE = frozenset("chance probability likelihood possibility odds".split())
+# verbs of report that, in the passive with an infinitive, state what others hold (`is thought to have sunk`),
+# and `attributed to`, which names whom a work is held to be by
+_HEARSAY = frozenset("think believe say report allege rumour rumor understand suppose presume attribute".split())
+
+
+def _estimates(claim: Reading, quote: Reading) -> list[Limit]:
+    """A claim that states as known what its quote's sentence gives as an estimate, a chance or a report:
+    `Your annual cost will be £1,240` against `Your estimated annual cost is £1,240`, `Thunderstorms will
+    break out` against `a 40% chance of thunderstorms`, `was painted by Frans Hals` against `is attributed
+    to the workshop of Frans Hals`. The claim must name the thing and carry no hedge of its own."""
+    nouns = {t.lemma for t in claim.tokens if t.pos in ("NOUN", "PROPN") and not _hedged(claim, t.i)}
+    for t in quote.tokens:
+        head = quote.tokens[t.head]
+        # the estimated thing is what the clause states (its subject or complement), not a figure's noun
+        # ("an estimated 100,000 participants": the figure's hedge, which the number rules read)
+        if t.dep == "amod" and t.text.casefold() in _ESTIMATED and head.pos == "NOUN" and head.lemma in nouns \
+                and head.dep in ("nsubj", "nsubjpass", "attr") and not any(
+                    k.dep == "nummod" for k in quote.children(head.i)):
+            shown = quote.shown([t.i, head.i])
+        elif t.lemma in _CHANCE and t.pos == "NOUN" and any(
+                k.lemma == "of" and any(o.dep == "pobj" and o.lemma in nouns for o in quote.children(k.i))
+                for k in quote.children(t.i)):
+            shown = quote.shown(quote.subtree(t.i)[:_CHANCE_REACH])
+        elif t.lemma in _HEARSAY and t.tag == "VBN" and any(k.dep == "auxpass" for k in quote.children(t.i)) and \
+                any(k.dep == "nsubjpass" and k.lemma in nouns for k in quote.children(t.i)) and \
+                any(k.dep == "xcomp" or (k.dep == "prep" and k.lemma == "to") for k in quote.children(t.i)):
+            shown = quote.shown([k.i for k in quote.children(t.i) if k.dep == "auxpass"] + [t.i])
+        else:
+            continue
+        said = claim.text.strip(" .;,")
+        return [Limit("estimate", said, shown, f"claim states {quoted(said)} as known; the quote's sentence says "
+                                                f"{quoted(shown)}")]
+    return []
+
+
+# `will` and `must` state certainty; a figure's `about` is its precision, which the number rule reads
+_CLAIM_HEDGES = _ESTIMATED | _CHANCE | _HEARSAY | _HEDGE_MODALS | _HEDGE_ADVERBS | _DEFAULTS | frozenset(
+    "estimate could would should maybe".split())
+
+
+def _hedged(r: Reading, i: int) -> bool:
+    """Whether the claim hedges what it says of token i: a hedge on the noun itself, on the verb of the
+    clause holding it or in the words that verb governs directly (`will probably break out`)."""
+    own = [c for c in r.clauses if i in c.tokens]
+    ids = {i, *(k.i for k in r.children(i))}
+    for c in own:
+        v = _verb(r, c)
+        ids |= {v.i, c.predicate, *(k.i for k in r.children(v.i)), *(k.i for k in r.children(c.predicate))}
+    if not own:
+        ids = set(range(len(r.tokens)))
+    return any(r.tokens[k].lemma in _CLAIM_HEDGES or r.tokens[k].text.casefold() in _CLAIM_HEDGES for k in ids)
+
+
+# how much of a noun of chance's phrase a message shows (`a 40% chance of thunderstorms`)
+_CHANCE_REACH = 6
 
 
 _EXCEPTING = frozenset("except excluding besides apart".split())

@@ -28,7 +28,66 @@ class Limit:
 
 
 def limits(claim: Reading, quote: Reading) -> list[Limit]:
-    return _modality(claim, quote) + _universal(claim, quote)
+    return _modality(claim, quote) + _universal(claim, quote) + _advised(claim, quote) + _argued(claim, quote)
+
+
+# verbs that state their complement as a body's finding (a court's, a study's), and verbs that only put it
+# forward; not a writer's own `show` or `demonstrate`, which papers set against what others claim
+_FINDING = frozenset("find hold rule conclude decide determine establish".split())
+_ARGUING = frozenset("submit argue claim contend allege suggest propose assert maintain urge plead "
+                     "hypothesise hypothesize speculate".split())
+
+
+def _argued(claim: Reading, quote: Reading) -> list[Limit]:
+    """A claim that states as found (`The court found that …`, `held`) what its quote's sentence only
+    puts forward (`Counsel submitted that …`, `argued`) or would have found (`would have held`, a dissent)."""
+    for c in claim.clauses:
+        g = _governing(claim, c)
+        if g is None or g.negation or claim.tokens[g.predicate].lemma not in _FINDING or any(
+                k.lemma in ("would", "might", "could", "may") for k in claim.children(g.predicate)):
+            continue
+        top = best(aligned(claim, c, quote))
+        theirs = [_governing(quote, q) for q in top]
+        if not top or not all(h is not None for h in theirs):
+            continue
+        shown = []
+        for h in theirs:
+            assert h is not None
+            verb = quote.tokens[h.predicate]
+            would = [k.i for k in quote.children(h.predicate) if k.lemma == "would" or (k.dep == "aux" and k.lemma == "have")]
+            if verb.lemma in _ARGUING:
+                shown.append(quote.shown([*(k for s in h.subjects for k in quote.subtree(s)), h.predicate]))
+            elif verb.lemma in _FINDING and any(quote.tokens[k].lemma == "would" for k in would):
+                shown.append(quote.shown([*would, h.predicate]))
+            else:
+                break
+        else:
+            said = claim.shown([*(k for s in g.subjects for k in claim.subtree(s)), g.predicate])
+            return [Limit("argued", said, shown[0], f"claim says {quoted(said)}; the quote's sentence says only "
+                                                    f"{quoted(shown[0])}")]
+    return []
+
+
+def _governing(r: Reading, c: Clause) -> Clause | None:
+    """The clause whose verb takes clause `c` as its complement (`may be asked [to provide]`), or None."""
+    v = r.tokens[c.predicate]
+    if v.dep in ("acomp", "attr") and v.head != v.i:
+        v = r.tokens[v.head]  # "that the notice was invalid": the clause's verb is `was`
+    if v.dep not in ("xcomp", "ccomp") or v.head == v.i:
+        return None
+    return next((g for g in r.clauses if g.predicate == v.head), None)
+
+
+def _modality_of(r: Reading, c: Clause) -> tuple[str, str]:
+    """A clause's modality, or, with none of its own, the modality of the verb it completes: in
+    `You may be asked to provide proof` the providing is as optional as the asking."""
+    if c.modality:
+        return c.modality, c.modal
+    g = _governing(r, c)
+    if g is not None and g.modality and not g.negation:
+        ids = [k.i for k in r.children(g.predicate) if k.tag == "MD"]
+        return g.modality, r.shown([*ids, g.predicate]) if ids else g.modal
+    return "", ""
 
 
 def _modality(claim: Reading, quote: Reading) -> list[Limit]:
@@ -41,10 +100,11 @@ def _modality(claim: Reading, quote: Reading) -> list[Limit]:
             continue
         if _bounded(claim, c) or any(_bounded(quote, q) for q in top):
             continue  # "can be at most 16 characters" sets a limit, which is a requirement, not an option
-        if all(q.modality and q.modality != c.modality for q in top):
-            q = top[0]
-            out.append(Limit("modality", c.modal, q.modal, f"claim says {quoted(c.modal)} ({c.modality}); "
-                                               f"quote says {quoted(q.modal)} ({q.modality})"))
+        theirs = [_modality_of(quote, q) for q in top]
+        if all(m and m != c.modality for m, _ in theirs):
+            modality, modal = theirs[0]
+            out.append(Limit("modality", c.modal, modal, f"claim says {quoted(c.modal)} ({c.modality}); "
+                                                         f"quote says {quoted(modal)} ({modality})"))
     return out + _required_thing(claim, quote)
 
 
@@ -69,6 +129,43 @@ def _required_thing(claim: Reading, quote: Reading) -> list[Limit]:
                 out.append(Limit("modality", mine, q.modal, f"claim says {quoted(mine)} (required); "
                                                             f"quote says {quoted(q.modal)} (optional)"))
                 break
+    return out
+
+
+# verbs that advise what their complement says (`We recommend that members bring ID`), and the modals of advice
+_ADVISING = frozenset("recommend advise suggest encourage urge".split())
+_ADVICE_MODALS = frozenset("should ought".split())
+
+
+def _advice(r: Reading, c: Clause) -> list[int]:
+    """The words that make a clause advice rather than a rule: `should` on its verb, or a verb of
+    advising it completes (`recommends that …`, `are advised to …`), as token indices."""
+    v = r.tokens[c.predicate]
+    verb = r.tokens[v.head] if v.dep in ("acomp", "attr") and v.head != v.i else v
+    out = [k.i for k in r.children(verb.i) if k.tag == "MD" and k.lemma in _ADVICE_MODALS]
+    g = _governing(r, c)
+    if g is not None and not g.negation and not g.modality and r.tokens[g.predicate].lemma in _ADVISING:
+        # the adviser with the verb ("We recommend"), or the passive's auxiliary ("are advised")
+        out += [k.i for k in r.children(g.predicate) if k.dep in ("nsubj", "auxpass") and k.i < g.predicate]
+        out.append(g.predicate)
+    return out
+
+
+def _advised(claim: Reading, quote: Reading) -> list[Limit]:
+    """A claim that states as required (`must`, `are required to`) what its quote's clause on the same
+    predicate only advises (`should`, `We recommend that …`, `are encouraged to`)."""
+    out = []
+    for c in claim.clauses:
+        if c.modality != "required" or c.negation:
+            continue
+        top = best(aligned(claim, c, quote))
+        if not top or any(q.modality for q in top):
+            continue
+        advice = [_advice(quote, q) for q in top]
+        if all(advice):
+            shown = quote.shown(advice[0])
+            out.append(Limit("advice", c.modal, shown, f"claim says {quoted(c.modal)} (required); "
+                                                       f"quote says only {quoted(shown)} (advice)"))
     return out
 
 

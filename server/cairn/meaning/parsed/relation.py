@@ -116,7 +116,7 @@ def _pointing(r: Reading, ids: tuple[int, ...]) -> bool:
 _NAMES = frozenset("PERSON ORG GPE LOC FAC PRODUCT NORP EVENT WORK_OF_ART".split())
 
 
-def _named(t: Token) -> bool:
+def is_name(t: Token) -> bool:
     return t.pos == "PROPN" or t.pos == "NOUN" and t.ent in _NAMES
 
 
@@ -126,10 +126,10 @@ def _pairs(r: Reading) -> list[tuple[str, str, str, int, int]]:
     out = []
     for c in r.clauses:
         for s in c.subjects:
-            if not _named(r.tokens[s]):
+            if not is_name(r.tokens[s]):
                 continue
             for o in c.objects:
-                if _named(r.tokens[o]) and r.tokens[o].lemma != r.tokens[s].lemma:
+                if is_name(r.tokens[o]) and r.tokens[o].lemma != r.tokens[s].lemma:
                     out.append((c.lemma, r.tokens[s].lemma, r.tokens[o].lemma, s, o))
     return out
 

@@ -23,7 +23,7 @@ _SAYING = frozenset("claim statement announcement report plan decision story ide
                     "guidance information suggestion figure assumption rumour rumor notice".split())
 _DENIED_NOUNS = frozenset("case truth".split())  # "not the case", "not the truth" (with a negation)
 _DENIED_ADJ = frozenset("true correct right accurate so".split())  # with a negation
-_FALSE = frozenset("false untrue incorrect wrong myth misconception mistake inaccurate baseless unfounded".split())
+_FALSE = frozenset("false untrue incorrect wrong myth misconception mistake error inaccurate baseless unfounded".split())
 # verbs that take back what was said, in the passive ("this was withdrawn", "the claim has been retracted")
 _WITHDRAWN = frozenset("withdraw retract reverse overturn disprove debunk refute deny reject correct revoke "
                        "rescind cancel scrap abandon".split())

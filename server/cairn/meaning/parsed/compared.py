@@ -1,0 +1,59 @@
+"""`relation-mismatch` (SPEC section 4): the two sides of a comparison exchanged.
+
+English puts what is compared before the comparative and what it is compared
+with after `than`: `heavier inland than on the coast` says the reverse of
+`heavier on the coast than inland`. The claim and its quote compare by the
+same degree (`heavier`, `more frequent`) in the same direction (`more`, not
+`less`), what the claim puts after `than` the quote puts before it, a word the
+claim alone puts before it the quote puts after `than`, and the two `than`
+phrases share nothing.
+"""
+
+from __future__ import annotations
+
+from ...reading.model import Reading
+from .relation import RelationMismatch
+from .words import content, quoted
+
+_LESS = frozenset("less fewer least fewest".split())
+_DEGREE_WORDS = frozenset("more less fewer most least".split())
+
+
+def _comparisons(r: Reading) -> list[tuple[frozenset[str], str, set[str], set[str], list[int], list[int]]]:
+    """(degree lemmas, direction, words before `than`, words after it, the tokens of each side) of each
+    sentence with one `than`."""
+    out = []
+    for a, b in r.sentences:
+        thans = [i for i in range(a, b) if r.tokens[i].lemma.casefold() == "than"]
+        if len(thans) != 1:
+            continue
+        t = thans[0]
+        degree = {r.tokens[i].lemma.casefold() for i in range(a, t)
+                  if r.tokens[i].tag in ("JJR", "RBR") and r.tokens[i].lemma.casefold() not in _DEGREE_WORDS}
+        degree |= {r.tokens[r.tokens[i].head].lemma.casefold() for i in range(a, t)
+                   if r.tokens[i].lemma.casefold() in _DEGREE_WORDS and r.tokens[i].dep == "advmod"
+                   and r.tokens[r.tokens[i].head].pos in ("ADJ", "ADV")}  # not `more than 40 moves`
+        if not degree:
+            continue
+        direction = "less" if any(r.tokens[i].lemma.casefold() in _LESS for i in range(a, t)) else "more"
+        after = [i for i in r.subtree(t) if i != t]
+        before = [i for i in range(a, t) if i not in set(after)]
+        words = content(r, before) - degree
+        out.append((frozenset(degree), direction, words, content(r, after) - degree, before, after))
+    return out
+
+
+def than_swapped(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    theirs = _comparisons(quote)
+    for degree, direction, left, right, before, after in _comparisons(claim):
+        if not right:
+            continue
+        for d2, dir2, left2, right2, before2, after2 in theirs:
+            if not (degree & d2) or direction != dir2 or right & right2:
+                continue
+            if right <= left2 and (left - left2) & right2:
+                said, shown = claim.shown([*before, *after]), quote.shown([*before2, *after2])
+                return [RelationMismatch(said, shown, f"claim compares {quoted(said.strip(' .;,'))}; the quote "
+                                                      f"has the two sides the other way round: "
+                                                      f"{quoted(shown.strip(' .;,'))}")]
+    return []

@@ -1,0 +1,100 @@
+"""Two rules of how English lists and places things, over the reader's structure:
+
+- **Only a part of the list** (`context-limits`): the claim says only the
+  things it lists do something (`Only cars and vans need a permit`) where the
+  quote's clause on the same predicate lists those things and more (`All
+  vehicles, including cars, vans and motorcycles, need a permit`).
+- **A place given to another thing** (`relation-mismatch`): the claim puts a
+  thing in a place (`The swimming pool is on the roof`) where the quote's
+  clauses on the same predicate put it in another place and another thing in
+  the claim's (`The swimming pool is in the basement; the bar is on the roof`).
+"""
+
+from __future__ import annotations
+
+from ...reading.model import Reading
+from .limits import Limit
+from .relation import RelationMismatch, is_name
+from .words import quoted
+
+_PLACES = frozenset("on in at under above below beside inside near behind outside".split())
+
+
+def _items(r: Reading, i: int) -> list[int]:
+    """A noun and the nouns joined to it by `and`/`or`/commas (its conjuncts), in text order."""
+    out, todo = [], [i]
+    while todo:
+        k = todo.pop()
+        out.append(k)
+        todo += [g for g in r.kids[k] if r.tokens[g].dep == "conj"]
+    return sorted(out)
+
+
+def _clause_of(r: Reading, i: int) -> str | None:
+    own = next((c for c in r.clauses if i in c.tokens), None)
+    return own.lemma if own is not None else None
+
+
+def only_listed(claim: Reading, quote: Reading) -> list[Limit]:
+    if any(t.lemma == "only" for t in quote.tokens):
+        return []  # the quote limits a list of its own: the `only` rules compare the two
+    out = []
+    for x in claim.restrictions:
+        if x.kind != "only" or claim.tokens[x.target].pos not in ("NOUN", "PROPN"):
+            continue
+        mine = _items(claim, x.target)
+        names = {claim.tokens[k].lemma for k in mine}
+        pred = _clause_of(claim, x.target)
+        for t in quote.tokens:
+            if t.dep == "conj" or not any(quote.tokens[g].dep == "conj" for g in quote.kids[t.i]):
+                continue  # the first item of a list
+            theirs = _items(quote, t.i)
+            listed = {quote.tokens[k].lemma for k in theirs}
+            if not names < listed or pred is None or _clause_of(quote, t.i) != pred:
+                continue
+            more = [k for k in theirs if quote.tokens[k].lemma not in names]
+            said = claim.shown([x.tokens[0], *mine])
+            extra = quote.shown(more) if len(more) == 1 else ", ".join(quote.tokens[k].text for k in more)
+            out.append(Limit("only-list", said, extra, f"claim says {quoted(said)}; the quote's list also names "
+                                                       f"{quoted(extra)}"))
+            return out
+    return out
+
+
+def _placed(r: Reading) -> list[tuple[str, str, str, int, int]]:
+    """(predicate lemma, subject lemma, place lemma, subject token, preposition token) of each clause
+    that puts its subject in a place (`is on the roof`, `hangs in Room 12`)."""
+    out = []
+    for c in r.clauses:
+        for k in r.kids[c.predicate]:
+            prep = r.tokens[k]
+            if prep.dep != "prep" or prep.lemma not in _PLACES:
+                continue
+            place = next((g for g in r.kids[k] if r.tokens[g].dep == "pobj"), None)
+            if place is None:
+                continue
+            for s in c.subjects:
+                if is_name(r.tokens[s]) and is_name(r.tokens[place]):
+                    continue  # a name against a name: the entity rule reads it ("Basel lies on the Rhine")
+                out.append((c.lemma, r.tokens[s].lemma, r.tokens[place].lemma, s, k))
+    return out
+
+
+def placed_elsewhere(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    theirs = _placed(quote)
+    if len(theirs) < 2:
+        return []
+    for pred, subj, place, s, k in _placed(claim):
+        same = [p for p in theirs if p[0] == pred]
+        if any(p[1] == subj and p[2] == place for p in same):
+            continue
+        own = next((p for p in same if p[1] == subj and p[2] != place), None)
+        other = next((p for p in same if p[1] != subj and p[2] == place), None)
+        if own is None or other is None:
+            continue
+        mine = claim.shown([*claim.subtree(s), *claim.subtree(k)])
+        where = quote.shown([*quote.subtree(own[3]), *quote.subtree(own[4])])
+        there = quote.shown([*quote.subtree(other[3]), *quote.subtree(other[4])])
+        return [RelationMismatch(mine, where, f"claim says {quoted(mine)}; the quote says {quoted(where)} and "
+                                              f"{quoted(there)}")]
+    return []
