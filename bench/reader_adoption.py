@@ -28,10 +28,12 @@ from cairn.verify.calibrate import load_rows
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 BAR = 0.05
 RULES = ("number-mismatch", "contradiction", "context-negates",
-         "relation", "pairing", "limits-modality", "limits-universal", "limits-condition", "limits-hedge",
-         "limits-exception", "limits-bound", "limits-association", "limits-subject", "limits-only", "relation-converse", "relation-total", "relation-change",
-         "relation-order", "relation-rate", "relation-than", "relation-place", "relation-unit", "limits-only-list", "limits-argued", "limits-advice", "limits-estimate", "limits-plan", "limits-optional", "limits-time", "limits-superlative", "limits-days", "limits-for",
-         "negation-scope", "tense", "retraction")
+         "relation", "pairing", "relation-converse", "relation-total", "relation-change", "relation-order",
+         "relation-rate", "relation-than", "relation-place", "relation-unit",
+         "limits-modality", "limits-universal", "limits-condition", "limits-hedge", "limits-exception", "limits-bound",
+         "limits-association", "limits-subject", "limits-only", "limits-only-list", "limits-argued", "limits-advice",
+         "limits-estimate", "limits-plan", "limits-optional", "limits-time", "limits-superlative", "limits-days",
+         "limits-for", "negation-scope", "tense", "retraction")
 
 
 def rows(limit: int | None):
