@@ -51,6 +51,13 @@ def test_messages_name_the_deciding_words(claims):
         "claim says \u201cclosed\u201d as done; the quote names it only as intended: \u201cproposal to close\u201d"]
     assert msg["The bar opens at weekends."] == [
         "claim says \u201cweekends\u201d; the quote says \u201cMonday to Friday\u201d"]
+    assert msg["Members must bring photo ID to join."] == [
+        "claim says \u201cmust bring\u201d (required); quote says only \u201cWe recommend\u201d (advice)"]
+    assert msg["The standing charge is 31.4p per month."] == [
+        "claim gives \u201c31.4p per month\u201d; the quote gives \u201c31.4p per day\u201d"]
+    assert msg["Your annual cost will be £1,240."] == [
+        "claim states \u201cYour annual cost will be £1,240\u201d as known; the quote's sentence says \u201cestimated"
+        " annual cost\u201d"]
     assert msg["Basel lies on the Danube."] == [
         "claim pairs Basel with Danube; the quote pairs Basel with Rhine and Vienna with Danube"]
     assert msg["The cache is cleared on restart."] == [
