@@ -608,3 +608,25 @@ def test_a_submission_or_a_dissent_stated_as_found():
     assert _all("Counsel argued that the footpath had been abandoned in 1998.",
                 "Counsel for the council submitted that the footpath had been abandoned in 1998.") == []
     assert _all("The court held that the notice was valid.", "The court held that the notice was valid.") == []
+
+
+def test_a_rank_the_quote_gives_otherwise():
+    quote = "The Pacific is the largest ocean, and the Atlantic is the second largest."
+    assert _all("The Pacific is the second largest ocean.", quote) == [
+        "claim says \u201cPacific\u201d is \u201csecond largest\u201d; the quote says \u201clargest\u201d"]
+    assert _all("The Atlantic is the second largest ocean.", quote) == []
+    assert _all("The Pacific is the largest ocean.", quote) == []
+    assert _all("This is the most expensive room.", "This is the second most expensive room.") == [
+        "claim says \u201cThis\u201d is \u201cmost expensive\u201d; the quote says \u201csecond most expensive\u201d"]
+
+
+def test_any_one_against_at_least_two():
+    assert _all("Call us if your pet shows any of these signs after surgery.",
+                "Call us if your pet shows two or more of these signs after surgery.") == [
+        "claim says \u201cany of these signs\u201d; the quote says \u201ctwo or more of these signs\u201d"]
+    assert _all("Call us if your pet shows any sign of pain.", "Call us if your pet shows at least two signs of pain.") == [
+        "claim says \u201cany sign\u201d; the quote says \u201cat least two signs\u201d"]
+    # the same count, and a count that names which rather than how many are enough, are left alone
+    assert _all("Call us if your pet shows two or more of these signs.",
+                "Call us if your pet shows two or more of these signs.") == []
+    assert _all("Any of the three keys opens the door.", "Two of the three keys open the door.") == []

@@ -80,8 +80,8 @@ class Findings:
 # The structural rules that fail a claim on their own: each measured to fire on at most 5 % of the
 # labelled supported rows of every development domain (bench/reader_adoption.py; docs/support.md)
 ADOPTED = frozenset({"relation", "pairing", "relation-total", "relation-change", "relation-order",
-                     "relation-converse", "relation-rate", "relation-than", "relation-place", "relation-unit",
-                     "limits-advice", "limits-estimate", "limits-only-list", "limits-argued",
+                     "relation-converse", "relation-rate", "relation-than", "relation-place", "relation-unit", "relation-rank",
+                     "limits-advice", "limits-estimate", "limits-only-list", "limits-argued", "limits-threshold",
                      "limits-modality", "limits-universal", "limits-hedge", "limits-exception", "limits-condition",
                      "limits-bound", "limits-association", "limits-subject",
                      "limits-only", "limits-plan", "limits-optional", "limits-time", "limits-superlative", "limits-days",

@@ -57,3 +57,42 @@ def than_swapped(claim: Reading, quote: Reading) -> list[RelationMismatch]:
                                                       f"has the two sides the other way round: "
                                                       f"{quoted(shown.strip(' .;,'))}")]
     return []
+
+
+_ORDINALS = frozenset("second third fourth fifth sixth seventh eighth ninth tenth".split())
+_MOST = frozenset("most least".split())
+
+
+def _ranks(r: Reading) -> list[tuple[str, str, str, list[int], int]]:
+    """(subject lemma, superlative lemma, its ordinal or "", the tokens shown, the subject's token) of each
+    clause that ranks its subject (`The Pacific is the largest ocean`, `the Atlantic is the second largest`)."""
+    out = []
+    for c in r.clauses:
+        for i in c.tokens:
+            t = r.tokens[i]
+            most = [k.i for k in r.children(i) if k.lemma.casefold() in _MOST and k.dep == "advmod"]
+            if t.tag == "JJS" and t.lemma.casefold() not in _MOST:
+                sup = t.lemma.casefold()
+            elif t.pos == "ADJ" and most:
+                sup = r.tokens[most[0]].lemma.casefold() + " " + t.lemma.casefold()
+            else:
+                continue
+            ords = [k.i for k in r.children(i) if k.lemma.casefold() in _ORDINALS or k.ent == "ORDINAL"]
+            for s in c.subjects:
+                out.append((r.tokens[s].lemma.casefold(), sup, r.tokens[ords[0]].lemma.casefold() if ords else "",
+                            sorted([*ords, *most, i]), s))
+    return out
+
+
+def rank_moved(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    """The claim ranks a thing otherwise than its quote does: `The Pacific is the second largest ocean`
+    against `The Pacific is the largest ocean, and the Atlantic is the second largest`."""
+    theirs = _ranks(quote)
+    for subj, sup, rank, ids, s in _ranks(claim):
+        same = [x for x in theirs if x[0] == subj and x[1] == sup]
+        if not same or any(x[2] == rank for x in same):
+            continue
+        said, shown = claim.shown(ids), quote.shown(same[0][3])
+        return [RelationMismatch(said, shown, f"claim says {quoted(claim.tokens[s].text)} is {quoted(said)}; the "
+                                              f"quote says {quoted(shown)}")]
+    return []

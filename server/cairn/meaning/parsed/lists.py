@@ -98,3 +98,44 @@ def placed_elsewhere(claim: Reading, quote: Reading) -> list[RelationMismatch]:
         return [RelationMismatch(mine, where, f"claim says {quoted(mine)}; the quote says {quoted(where)} and "
                                               f"{quoted(there)}")]
     return []
+
+
+_ANY = frozenset("any one either".split())
+_COUNTS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten".split())}
+
+
+def _count(text: str) -> int | None:
+    low = text.casefold()
+    return int(low) if low.isdigit() else _COUNTS.get(low)
+
+
+def _of(r: Reading, i: int) -> int | None:
+    """The noun a word counts: its `of` object (`two of these signs`) or the noun it modifies (`any sign`)."""
+    for k in r.kids[i]:
+        if r.tokens[k].dep == "prep" and r.tokens[k].lemma == "of":
+            return next((g for g in r.kids[k] if r.tokens[g].dep == "pobj"), None)
+    t = r.tokens[i]
+    return t.head if t.dep in ("det", "nummod", "amod") and t.head != i else None
+
+
+def threshold(claim: Reading, quote: Reading) -> list[Limit]:
+    """`if your pet shows any of these signs` against `two or more of these signs`: one is enough in the
+    claim where the quote asks for at least two of the same things."""
+    for t in claim.tokens:
+        if t.text.casefold() not in _ANY or (noun := _of(claim, t.i)) is None:
+            continue
+        thing = claim.tokens[noun].lemma
+        for n in quote.tokens:
+            k = _count(n.text)
+            if k is None or k < 2 or (theirs := _of(quote, n.i)) is None or quote.tokens[theirs].lemma != thing:
+                continue
+            ids = list(range(n.i, theirs + 1)) if theirs > n.i else [n.i]
+            words = [w.text.casefold() for w in quote.tokens[max(0, n.i - 2):theirs + 1]]
+            pairs = set(zip(words, words[1:]))
+            if not (("or", "more") in pairs or ("at", "least") in pairs):
+                continue  # `two of these signs` names which, `two more examples` adds; neither says how many suffice
+            said = claim.shown(list(range(t.i, noun + 1)) if noun > t.i else [t.i, noun])
+            shown = quote.shown([*(i for i in range(max(0, n.i - 2), n.i) if quote.tokens[i].text.casefold()
+                                   in ("at", "least")), *ids])
+            return [Limit("threshold", said, shown, f"claim says {quoted(said)}; the quote says {quoted(shown)}")]
+    return []

@@ -9,12 +9,12 @@ from ...reading.read import read
 from ..sentences import sentence_around, sentence_spans
 from .amounts import amounts
 from .asserted import asserted
-from .compared import than_swapped
+from .compared import rank_moved, than_swapped
 from .dropped import dropped
 from .focus import converse, only_focus
 from .generic import narrowed
 from .limits import Limit, limits
-from .lists import only_listed, placed_elsewhere
+from .lists import only_listed, placed_elsewhere, threshold
 from .overstated import association, bounds
 from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
@@ -64,10 +64,11 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
             found.relations += relation_mismatches(mine, theirs)
             found.pairings += [RelationMismatch(*x) for x in pairing_mismatches(mine, theirs)]
             found.amounts += amounts(mine, theirs) + [("converse", x) for x in converse(mine, theirs)] + [
-                ("than", x) for x in than_swapped(mine, theirs)] + [("place", x) for x in placed_elsewhere(mine, theirs)]
+                ("than", x) for x in than_swapped(mine, theirs)] + [("place", x) for x in placed_elsewhere(mine, theirs)] + [
+                ("rank", x) for x in rank_moved(mine, theirs)]
             found.limits += [(i, x) for x in limits(mine, theirs) + dropped(mine, theirs) + bounds(mine, theirs)
                              + association(mine, theirs) + narrowed(mine, theirs)
-                             + only_focus(mine, theirs) + asserted(mine, theirs) + only_listed(mine, theirs)]
+                             + only_focus(mine, theirs) + asserted(mine, theirs) + only_listed(mine, theirs) + threshold(mine, theirs)]
             found.negations += negation_scope(mine, theirs)
             found.tenses += tense_mismatches(mine, theirs)
         # what follows the quote in its sentence after a semicolon, or the next sentence
