@@ -1194,6 +1194,9 @@ def test_two_amounts_stay_two_across_a_comma_or_a_range():
     ("opens at 9 pm", {1260}), ("at 9.30am", {570}), ("at 10:30 p.m.", {1350}), ("at 21:00", {1260}),
     ("at 9:00", {540, 1260}), ("at 9:00 in the morning", {540}), ("at 8:30 in the evening", {1230}),
     ("at 12:30 am", {30}),
+    # in words: half past, a quarter to, o'clock, 12 noon
+    ("from half past midnight", {30}), ("at half past six in the evening", {1110}), ("at quarter to nine", {525, 1245}),
+    ("at seven o'clock", {420, 1140}), ("at 12 noon", {720}), ("at a quarter past 10 pm", {1335}),
 ])
 def test_a_time_of_day_is_one_quantity(text, minutes):
     (q,) = Q.extract(text)
@@ -1202,6 +1205,16 @@ def test_a_time_of_day_is_one_quantity(text, minutes):
 
 def test_a_score_with_a_colon_is_no_time():
     assert all(q.kind != "time" for q in Q.extract("they won 3:1"))
+
+
+def test_times_of_a_range_and_midnight_alone():
+    # a range misread up to the hour of "07:30" gives way to the two times
+    assert [(q.kind, q.text) for q in Q.extract("from 00:30 to 07:30")] == [("time", "00:30"), ("time", "07:30")]
+    assert [(q.kind, q.text) for q in Q.extract("between 6 and 7 pm")] == [("range", "6 and 7 pm")]
+    # "before midnight" names no figure: midnight alone is left to the words
+    assert Q.extract("few meteors are seen before midnight") == ()
+    assert [(q.text, q.value) for q in Q.extract("a week of thirty-seven and a half hours")] == [
+        ("thirty-seven and a half hours", 37.5)]
 
 
 @pytest.mark.parametrize("text,name,ident", [
@@ -1282,6 +1295,10 @@ def test_a_decimal_number_bounded_by_or_newer_is_a_release(text, kinds):
     ("A dozen eggs", "12 eggs", True), ("two dozen eggs", "12 eggs", False),
     ("opens at 9 am", "opens at 9:00 in the morning", True), ("opens at 9 pm", "opens at 9:00 in the morning", False),
     ("opens at 9 am", "opens at 9", True), ("closes at 10:30 pm", "closes at 22:30", True),
+    ("runs from half past midnight to 7:30 in the morning", "runs from 00:30 to 07:30", True),
+    ("opens at half past eight in the morning", "opens at 08:30", True),
+    ("opens at half past eight in the morning", "opens at 09:30", False),
+    ("a week of thirty-seven and a half hours", "a week of 37.5 hours", True),
     ("opens before 9 am", "opens at 8 am", True), ("opens after 9 am", "opens at 8 am", False),
     ("fell by 2 percentage points to 6%", "fell from 8% to 6%", True),
     ("fell by 3 percentage points to 6%", "fell from 8% to 6%", False),

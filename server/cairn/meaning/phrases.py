@@ -58,9 +58,13 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         found = _instead(found, factors)
     if "day" in text and (days := _weekdays(text)):
         found = _instead(found, days)
-    if (":" in text or any(q.unit in ("am", "pm") for q in found)) and (times := [
-            t for t in _clock_times(text) if not any(q.kind == "range" and q.start <= t.start < q.end for q in found)]):
-        found = _instead(found, times)  # not the end of a range read already ("between 6 and 7 pm")
+    if (":" in text or any(q.unit in ("am", "pm") for q in found) or "past " in text or "clock" in text
+            or "quarter to" in text or "noon" in text or "midday" in text) and (times := [
+            t for t in _clock_times(text) if not any(q.kind == "range" and q.start <= t.start and t.end <= q.end
+                                                     for q in found)]):
+        # not the end of a range read already ("between 6 and 7 pm"); a range that ends inside a time ("from
+        # 00:30 to 07" of "from 00:30 to 07:30") is a misreading the times replace
+        found = _instead(found, times)
     if "newer" in text and any(q.kind == "number" and "." in q.text for q in found):
         found = tuple(map(partial(_newer_release, text), found))
     if len(found) > 1:
@@ -135,12 +139,45 @@ _CLOCK = re.compile(
     re.VERBOSE | re.IGNORECASE)
 
 
+# a time of day in words: "half past midnight", "quarter to nine", "seven o'clock in the evening", "12 noon"
+# (midnight and noon alone are left to the words: "before midnight" names no figure to compare)
+_HOUR_WORDS = {w: i for i, w in enumerate("twelve one two three four five six seven eight nine ten eleven".split())}
+_CLOCK_WORDS = re.compile(
+    r"""(?<![\w-])(?:(?P<rel>half|(?:a\s+)?quarter)\s+(?P<dir>past|to)\s+(?P<h>midnight|midday|noon|1[0-2]|[1-9]|"""
+    + "|".join(_HOUR_WORDS) + r""")|(?P<h2>1[0-2]|[1-9]|""" + "|".join(_HOUR_WORDS) + r""")\s+o['\u2019]clock
+      |12\s+(?P<h3>midnight|noon|midday))(?![\w-])
+      (?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|at\s+night|[ap]\.?m\.?(?![\w])))?""",
+    re.VERBOSE | re.IGNORECASE)
+
+
+def _clock_words(text: str) -> list[Quantity]:
+    out = []
+    for m in _CLOCK_WORDS.finditer(text):
+        word = (m.group("h") or m.group("h2") or m.group("h3")).lower()
+        fixed = word in ("midnight", "noon", "midday")
+        h = 0 if word == "midnight" else 12 if fixed else int(word) % 12 if word.isdigit() else _HOUR_WORDS[word]
+        mi = 30 if m.group("rel") and m.group("rel").lower() == "half" else 15 if m.group("rel") else 0
+        if m.group("dir") and m.group("dir").lower() == "to":
+            h, mi = (h - 1) % 24, 60 - mi
+        part = (m.group("part") or "").lower()
+        later = None
+        if not fixed and part:
+            h = h % 12 + (0 if "morning" in part or part.startswith("a") else 12)
+        elif not fixed:
+            later = Decimal((h % 12 + 12) * 60 + mi)  # "quarter to nine": morning or evening
+        shown = m.group(0).rstrip(".")
+        out.append(Quantity("time", shown, m.start(), m.start() + len(shown), value=Decimal(h * 60 + mi), high=later))
+    return out
+
+
 def _clock_times(text: str) -> list[Quantity]:
     """The times of day in `text` (kind "time"): the minutes since midnight,
     and, for a time on a twelve-hour clock with nothing saying which half of
     the day (`9:00`), the same time twelve hours later as `high`."""
-    out = []
+    out = _clock_words(text)
     for m in _CLOCK.finditer(text):
+        if any(q.start <= m.start() < q.end for q in out):
+            continue  # the "12" of "12 noon"
         if m.group("h"):
             if m.group(0)[-1] == "M" and m.group("ap").islower():
                 continue  # "5 pM" is picomolar: a time's "pm" is written in one case ("pm", "PM", "p.M." none)
@@ -323,7 +360,9 @@ _SMALL_NUMBER = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _HALF_UNITS = _trie([u for u in _UNITS if u[0].isalpha() and len(u) > 2]
                     + ["hundred", "thousand", "million", "billion", "trillion"], fold=True).replace(r"\ ", r"\s+")
 # "two and a half hours", "1-and-a-half miles", "an hour and a half", "a year and a half"
-_AND_A_HALF_SOURCE = rf"""(?<![\w.,-])(?P<n>\d+|{_SMALL_NUMBER}|an?)[\s-]+and[\s-]+a[\s-]+half\s+(?P<u>{_HALF_UNITS})(?![^\W\d_])
+# a compound of tens and units written with a hyphen ("thirty-seven and a half hours")
+_COMPOUND_NUMBER = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)"
+_AND_A_HALF_SOURCE = rf"""(?<![\w.,-])(?P<n>\d+|{_COMPOUND_NUMBER}|{_SMALL_NUMBER}|an?)[\s-]+and[\s-]+a[\s-]+half\s+(?P<u>{_HALF_UNITS})(?![^\W\d_])
        |(?<![\w-])(?:an?|one|every|each)\s+(?P<u2>{_HALF_UNITS})\s+and\s+a\s+half(?![\w-])
        |(?<![\w-])half\s+an?\s+(?P<u3>{_HALF_UNITS})(?![^\W\d_])"""
 _AND_A_HALF: re.Pattern[str] | None = None  # compiled on first use (a start that verifies nothing skips it)
