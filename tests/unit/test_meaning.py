@@ -1299,6 +1299,10 @@ def test_a_decimal_number_bounded_by_or_newer_is_a_release(text, kinds):
     ("opens at half past eight in the morning", "opens at 08:30", True),
     ("opens at half past eight in the morning", "opens at 09:30", False),
     ("a week of thirty-seven and a half hours", "a week of 37.5 hours", True),
+    # the span between two times the quote gives, exact, or to a tenth with a hedge
+    ("eight and a half hours between sunrise and sunset", "sunrise is at 07:42 and sunset at 16:12", True),
+    ("9 hours between sunrise and sunset", "sunrise is at 07:42 and sunset at 16:12", False),
+    ("it starts at 5:54 pm, about two hours after sunset", "the Sun sets at 15:52; twilight ends at 17:54", True),
     ("opens before 9 am", "opens at 8 am", True), ("opens after 9 am", "opens at 8 am", False),
     ("fell by 2 percentage points to 6%", "fell from 8% to 6%", True),
     ("fell by 3 percentage points to 6%", "fell from 8% to 6%", False),

@@ -66,7 +66,8 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
             if _backing(claim, q, numbers, index) is None and _bound_backing(claim, q, offered.amounts) is None \
                     and _change_backing(claim, q, numbers) is None and _span_of(q, offered.ranges) is None \
                     and _bound_within(claim, q, offered.bounds) is None and _years_within(claim, q, ranges) is None \
-                    and not _named_version(q, offered.quantities) and not _every(claim, q, offered.quantities):
+                    and not _named_version(q, offered.quantities) and not _every(claim, q, offered.quantities) \
+                    and not _between_times(claim, q, offered.quantities):
                 if in_words(q) and not any(n.unit == "%" for n in numbers) \
                         and _BY.search(claim, max(0, q.start - 24), q.start) is None:
                     continue  # "half of the members": the quotes give no share to hold it to
@@ -161,6 +162,23 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
                 mine = _ident_shown(q)
                 out.append(NumberMismatch(mine, ", ".join(shown[:4]), "identifier", where="source"))
     return out + often + _one_counted(claim, quotes) + _literals_unnamed(claim, quotes, context, titles)
+
+
+_MINUTES = {"hour": 60, "minute": 1}
+
+
+def _between_times(claim: str, q: Quantity, quantities: tuple[Quantity, ...]) -> bool:
+    """A span of hours or minutes that is the time between two times of day the quotes give: "eight and a
+    half hours between sunrise and sunset" from "sunrise is at 07:42 and sunset at 16:12"; with a hedge
+    ("about two hours after sunset") to a tenth of the span."""
+    if q.unit not in _MINUTES or q.value is None or q.high is not None:
+        return False
+    span = q.value * _MINUTES[q.unit]
+    slack = span / 10 if hedged(claim, q.start) else Decimal(0)
+    times = [t for t in quantities if t.kind == "time"]
+    readings = [[v for v in (t.value, t.high) if v is not None] for t in times]
+    return any(abs((b - a) % 1440 - span) <= slack
+               for i, first in enumerate(readings) for later in readings[i + 1:] for a in first for b in later)
 
 
 def _heading(chunk: str) -> str | None:
