@@ -630,3 +630,9 @@ def test_any_one_against_at_least_two():
     assert _all("Call us if your pet shows two or more of these signs.",
                 "Call us if your pet shows two or more of these signs.") == []
     assert _all("Any of the three keys opens the door.", "Two of the three keys open the door.") == []
+
+
+def test_every_measure_of_a_figure_is_no_kind_narrowed():
+    quote = "Typical values per 100 g: energy 1,840 kJ / 438 kcal; fat 17 g, of which saturates 3.1 g."
+    assert _limits("Every 100 g of the product provides 438 kcal.", quote) == []
+    assert _limits("Every pupil receives a certificate.", "Pupils with 100% attendance receive a certificate.") != []

@@ -204,6 +204,8 @@ def _universal(claim: Reading, quote: Reading) -> list[Limit]:
             continue  # "every consuming package": the claim narrows the noun itself
         if noun.dep not in ("nsubj", "nsubjpass", "dobj", "pobj", "attr"):
             continue
+        if any(k.dep == "nummod" for k in claim.children(u.noun)):
+            continue  # "every 100 g" is a measure to reckon per, not a kind of thing the quote may narrow
         for x in quote.restrictions:
             target = quote.tokens[x.target]
             # the noun's own restriction; a condition on the whole clause ("if no file is given") is too often
