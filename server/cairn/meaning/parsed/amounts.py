@@ -9,6 +9,11 @@ than its quote gives it for, by how English words say what an amount is of:
   the level; the claim reads the amount the other way than its quote.
 - The order of steps: both sides give steps joined by `then` (`A, then B`);
   the claim gives the quote's steps in the other order.
+- A rate's second unit: the same amount given per another thing (`31.4p per
+  month` against `31.4p per day`, `£60 per household` against `£60 per
+  vehicle`); `a day` is `per day`, `per cent` no rate.
+- Days counted another way: the same figure of the same unit with another
+  way of counting it (`30 working days` against `30 days`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`relation-mismatch` (SPEC section 4): the two sides of a comparison exchanged.
+"""`relation-mismatch` (SPEC section 4): the two sides of a comparison exchanged, and a rank moved.
 
 English puts what is compared before the comparative and what it is compared
 with after `than`: `heavier inland than on the coast` says the reverse of
@@ -7,6 +7,9 @@ same degree (`heavier`, `more frequent`) in the same direction (`more`, not
 `less`), what the claim puts after `than` the quote puts before it, a word the
 claim alone puts before it the quote puts after `than`, and the two `than`
 phrases share nothing.
+
+A rank given otherwise: the claim ranks a thing by a superlative with another
+ordinal than the quote gives it (`the second largest` against `the largest`).
 """
 
 from __future__ import annotations

@@ -15,13 +15,16 @@ quote's sentence does, each a rule of how English sets the reach of a clause:
 - A hedge stated as certain: the quote's clause says it may be so (`may`,
   `might`, `probably`, `possibly`, `perhaps`), not in a speaker's own clause
   (`we might`), and the claim states it with no modal or hedge of its own.
+- An estimate, a chance or a report stated as known: `estimated` on the
+  thing the quote's clause states, `a 40% chance of`, `is thought to`, `is
+  attributed to`, and the claim names the thing with no hedge of its own.
 """
 
 from __future__ import annotations
 
 from ...reading.model import Clause, Reading, Token
 from .limits import Limit
-from .words import aligned, best, content, quoted
+from .words import aligned, best, content, quoted, verb_of
 
 # the prepositions of a frame before the subject: time, place, condition (not `since`: it says when a
 # state began, which holds now) ("On Sundays, …", "Until 2023, …")
@@ -99,7 +102,7 @@ def _hedged(r: Reading, i: int) -> bool:
     own = [c for c in r.clauses if i in c.tokens]
     ids = {i, *(k.i for k in r.children(i))}
     for c in own:
-        v = _verb(r, c)
+        v = verb_of(r, c)
         ids |= {v.i, c.predicate, *(k.i for k in r.children(v.i)), *(k.i for k in r.children(c.predicate))}
     if not own:
         ids = set(range(len(r.tokens)))
@@ -158,14 +161,9 @@ def _excepted(claim: Reading, quote: Reading) -> list[Limit]:
     return []
 
 
-def _verb(r: Reading, c: Clause) -> Token:
-    t = r.tokens[c.predicate]
-    return r.tokens[t.head] if t.dep in ("acomp", "attr") and t.head != t.i else t
-
-
 def _general(r: Reading, c: Clause) -> bool:
     """Whether a clause states a general rule: present tense, a modal, or an instruction."""
-    v = _verb(r, c)
+    v = verb_of(r, c)
     auxes = [k for k in r.children(v.i) if k.dep in ("aux", "auxpass")]
     if any(k.tag == "MD" for k in auxes):
         return True
@@ -178,7 +176,7 @@ def _general(r: Reading, c: Clause) -> bool:
 
 def _own_limit(r: Reading, c: Clause) -> bool:
     """Whether a claim's clause carries a condition or a frame of its own (then it is left alone)."""
-    v = _verb(r, c)
+    v = verb_of(r, c)
     # a clause of its own on the verb ("returns 1 when a badge was read") states when the claim holds
     return any(x.target == v.i and x.kind == "condition" for x in r.restrictions) or bool(_frames(r, c)) \
         or any(k.dep == "advcl" for k in r.children(v.i))
@@ -186,7 +184,7 @@ def _own_limit(r: Reading, c: Clause) -> bool:
 
 def _frames(r: Reading, c: Clause) -> list[list[int]]:
     """The prepositional frames set before the clause's subject (or its verb, with none)."""
-    v = _verb(r, c)
+    v = verb_of(r, c)
     first = min([*c.subjects, v.i])
     out = []
     for k in r.children(v.i):
@@ -229,7 +227,7 @@ def _limits_dropped(claim: Reading, quote: Reading) -> list[Limit]:
         found: list[list[int]] = []
         top = best(aligned(claim, c, quote))
         for q in top:
-            v = _verb(quote, q)
+            v = verb_of(quote, q)
             # a condition after an alternative is the alternative's ("every four weeks, or weekly if …")
             limits = [list(x.tokens) for x in quote.restrictions if x.target == v.i and x.kind == "condition"
                       and not any(quote.tokens[k].lemma == "or" for k in range(v.i + 1, min(x.tokens)))
@@ -284,7 +282,7 @@ def _consent(r: Reading, ids: list[int]) -> bool:
 def _hedge_of(r: Reading, c: Clause) -> list[int]:
     """The hedging words on a clause's verb ("may", "probably"), as token indices; none for a speaker's
     own clause ("we might", "you may")."""
-    v = _verb(r, c)
+    v = verb_of(r, c)
     if any(r.tokens[s].lemma in _SPEAKERS for s in c.subjects):
         return []
     return [k.i for k in r.children(v.i)
@@ -293,7 +291,7 @@ def _hedge_of(r: Reading, c: Clause) -> list[int]:
 
 def _hedges(claim: Reading, quote: Reading) -> list[Limit]:
     for c in claim.clauses:
-        v = _verb(claim, c)
+        v = verb_of(claim, c)
         if c.modality or any(k.lemma in _HEDGE_WORDS for k in claim.children(v.i)):
             continue
         top = best(aligned(claim, c, quote))
@@ -302,7 +300,7 @@ def _hedges(claim: Reading, quote: Reading) -> list[Limit]:
         hedged = [(_hedge_of(quote, q), q) for q in top]
         if all(h for h, _ in hedged):
             words, q = hedged[0]
-            shown = quote.shown([*words, _verb(quote, q).i])
+            shown = quote.shown([*words, verb_of(quote, q).i])
             subject = [k for s in c.subjects for k in claim.subtree(s)]
             said = claim.shown([*subject, v.i, c.predicate])
             return [Limit("hedge", said, shown, f"claim states {quoted(said)} as certain; the quote says only "

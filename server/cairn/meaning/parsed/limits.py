@@ -9,6 +9,13 @@ its quote's sentence restricts, or changes its modality.
   narrows that noun (`pupils with 100% attendance`, `users who registered`,
   `only members`, `pupils except …`), and the claim says none of the
   restriction's words.
+- Advice stated as a rule: the claim says `must` (or `are required to`)
+  where the quote's clause only advises it (`should`, `We recommend that …`,
+  `are advised to`); and a modality on the verb a clause completes counts as
+  the clause's (`may be asked to provide` is as optional as the asking).
+- A submission stated as found: the claim says a court or a study found or
+  held what the quote's sentence only has argued, submitted or suggested, or
+  would have held (a dissent).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...reading.model import Clause, Quantifier, Reading, Restriction
-from .words import aligned, best, content, quoted
+from .words import aligned, best, content, quoted, verb_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +77,7 @@ def _argued(claim: Reading, quote: Reading) -> list[Limit]:
 
 def _governing(r: Reading, c: Clause) -> Clause | None:
     """The clause whose verb takes clause `c` as its complement (`may be asked [to provide]`), or None."""
-    v = r.tokens[c.predicate]
-    if v.dep in ("acomp", "attr") and v.head != v.i:
-        v = r.tokens[v.head]  # "that the notice was invalid": the clause's verb is `was`
+    v = verb_of(r, c)  # "that the notice was invalid": the clause's verb is `was`
     if v.dep not in ("xcomp", "ccomp") or v.head == v.i:
         return None
     return next((g for g in r.clauses if g.predicate == v.head), None)
@@ -140,9 +145,7 @@ _ADVICE_MODALS = frozenset("should ought".split())
 def _advice(r: Reading, c: Clause) -> list[int]:
     """The words that make a clause advice rather than a rule: `should` on its verb, or a verb of
     advising it completes (`recommends that …`, `are advised to …`), as token indices."""
-    v = r.tokens[c.predicate]
-    verb = r.tokens[v.head] if v.dep in ("acomp", "attr") and v.head != v.i else v
-    out = [k.i for k in r.children(verb.i) if k.tag == "MD" and k.lemma in _ADVICE_MODALS]
+    out = [k.i for k in r.children(verb_of(r, c).i) if k.tag == "MD" and k.lemma in _ADVICE_MODALS]
     g = _governing(r, c)
     if g is not None and not g.negation and not g.modality and r.tokens[g.predicate].lemma in _ADVISING:
         # the adviser with the verb ("We recommend"), or the passive's auxiliary ("are advised")

@@ -1,4 +1,4 @@
-"""Two rules of how English lists and places things, over the reader's structure:
+"""Three rules of how English lists, places and counts things, over the reader's structure:
 
 - **Only a part of the list** (`context-limits`): the claim says only the
   things it lists do something (`Only cars and vans need a permit`) where the
@@ -8,6 +8,9 @@
   thing in a place (`The swimming pool is on the roof`) where the quote's
   clauses on the same predicate put it in another place and another thing in
   the claim's (`The swimming pool is in the basement; the bar is on the roof`).
+- **Any one against at least two** (`context-limits`): one of the things is
+  enough in the claim (`any of these signs`) where the quote asks for at
+  least two (`two or more of these signs`, `at least two signs`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...reading.model import Clause, Reading
+from ...reading.model import Clause, Reading, Token
 
 CONTENT = frozenset("NOUN PROPN ADJ VERB NUM ADV".split())
 _LIGHT = frozenset("be have do get make very also just so then there here now".split())
@@ -14,6 +14,12 @@ def content(r: Reading, ids: Iterable[int]) -> set[str]:
     """The content lemmas of these tokens."""
     return {r.tokens[i].lemma for i in ids if r.tokens[i].pos in CONTENT and r.tokens[i].lemma not in _LIGHT
             and any(c.isalnum() for c in r.tokens[i].text)}
+
+
+def verb_of(r: Reading, c: Clause) -> Token:
+    """A clause's verb: its predicate, or the copula of a predicate adjective or noun (`is free`)."""
+    t = r.tokens[c.predicate]
+    return r.tokens[t.head] if t.dep in ("acomp", "attr") and t.head != t.i else t
 
 
 def aligned(claim: Reading, c: Clause, quote: Reading) -> list[tuple[int, Clause]]:
