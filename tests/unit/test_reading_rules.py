@@ -636,3 +636,10 @@ def test_every_measure_of_a_figure_is_no_kind_narrowed():
     quote = "Typical values per 100 g: energy 1,840 kJ / 438 kcal; fat 17 g, of which saturates 3.1 g."
     assert _limits("Every 100 g of the product provides 438 kcal.", quote) == []
     assert _limits("Every pupil receives a certificate.", "Pupils with 100% attendance receive a certificate.") != []
+
+
+def test_the_claims_own_subordinate_clause_states_no_rule():
+    quote = ("Castling is illegal if the king is in check, if it would pass through or land on an attacked square,"
+             " or if either piece has already moved.")
+    assert _all("A player may not castle while their king is in check.", quote) == []
+    assert _all("Buses run every 30 minutes.", "On Sundays, buses run every 30 minutes.") != []

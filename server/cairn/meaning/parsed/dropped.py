@@ -224,6 +224,8 @@ def _limits_dropped(claim: Reading, quote: Reading) -> list[Limit]:
         if not _general(claim, c) or _own_limit(claim, c) or \
                 any(claim.tokens[i].lemma in _DEFAULTS for i in c.tokens):
             continue
+        if verb_of(claim, c).dep == "advcl":
+            continue  # "while their king is in check": the claim's own condition, not a rule it states
         found: list[list[int]] = []
         top = best(aligned(claim, c, quote))
         for q in top:
