@@ -1978,3 +1978,16 @@ def test_frequencies_that_agree_or_are_not_compared(claim, quote):
 ])
 def test_a_frequency_is_restated_as_the_quote_writes_it(claim, quote, restated):
     assert RS.restated(claim, [quote]) == restated
+
+
+@pytest.mark.parametrize("claim,quote,opposed", [
+    ("Not many meteors are seen before midnight.", "Few meteors are seen before midnight.", False),
+    ("Few meteors are seen before midnight.", "Few meteors are seen before midnight.", False),
+    ("Many meteors are seen before midnight.", "Few meteors are seen before midnight.", True),
+    # "a few" and "the few" are some, not "not many"
+    ("A few meteors are seen before midnight.", "Some meteors are seen before midnight.", False),
+    ("A few meteors are seen before midnight.", "Few meteors are seen before midnight.", True),
+])
+def test_few_says_not_many(claim, quote, opposed):
+    found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
+    assert bool(found.contradictions) is opposed, found.contradictions

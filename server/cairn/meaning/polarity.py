@@ -354,7 +354,9 @@ def read(text: str) -> Reading:
             st.last_word = w
             i += 1
             continue
-        if w in NEGATORS or w.endswith("n't") or w == "without":
+        # "few meteors are seen" says what "not many meteors are seen" says (not "a few", "the few": some)
+        few = w == "few" and (i == 0 or toks[i - 1].text.lower() not in ("a", "the"))
+        if w in NEGATORS or w.endswith("n't") or w == "without" or few:
             if st.waiting and st.negations and w == "without":
                 st.negations -= 1  # "not without": two negations, one governing the other, cancel
                 st.waiting = False
