@@ -15,13 +15,13 @@ from cairn_testing import run_cairn
 
 BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
 
-# measured on main (meaning-43; the default mode, threshold 0.5) over the five batches: 20 of 198 correct
+# measured on main (meaning-43; the default mode, threshold 0.5) over the five batches: 18 of 198 correct
 # pairs failed, 34 of 198 wrong pairs verified (bench/support_lodo.py gives the same; 25 and 54 with meaning-42,
 # whose misses meaning-43 was written from). Each batch measured before any rule was changed after it was
 # written (see the README): the second 20 of 72 and 55 of 72; the third 1 of 6 and 5 of 6; the fourth 3 of 18
 # and 11 of 18; the fifth 2 of 18 and 11 of 18. The first batch, which the rules were written against: 7 of
 # 84 and 35 of 84 with meaning-38.
-FALSE_ALARMS = 20
+FALSE_ALARMS = 18
 MISSES = 34
 
 
@@ -67,11 +67,11 @@ def test_the_default_does_not_fail_more_correct_pairs_nor_verify_more_wrong_ones
 
 # the batches kept out of rule writing (only their counts are looked at): (folder, pairs of each label,
 # correct pairs failed, wrong pairs verified). The sixth: 18 and 23 of 48 before meaning-42, 18 and 19 with it,
-# 17 and 18 with meaning-43; the seventh, written after meaning-42: 2 and 7 of 12; the eighth, by a hand that
+# 17 and 17 with meaning-43; the seventh, written after meaning-42: 2 and 7 of 12; the eighth, by a hand that
 # had not seen the rules: 9 and 12 of 24, 9 and 10 with meaning-43; the ninth and tenth, written the same way
 # after meaning-42 and measured once with meaning-43: 10 and 12 of 24, and 6 and 14 of 24 (meaning-42 gave the
 # ninth the same counts and the tenth 6 and 16)
-HELD_OUT = [("blind-6", 48, 17, 18), ("blind-7", 12, 2, 7), ("blind-8", 24, 9, 10), ("blind-9", 24, 10, 12),
+HELD_OUT = [("blind-6", 48, 17, 17), ("blind-7", 12, 2, 7), ("blind-8", 24, 9, 10), ("blind-9", 24, 10, 12),
             ("blind-10", 24, 6, 14)]
 
 
