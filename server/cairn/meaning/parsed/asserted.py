@@ -32,7 +32,7 @@ from collections.abc import Callable
 from ...reading.model import Clause, Reading
 from ..phrases import days_through
 from .limits import Limit
-from .words import aligned, content, quoted
+from .words import aligned, clause_at, content, quoted
 
 # nouns and verbs of intention: what is under them is meant, proposed or weighed, not done
 _INTENT = frozenset("proposal propose plan intend intention aim consult consultation consider "
@@ -131,7 +131,7 @@ def optional(claim: Reading, quote: Reading) -> list[Limit]:
         return []
     # the claim names the thing the quote calls optional: a noun of the subject or an object of the quote's
     # clause that holds the optional words, other than those words themselves
-    clause = next((c for c in quote.clauses if where[0] in c.tokens), None)
+    clause = clause_at(quote, where[0])
     if clause is None:
         return []
     heads = [k for k in (*clause.subjects, *clause.objects) if k not in where]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ...reading.model import Clause, Reading, Token
 from .limits import Limit
-from .words import aligned, best, content, quoted, verb_of
+from .words import aligned, best, clause_at, content, quoted, verb_of
 
 # the prepositions of a frame before the subject: time, place, condition (not `since`: it says when a
 # state began, which holds now) ("On Sundays, …", "Until 2023, …")
@@ -147,7 +147,7 @@ def _excepted(claim: Reading, quote: Reading) -> list[Limit]:
         hit = [g for g in named if quote.tokens[g].lemma in mine]
         if not hit:
             continue
-        owner = next((c for c in quote.clauses if t.head in c.tokens), None)
+        owner = clause_at(quote, t.head)
         if owner is None or not any(c.lemma == owner.lemma for c in claim.clauses):
             continue  # the claim says something else of the thing ("contains gluten"), which other rules read
         if bool(owner.negation) != claim_negated:

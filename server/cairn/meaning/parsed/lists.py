@@ -16,9 +16,10 @@
 from __future__ import annotations
 
 from ...reading.model import Reading
+from ..lexicon import NUMBER_WORDS
 from .limits import Limit
 from .relation import RelationMismatch, is_name
-from .words import quoted
+from .words import clause_at, quoted
 
 _PLACES = frozenset("on in at under above below beside inside near behind outside".split())
 
@@ -34,7 +35,7 @@ def _items(r: Reading, i: int) -> list[int]:
 
 
 def _clause_of(r: Reading, i: int) -> str | None:
-    own = next((c for c in r.clauses if i in c.tokens), None)
+    own = clause_at(r, i)
     return own.lemma if own is not None else None
 
 
@@ -104,12 +105,11 @@ def placed_elsewhere(claim: Reading, quote: Reading) -> list[RelationMismatch]:
 
 
 _ANY = frozenset("any one either".split())
-_COUNTS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten".split())}
 
 
 def _count(text: str) -> int | None:
     low = text.casefold()
-    return int(low) if low.isdigit() else _COUNTS.get(low)
+    return int(low) if low.isdigit() else int(NUMBER_WORDS[low]) if low in NUMBER_WORDS else None
 
 
 def _of(r: Reading, i: int) -> int | None:

@@ -16,6 +16,11 @@ def content(r: Reading, ids: Iterable[int]) -> set[str]:
             and any(c.isalnum() for c in r.tokens[i].text)}
 
 
+def clause_at(r: Reading, i: int) -> Clause | None:
+    """The clause whose own tokens hold token i, or None."""
+    return next((c for c in r.clauses if i in c.tokens), None)
+
+
 def verb_of(r: Reading, c: Clause) -> Token:
     """A clause's verb: its predicate, or the copula of a predicate adjective or noun (`is free`)."""
     t = r.tokens[c.predicate]
