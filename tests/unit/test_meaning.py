@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -1989,5 +1990,67 @@ def test_a_frequency_is_restated_as_the_quote_writes_it(claim, quote, restated):
     ("A few meteors are seen before midnight.", "Few meteors are seen before midnight.", True),
 ])
 def test_few_says_not_many(claim, quote, opposed):
+    found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
+    assert bool(found.contradictions) is opposed, found.contradictions
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # one step of arithmetic over one quote sentence's figures, in the claim's unit
+    ("Two tickets cost £20 in total.", "Tickets cost £10 each.", True),
+    ("Two tickets cost £30 in total.", "Tickets cost £10 each.", False),
+    ("The pitch costs £90 for two adults for three nights.", "Pitches cost £15 per adult per night.", True),
+    ("The pitch costs £60 for two adults for three nights.", "Pitches cost £15 per adult per night.", False),
+    ("Employees pay 5% and the employer 3%, 8% in all.", "Employees pay 5% of salary and the employer adds 3%.", True),
+    ("Employees pay 5% and the employer 3%, 9% in all.", "Employees pay 5% of salary and the employer adds 3%.", False),
+    # a sum only where the claim states a total
+    ("The employer pays 8%.", "Employees pay 5% of salary and the employer adds 3%.", False),
+    ("With the discount the £50 fee falls to £40.", "Members get 20% off the £50 fee.", True),
+    ("With the discount the £50 fee falls to £45.", "Members get 20% off the £50 fee.", False),
+    ("The deposit is £100.", "A 20% deposit is payable on the £500 fare.", True),
+    ("The fare with VAT is £120.", "The £100 fare is subject to VAT at 20%.", True),
+    ("Premium tickets cost £15 more than standard ones.", "Standard tickets cost £25 and premium tickets £40.", True),
+    ("Premium tickets cost £10 more than standard ones.", "Standard tickets cost £25 and premium tickets £40.", False),
+    # figures of two sentences are not added up
+    ("The two fees come to £30 in total.", "The entry fee is £10. Parking costs £20 for the day.", False),
+    # pence
+    ("The fee is 30 pence.", "The fee is 30p.", True), ("The fee is £0.30.", "The fee is 30p.", True),
+    ("The fee is 40 pence.", "The fee is 30p.", False),
+    # a share of a unit
+    ("Each session lasts 45 minutes.", "Each session lasts three quarters of an hour.", True),
+    ("Each session lasts 40 minutes.", "Each session lasts three quarters of an hour.", False),
+    ("The walk takes 15 minutes.", "The walk takes a quarter of an hour.", True),
+    # a whole-number bound said the other way round
+    ("Children under 16 must be accompanied.", "Children aged 15 or younger must be accompanied.", True),
+    ("Children aged 15 or younger must be accompanied.", "Children under 16 must be accompanied.", True),
+    ("Children under 14 must be accompanied.", "Children aged 15 or younger must be accompanied.", False),
+    ("Visitors aged 65 or older travel free.", "Visitors over 64 travel free.", True),
+    # the modal after a number is no month
+    ("Nobody under 18 may enter.", "Entry is refused to anyone under 18.", True),
+    ("Nobody under 16 may enter.", "Entry is refused to anyone under 18.", False),
+])
+def test_figures_worked_out_restated_or_converted(claim, quote, ok):
+    assert (B.compare(claim, [quote], [quote]) == []) is ok
+
+
+def test_pence_and_video_resolutions():
+    assert [(q.value, q.unit) for q in Q.extract("31.4p per kWh") if q.kind == "number"] == [(Decimal("0.314"), "GBP")]
+    assert [q.kind for q in Q.extract("a 1080p screen")] == ["identifier"]
+    assert [(q.value, q.unit) for q in Q.extract("a quarter of a million")] == [(Decimal(25), "%")]
+
+
+@pytest.mark.parametrize("claim,quote,opposed", [
+    # a negation on one side, a word that denies on the other: two ways of saying no
+    ("Pensioners do not have to pay the charge.", "Pensioners are exempt from the charge.", False),
+    ("Smoking is not allowed in the rooms.", "All rooms are non-smoking.", False),
+    ("The fee is not charged for members.", "The fee is waived for members.", False),
+    ("Staff must not share passwords.", "Staff are forbidden to share passwords.", False),
+    ("The offer excludes sale items.", "The offer does not apply to sale items.", False),
+    # and where the two sides do differ
+    ("Staff may share passwords.", "Staff are forbidden to share passwords.", True),
+    ("Smoking is allowed in the rooms.", "All rooms are non-smoking.", True),
+    ("Parking is not prohibited here.", "Parking is prohibited here.", True),
+    ("The train failed to arrive.", "The train arrived on time.", True),
+])
+def test_a_negation_against_a_word_that_denies(claim, quote, opposed):
     found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
     assert bool(found.contradictions) is opposed, found.contradictions

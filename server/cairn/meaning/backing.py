@@ -32,6 +32,7 @@ from .quantities import NumberMismatch, extract
 from .quantity import Quantity
 from .scan import _REFERENCE_WORDS
 from .units import amount_in, converts, hedged, hedged_rounding, in_words, rounds_to, same_unit
+from .worked import worked_out
 
 __all__ = ["compare"]
 
@@ -61,6 +62,7 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
         dates = dates + offered.months
     ranges = offered.ranges
     out: list[NumberMismatch] = []
+    worked: set[int] | None = None
     for q in cq:
         if q.kind == "number":
             if _backing(claim, q, numbers, index) is None and _bound_backing(claim, q, offered.amounts) is None \
@@ -68,6 +70,10 @@ def compare(claim: str, quotes: list[str], context: Sequence[str] = (), titles: 
                     and _bound_within(claim, q, offered.bounds) is None and _years_within(claim, q, ranges) is None \
                     and not _named_version(q, offered.quantities) and not _every(claim, q, offered.quantities) \
                     and not _between_times(claim, q, offered.quantities):
+                if worked is None:
+                    worked = worked_out(claim, quotes)
+                if q.start in worked:
+                    continue  # a figure the quote's sentence states by one step of arithmetic (cairn.meaning.worked)
                 if in_words(q) and not any(n.unit == "%" for n in numbers) \
                         and _BY.search(claim, max(0, q.start - 24), q.start) is None:
                     continue  # "half of the members": the quotes give no share to hold it to

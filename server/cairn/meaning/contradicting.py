@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..support import STOPWORDS, stem
-from .clauses import CEASED, POSITIVE, TIMED, Clause, Direction, Marked, Reading, _stance, _word_stance
+from .clauses import CEASED, NEGATED, POSITIVE, TIMED, Clause, Direction, Marked, Reading, _stance, _word_stance
 from .lexicon import ANTONYMS
 from .polarity import read
 from .screening import (
@@ -50,6 +50,33 @@ class Contradiction:
     @property
     def message(self) -> str:
         return f"claim says {self.claim}; quote says {self.quote}"
+
+
+# words that deny what their clause would otherwise state, without a negation: "Pensioners are exempt from
+# the charge" says that pensioners do not pay it, "All rooms are non-smoking" that smoking is not allowed
+_DENYING = re.compile(
+    r"(?<![\w-])(?:exempt(?:ed)?|excused|waived?|waives|banned|barred|prohibited|forbidden|refused|rejected"
+    r"|declined|denied|exclude[sd]|closed|unavailable|inaccessible|void|cancell?ed|suspended|withdrawn|absent"
+    r"|non-[^\W\d_]+|[^\W\d_]+-free|free\s+(?:of|from))(?![\w-])", re.IGNORECASE)
+
+
+def _denies_by_word(text: str, cl: Clause) -> bool:
+    """Whether a clause, without a negation of its own, holds a word that denies (_DENYING)."""
+    # from just before the clause: "are forbidden | to share passwords", "are barred | from entering"
+    return cl.polarity != NEGATED and _DENYING.search(text, max(0, cl.start - 16), cl.end) is not None
+
+
+def _one_denial_each(c_text: str, cl: Clause, q_text: str | None, ql: Clause) -> bool:
+    """A negation on one side against a word that denies on the other (`do not have to pay the charge`
+    against `are exempt from the charge`): two ways of saying no, which the count of negations reads as
+    opposed. The side with the negation holds no denying word of its own."""
+    if q_text is None:
+        return False
+    if cl.polarity == NEGATED and ql.polarity != NEGATED:
+        return _denies_by_word(q_text, ql) and _DENYING.search(c_text, cl.start, cl.end) is None
+    if ql.polarity == NEGATED and cl.polarity != NEGATED:
+        return _denies_by_word(c_text, cl) and _DENYING.search(q_text, ql.start, ql.end) is None
+    return False
 
 
 def _conflict(a: str, b: str) -> bool:
@@ -154,6 +181,7 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     else:
         readings = [(r, list(r.clauses)) for r in (read(q) for q in quotes)]
     out: list[Contradiction] = []
+    texts = {id(r): q for (r, _), q in zip(readings, quotes)} if quote_reading is None else {}
 
     # 1. statements: a claim clause against the quote clauses that share most of
     # its words, one of them a word a negation governs
@@ -215,6 +243,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 # it is created; if it does exist, it is opened"), and a clause that shares every word the
                 # opposed one shares with the claim says it the claim's way
                 continue
+            if _one_denial_each(claim, cl, texts.get(id(r)), ql):
+                continue
             mine, theirs = _shown(c, cl, g), _shown(r, ql, g)
             out.append(Contradiction(mine, theirs, "negation"))
         elif not best and len(near) == 1 and quote_reading is None:
@@ -239,8 +269,13 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
             continue
         a = {p for _, p in ms}
         if len(a) == 1 and len(ts.stances) == 1 and _conflict(next(iter(a)), next(iter(ts.stances))):
-            if _bound_turned(c, ms[0][0].clause, readings):
-                turned.add(ms[0][0].clause)
+            m0 = ms[0][0]
+            if _bound_turned(c, m0.clause, readings):
+                turned.add(m0.clause)
+            elif not m0.negative and ts.marked and m0.clause < len(c.clauses) \
+                    and c.clauses[m0.clause].polarity == NEGATED \
+                    and _DENYING.search(claim, c.clauses[m0.clause].start, c.clauses[m0.clause].end) is None:
+                continue  # "Smoking is not allowed in the rooms" against "All rooms are non-smoking"
             else:
                 out.append(Contradiction(ms[0][0].shown, ts.shown, "antonym"))
 

@@ -242,8 +242,8 @@ _BOUND_BEFORE = re.compile(
        \s+(?:about\s+|approximately\s+|around\s+|roughly\s+|some\s+)?$""",
     re.IGNORECASE | re.VERBOSE)
 _BOUND_AFTER = re.compile(
-    r"(?:\s*\([^()]{1,24}\))?[)\]\"'\u201d]*\s+(?:or|and)\s+(?:(?P<up>more|over|above|greater|higher|longer|later|larger)|(?P<down>less|fewer|under|below"
-    r"|lower|shorter|earlier|smaller))\b", re.IGNORECASE)
+    r"(?:\s*\([^()]{1,24}\))?[)\]\"'\u201d]*\s+(?:or|and)\s+(?:(?P<up>more|over|above|greater|higher|longer|later|larger|older)|(?P<down>less|fewer|under"
+    r"|below|lower|shorter|earlier|smaller|younger))\b", re.IGNORECASE)
 
 
 # the bounds that take their number in (`at least 4`, `4 or more`, `up to 4`); the rest leave it out (`more than 3`)

@@ -41,6 +41,8 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
     if _may_read_words(text) and _SHARE_HINT.search(text) is not None and (
             bare := [b for b in _bare_shares(text) if not any(q.start <= b.start < q.end for q in found)]):
         found = _instead(found, bare)  # "half of", not the "half" of "one half of" read already
+    if " of a" in text and any(q.unit == "%" for q in found):
+        found = tuple(_share_of_a_unit(text, q) for q in found)  # "three quarters of an hour": 0.75 hours
     if (" in " in text or " out of " in text) and (ratios := _ratios(text)):
         # "one in five": one quantity, a share, in place of the two numbers it is written with
         found = _instead(found, ratios)
@@ -65,6 +67,8 @@ def _whole(text: str, found: tuple[Quantity, ...]) -> tuple[Quantity, ...]:
         # not the end of a range read already ("between 6 and 7 pm"); a range that ends inside a time ("from
         # 00:30 to 07" of "from 00:30 to 07:30") is a misreading the times replace
         found = _instead(found, times)
+    if ("p" in text or "enn" in text) and any(q.unit is None for q in found):
+        found = tuple(_pence(text, q) for q in found)  # "30p", "30 pence": £0.30
     if "newer" in text and any(q.kind == "number" and "." in q.text for q in found):
         found = tuple(map(partial(_newer_release, text), found))
     if len(found) > 1:
@@ -300,6 +304,41 @@ def _bare_shares(text: str) -> list[Quantity]:
             share = SHARES[(m.group("f") or m.group("h") or m.group("bf")).lower()]  # "fell by a third"
         out.append(Quantity("number", m.group(0), m.start(), m.end(), value=share, unit="%"))
     return out
+
+
+_PENCE_AFTER = re.compile(r"\s*(?:pence|penny|pennies)(?![\w-])", re.IGNORECASE)
+_PENCE_WRITTEN = re.compile(r"(\d{1,3}(?:\.\d+)?)p")
+_RESOLUTIONS = frozenset({"144", "240", "360", "480", "576", "720", "1080"})  # "720p" video, not pence
+
+
+def _pence(text: str, q: Quantity) -> Quantity:
+    """An amount in pence (`30p`, `31.4p`, `30 pence`, `one penny`) as the
+    pounds it is: £0.30 compares with `£0.30` and with `30 pence`."""
+    if q.kind == "identifier" and q.name == "item" and (m := _PENCE_WRITTEN.fullmatch(q.text)) \
+            and m.group(1) not in _RESOLUTIONS:
+        return Quantity("number", q.text, q.start, q.end, value=Decimal(m.group(1)) / 100, unit="GBP")
+    if q.kind == "number" and q.unit is None and q.value is not None and (m := _PENCE_AFTER.match(text, q.end)):
+        return Quantity("number", text[q.start:m.end()], q.start, m.end(), value=q.value / 100, unit="GBP")
+    return q
+
+
+_OF_A_UNIT = re.compile(r"\s+of\s+an?\s+([^\W\d_]+)(?![\w-])", re.IGNORECASE)
+
+
+def _share_of_a_unit(text: str, q: Quantity) -> Quantity:
+    """A share written in words of one unit as that many of the unit: `three
+    quarters of an hour` is 0.75 hours, `a third of a mile` a third of a mile.
+    Not a share of a scale word (`a quarter of a million` is a number) nor a
+    share written in figures (`25% of a day` stays a share)."""
+    if q.kind != "number" or q.unit != "%" or q.value is None or not text[q.start:q.start + 1].isalpha():
+        return q
+    m = _OF_A_UNIT.match(text, q.end)
+    if m is None or m.group(1).lower() in _SCALES:
+        return q
+    unit = _UNITS.get(m.group(1).lower())
+    if unit is None or unit == "%" or unit not in BASE:
+        return q
+    return Quantity("number", text[q.start:m.end()], q.start, m.end(), value=q.value / 100, unit=unit)
 
 
 def _and_a_half(text: str) -> list[Quantity]:

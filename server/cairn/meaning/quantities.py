@@ -98,6 +98,10 @@ def _quantities(text: str, matches: Iterable[re.Match[str] | _PlainNumber]) -> t
             if g == "mdy" and m.group("mm").rstrip(".").lower() == "may" and not m.group("my") \
                     and m.group("mm").islower():
                 continue
+            if g == "dmy" and m.group("dm").islower() and m.group("dm").lower() == "may" and not m.group("dy"):
+                # "under 18 may enter": the modal after a number, not the month
+                out.append(Quantity("number", m.group("dd"), m.start("dd"), m.end("dd"), value=Decimal(m.group("dd"))))
+                continue
             if g == "dmy":
                 date = _date(int(m.group("dy")) if m.group("dy") else None, _month(m.group("dm")), int(m.group("dd")))
             elif g == "mdy":

@@ -58,6 +58,8 @@ def narrowed(claim: Reading, quote: Reading) -> list[Limit]:
         for s in c.subjects:
             if not _generic(claim, s):
                 continue
+            own = _narrowing(claim, s)
+            numbered = any(claim.tokens[i].pos == "NUM" for i in own)
             top = best(aligned(claim, c, quote))
             hits = []
             for q in top:
@@ -66,6 +68,8 @@ def narrowed(claim: Reading, quote: Reading) -> list[Limit]:
                 words = content(quote, ids)
                 if not same or not words or len(words & mine) * 2 >= len(words):
                     break  # the quote says it of the kind the claim names
+                if numbered and any(quote.tokens[i].pos == "NUM" for i in ids):
+                    break  # both narrow the kind by a number (`under 16`, `aged 15 or younger`): the number rule compares them
                 hits.append((same[0], ids))
             else:
                 if hits:

@@ -49,6 +49,30 @@ def _reported(r: Reading, c: Clause) -> bool:
     return v.dep in ("xcomp", "ccomp") and r.tokens[v.head].lemma in _REPORTING
 
 
+# verbs and adjectives that deny their clause or the clause they take ("are forbidden to share", "are
+# exempt from paying", "failed to arrive", "refrain from smoking"): a no without a negation
+_DENYING = frozenset("forbid prohibit ban bar refuse prevent exempt excuse stop cease fail decline avoid deny reject "
+                     "exclude waive lack refrain halt suspend cancel unable unavailable".split())
+
+
+def _denied(r: Reading, c: Clause) -> bool:
+    """Whether a word that denies (_DENYING) holds the clause: its predicate, or the verb or adjective
+    whose complement it is, one or two steps up (`forbidden` of `to share`, `exempt` of `from paying`)."""
+    t = r.tokens[c.predicate]
+    for _ in range(3):
+        if t.lemma.lower() in _DENYING or t.text.lower().startswith("non-"):
+            return True
+        if t.dep not in ("xcomp", "pcomp", "pobj", "prep", "acomp", "attr") or t.head == t.i:
+            return False
+        t = r.tokens[t.head]
+    return False
+
+
+def _negated(r: Reading, c: Clause) -> bool:
+    """The clause's polarity: its negation, turned by a word that denies (`not forbidden` allows)."""
+    return bool(c.negation) != _denied(r, c)
+
+
 def _until(r: Reading, c: Clause) -> bool:
     return any(r.tokens[k].lemma in ("until", "till", "unless") for k in c.tokens)
 
@@ -80,7 +104,7 @@ def negation_scope(claim: Reading, quote: Reading) -> list[ScopedNegation]:
         top = best(cands)
         if not top:
             continue
-        if all(bool(q.negation) != bool(c.negation) for q in top):
+        if all(_negated(quote, q) != _negated(claim, c) for q in top):
             q = top[0]
             if _bounds_turned(claim, c, quote, q):
                 continue  # "No class has more than 30" is "each class has at most 30": they cancel

@@ -1,0 +1,138 @@
+"""A claim's figure worked out from its quote's figures in one step (SPEC
+section 4, `number-mismatch`).
+
+A careful writer restates an amount by the arithmetic its sentence invites:
+`Tickets cost £10 each` backs `two tickets cost £20`, `5% … and the
+employer adds 3%` backs `8% in all`, `20% off the £50 fee` backs `£40`. The
+claim's figure is then a quantity its quote states, only not in one number.
+The rule takes one step of arithmetic over the figures of one quote
+sentence, all in the claim's unit, so that a figure of a long document is
+never matched by chance against two figures far apart:
+
+- a total (the claim says `in total`, `in all`, `altogether`, `combined`,
+  `together`, `between them`, `overall`): two or three figures that add up;
+- a difference (the claim says `more`, `less`, `fewer`, `longer`,
+  `shorter`, `extra`, `difference`, `saving`, `cheaper`, `dearer`): two
+  figures that far apart;
+- a share or a change by a percentage of the same sentence: `20% of £50`,
+  `20% off £50`, `£50 plus 20%`;
+- a figure for each thing times the claim's count of those things (`£15 per
+  adult per night` and `two adults`, `three nights`): the count is then
+  backed too.
+
+A figure the arithmetic does not reach is left to the number rule, which
+fails it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+
+from .quantities import extract
+from .quantity import Quantity
+from .sentences import sentence_spans
+
+__all__ = ["worked_out"]
+
+_TOTAL = re.compile(r"(?<![\w-])(?:in\s+total|total(?:s|led|ing)?|in\s+all|altogether|combined|together"
+                    r"|between\s+them|overall|all\s+told|add(?:s|ing)?\s+up\s+to|sum)(?![\w-])", re.IGNORECASE)
+_APART = re.compile(r"(?<![\w-])(?:more|less|fewer|longer|shorter|extra|difference|saving|saves?|save[sd]"
+                    r"|cheaper|dearer|higher|lower|additional|on\s+top)(?![\w-])", re.IGNORECASE)
+# a figure for each one thing: `£10 each`, `£15 per adult`, `£3 a ticket`, `£5 for each child`, `£2 every hour`
+_EACH_AFTER = re.compile(r"\s*(?:each|apiece|per\s+[^\W\d_]+|an?\s+[^\W\d_]+|for\s+(?:each|every)\s+[^\W\d_]+"
+                         r"|every\s+[^\W\d_]+)(?![\w-])", re.IGNORECASE)
+# a change by a percentage: `20% off`, `a 20% discount`, `reduced by 20%`, `plus 20%`, `20% more`
+_OFF = re.compile(r"off|discount|reduc|less|cut|lower|cheaper|saving|rebate", re.IGNORECASE)
+_ON = re.compile(r"plus|more|surcharge|increase|rise|higher|extra|add|on\s+top|uplift|premium|interest|VAT",
+                 re.IGNORECASE)
+_MAX_FIGURES = 8  # a sentence with more figures than this offers too many sums to trust one
+
+
+def _figures(text: str) -> list[Quantity]:
+    return [q for q in extract(text) if q.kind == "number" and q.value is not None and q.value.is_finite()]
+
+
+def _counts(claim: str, figures: Sequence[Quantity]) -> list[Quantity]:
+    """The claim's counts of things: whole numbers without a unit, before a word (`two adults`)."""
+    out = []
+    for q in figures:
+        assert q.value is not None
+        if q.unit is None and q.value == q.value.to_integral_value() and 1 < q.value <= 1000 \
+                and re.match(r"\s+[^\W\d_]", claim[q.end:q.end + 3]):
+            out.append(q)
+    return out
+
+
+def _per_each(sentence: str, q: Quantity) -> bool:
+    return _EACH_AFTER.match(sentence, q.end) is not None
+
+
+def worked_out(claim: str, quotes: Sequence[str]) -> set[int]:
+    """The starts of the claim's figures that one step of arithmetic over one
+    quote sentence's figures backs (see the module's docstring)."""
+    mine = _figures(claim)
+    if not mine:
+        return set()
+    total = _TOTAL.search(claim) is not None
+    apart = _APART.search(claim) is not None
+    counts = _counts(claim, mine)
+    out: set[int] = set()
+    for quote in quotes:
+        if not any(ch.isdigit() for ch in quote) and not re.search(r"(?i)per\s*cent|each|per\s", quote):
+            continue
+        for s, e in sentence_spans(quote):
+            sentence = quote[s:e]
+            theirs = _figures(sentence)
+            if not theirs or len(theirs) > _MAX_FIGURES:
+                continue
+            for q in mine:
+                if q.start in out or q.unit is None:
+                    continue
+                v = q.value
+                assert v is not None
+                same = [n for n in theirs if n.unit == q.unit]
+                values = [n.value for n in same if n.value is not None]
+                hit = False
+                if total and len(values) >= 2:
+                    hit = any(a + b == v for i, a in enumerate(values) for b in values[i + 1:]) or any(
+                        a + b + c == v for i, a in enumerate(values) for j, b in enumerate(values[i + 1:], i + 1)
+                        for c in values[j + 1:])
+                if not hit and apart and len(values) >= 2:
+                    hit = any(abs(a - b) == v and a != b for i, a in enumerate(values) for b in values[i + 1:])
+                if not hit and q.unit != "%":
+                    for p in (n for n in theirs if n.unit == "%"):
+                        assert p.value is not None
+                        share = p.value / 100
+                        before = sentence[max(0, p.start - 24):p.start] + sentence[p.end:p.end + 24]
+                        for a in values:
+                            if a * share == v or _OFF.search(before) and a * (1 - share) == v \
+                                    or _ON.search(before) and a * (1 + share) == v:
+                                hit = True
+                if not hit and counts:
+                    for n in same:
+                        if not _per_each(sentence, n):
+                            continue
+                        assert n.value is not None
+                        used = _product(n.value, v, counts)
+                        if used:
+                            hit = True
+                            out.update(c.start for c in used)
+                            break
+                if hit:
+                    out.add(q.start)
+    return out
+
+
+def _product(each: Decimal, v: Decimal, counts: list[Quantity]) -> list[Quantity]:
+    """The claim's one or two counts that, times a figure for each thing, make v."""
+    for i, a in enumerate(counts):
+        assert a.value is not None
+        if each * a.value == v:
+            return [a]
+        for b in counts[i + 1:]:
+            assert b.value is not None
+            if each * a.value * b.value == v:
+                return [a, b]
+    return []
