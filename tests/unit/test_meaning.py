@@ -2054,3 +2054,47 @@ def test_pence_and_video_resolutions():
 def test_a_negation_against_a_word_that_denies(claim, quote, opposed):
     found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
     assert bool(found.contradictions) is opposed, found.contradictions
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # one rate over two spans of the calendar, and an amount shared out in the quote's count of parts
+    ("The salary is £3,000 a month.", "The salary is £36,000 a year.", True),
+    ("The salary is £3,500 a month.", "The salary is £36,000 a year.", False),
+    ("The pass costs £10 a day.", "The pass costs £70 per week.", True),
+    # a month holds no whole number of days
+    ("The pass costs £10 a day.", "The pass costs £300 per month.", False),
+    ("You will be paid £3,000 each month.", "Your salary is £36,000 a year, paid in twelve equal monthly instalments.",
+     True),
+    ("You will be paid £3,500 each month.", "Your salary is £36,000 a year, paid in twelve equal monthly instalments.",
+     False),
+])
+def test_a_rate_over_another_span_of_time(claim, quote, ok):
+    assert (B.compare(claim, [quote], [quote]) == []) is ok
+
+
+@pytest.mark.parametrize("claim,quote,opposed", [
+    # "rather than", "instead of" set a word aside as the claim's "not" does
+    ("Garlic should be planted in autumn, not spring.", "Plant garlic in autumn rather than in spring.", False),
+    ("Use butter, not oil.", "Use butter instead of oil.", False),
+    ("Use oil, not butter.", "Use butter instead of oil.", True),
+    ("Plant garlic in spring, not autumn.", "Plant garlic in autumn rather than in spring.", True),
+])
+def test_a_word_set_aside(claim, quote, opposed):
+    found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
+    assert bool(found.contradictions) is opposed, found.contradictions
+
+
+@pytest.mark.parametrize("claim,quote,restated", [
+    ("A reserved book is held for a week.", "Reservations are kept for seven days.",
+     "A reserved book is held for seven days."),
+    ("The money is put back within a day of the complaint.", "We refund it within 24 hours of your complaint.",
+     "The money is put back within 24 hours of the complaint."),
+    ("The ball must weigh from 0.41 kg to 0.45 kg.", "The ball shall weigh between 410 g and 450 g.",
+     "The ball must weigh from 410 g and 450 g."),
+    # a rate is no span of time, and a span the quote does not give stays as it is
+    ("The class meets twice a week.", "The class meets on 7 days.", "The class meets twice a week."),
+    ("A reserved book is held for a week.", "Reservations are kept for ten days.",
+     "A reserved book is held for a week."),
+])
+def test_one_span_of_time_and_a_range_restated_as_the_quote_writes_them(claim, quote, restated):
+    assert RS.restated(claim, [quote]) == restated

@@ -79,6 +79,19 @@ def _one_denial_each(c_text: str, cl: Clause, q_text: str | None, ql: Clause) ->
     return False
 
 
+# what sets a word aside without a negation: "plant it in autumn rather than in spring" says not in spring
+_SET_ASIDE = re.compile(r"(?<![\w-])(?:rather\s+than|instead\s+of|as\s+opposed\s+to|in\s+place\s+of)"
+                        r"((?:\s+[^\W\d_]+){1,3})", re.IGNORECASE)
+
+
+def _set_aside(text: str | None, ql: Clause, concept: str) -> bool:
+    """Whether the quote clause sets the concept aside (`rather than in spring`), as a claim's `not spring` does."""
+    if text is None or "rather" not in text and "instead" not in text and "oppos" not in text and "place" not in text:
+        return False
+    return any(stem(w.lower()) == concept for m in _SET_ASIDE.finditer(text, ql.start, ql.end)
+               for w in m.group(1).split())
+
+
 def _conflict(a: str, b: str) -> bool:
     return a != b and POSITIVE in (a, b) and TIMED not in (a, b)
 
@@ -243,7 +256,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 # it is created; if it does exist, it is opened"), and a clause that shares every word the
                 # opposed one shares with the claim says it the claim's way
                 continue
-            if _one_denial_each(claim, cl, texts.get(id(r)), ql):
+            if _one_denial_each(claim, cl, texts.get(id(r)), ql) or (
+                    cl.polarity == NEGATED and _set_aside(texts.get(id(r)), ql, g)):
                 continue
             mine, theirs = _shown(c, cl, g), _shown(r, ql, g)
             out.append(Contradiction(mine, theirs, "negation"))

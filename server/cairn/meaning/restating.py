@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 
 from ..support import SupportResult
 from .backing import (
@@ -19,6 +20,7 @@ from .backing import (
     _bound_backing,
     _change_backing,
     _date_backs,
+    _range_converts,
     _same_edge,
     _same_time,
     _span_of,
@@ -47,9 +49,10 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
         return claim
     # how often, as the quote writes it ("every six months" for "twice a year"); the numbers inside are its
     often = agreeing(claim, quotes)
-    cq = [q for q in extract(claim) if (q.kind in ("number", "time") or (q.kind == "range" and q.unit in _SPANS_OF_YEARS)
+    cq = [q for q in extract(claim) if (q.kind in ("number", "time", "range")
                                         or (q.kind == "date" and q.value is not None))
           and not any(s <= q.start < e for s, e, _ in often)]
+    cq += _one_span(claim, cq)
     if not cq and not often:
         return claim
     offered = _offered(tuple(quotes))
@@ -72,7 +75,9 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
                 out += [text[last:lo], written]
                 last = hi
             continue
-        if q.kind == "range":  # "the 1990s" for the year in it that the quote gives
+        if q.kind == "range" and q.unit not in _SPANS_OF_YEARS:  # "0.41 kg to 0.45 kg" for "410 g and 450 g"
+            n = next((r for r in offered.ranges if _range_converts(q, r)), None)
+        elif q.kind == "range":  # "the 1990s" for the year in it that the quote gives
             n = _year_in(q, numbers)
         elif q.kind == "time":  # "3 pm" for "15:00"
             n = _same_time(q, [x for x in offered.quantities if x.kind == "time"])
@@ -91,6 +96,28 @@ def restated(claim: str, quotes: Sequence[str]) -> str:
     if not out:
         return claim
     return "".join(out) + text[last:]
+
+
+# one span of time written with "a" ("held for a week", "within a day"): not a rate ("twice a week", "£5 a day")
+_ONE_SPAN = re.compile(r"(?<![\w-])(?:an?|one)\s+(second|minute|hour|day|week|fortnight|month|year)(?![\w-])",
+                       re.IGNORECASE)
+_RATE_BEFORE = re.compile(r"(?:\d|once|twice|thrice|times|per|[^\W\d_]+ly)\s*$", re.IGNORECASE)
+
+
+def _one_span(claim: str, cq: Sequence[Quantity]) -> list[Quantity]:
+    """The claim's spans of one unit of time written in words (`a week`, `an hour`, `a fortnight`), as amounts
+    for restating: `for a week` is written `for seven days` where the quote says so."""
+    if " a" not in claim and "one " not in claim.lower():
+        return []
+    out = []
+    for m in _ONE_SPAN.finditer(claim):
+        if any(q.start <= m.start() < q.end for q in cq) or _RATE_BEFORE.search(claim, max(0, m.start() - 12),
+                                                                                   m.start()):
+            continue
+        unit = m.group(1).lower()
+        value, unit = (Decimal(2), "week") if unit == "fortnight" else (Decimal(1), unit)
+        out.append(Quantity("number", m.group(0), m.start(), m.end(), value=value, unit=unit))
+    return out
 
 
 def restated_score(text: str, quotes: Sequence[str], lex: SupportResult, threshold: float,

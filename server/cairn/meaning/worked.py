@@ -18,7 +18,11 @@ never matched by chance against two figures far apart:
   `20% off £50`, `£50 plus 20%`;
 - a figure for each thing times the claim's count of those things (`£15 per
   adult per night` and `two adults`, `three nights`): the count is then
-  backed too.
+  backed too;
+- the same rate over another span of time of the calendar (`£3,000 a month`
+  and `£36,000 a year`; days and weeks, not months and days), and an amount
+  shared out in the quote's count of parts (`£36,000 … in twelve monthly
+  instalments` and `£3,000 each month`).
 
 A figure the arithmetic does not reach is left to the number rule, which
 fails it.
@@ -47,6 +51,9 @@ _EACH_AFTER = re.compile(r"\s*(?:each|apiece|per\s+[^\W\d_]+|an?\s+[^\W\d_]+|for
 _OFF = re.compile(r"off|discount|reduc|less|cut|lower|cheaper|saving|rebate", re.IGNORECASE)
 _ON = re.compile(r"plus|more|surcharge|increase|rise|higher|extra|add|on\s+top|uplift|premium|interest|VAT",
                  re.IGNORECASE)
+# spans of time that hold a whole number of each other, in two families (a month holds no whole number of days)
+_PERIOD_LENGTH = {"minute": ("t", 1), "hour": ("t", 60), "day": ("t", 1440), "week": ("t", 10080),
+                  "month": ("c", 1), "quarter": ("c", 3), "year": ("c", 12), "annum": ("c", 12)}
 _MAX_FIGURES = 8  # a sentence with more figures than this offers too many sums to trust one
 
 
@@ -67,6 +74,20 @@ def _counts(claim: str, figures: Sequence[Quantity]) -> list[Quantity]:
 
 def _per_each(sentence: str, q: Quantity) -> bool:
     return _EACH_AFTER.match(sentence, q.end) is not None
+
+
+def _per_span(q: Quantity) -> tuple[str, str] | None:
+    """A rate's amount unit and span of time (`£36,000 a year`: GBP and year), as the scanner reads it."""
+    if q.unit is None or "/" not in q.unit:
+        return None
+    base, _, span = q.unit.partition("/")
+    return (base, span) if span in _PERIOD_LENGTH else None
+
+
+def _same_rate(v: Decimal, mine: str, a: Decimal, theirs: str) -> bool:
+    """`£3,000 a month` and `£36,000 a year`: one rate over two spans of time of one family."""
+    (f1, n1), (f2, n2) = _PERIOD_LENGTH[mine], _PERIOD_LENGTH[theirs]
+    return f1 == f2 and n1 != n2 and v * n2 == a * n1
 
 
 def worked_out(claim: str, quotes: Sequence[str]) -> set[int]:
@@ -110,6 +131,19 @@ def worked_out(claim: str, quotes: Sequence[str]) -> set[int]:
                             if a * share == v or _OFF.search(before) and a * (1 - share) == v \
                                     or _ON.search(before) and a * (1 + share) == v:
                                 hit = True
+                rate = _per_span(q)
+                if not hit and rate is not None:
+                    # the same rate over another span of time, or an amount shared out in the quote's count
+                    # of parts (`£36,000 a year, paid in twelve equal monthly instalments`)
+                    for x in theirs:
+                        other = _per_span(x)
+                        base = other[0] if other is not None else x.unit
+                        if base != rate[0] or x.value is None:
+                            continue
+                        if other is not None and _same_rate(v, rate[1], x.value, other[1]) or any(
+                                v * n.value == x.value for n in theirs if n.unit is None and n.value is not None
+                                and n.value == n.value.to_integral_value() and 1 < n.value <= 100):
+                            hit = True
                 if not hit and counts:
                     for n in same:
                         if not _per_each(sentence, n):
