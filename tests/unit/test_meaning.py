@@ -2098,3 +2098,18 @@ def test_a_word_set_aside(claim, quote, opposed):
 ])
 def test_one_span_of_time_and_a_range_restated_as_the_quote_writes_them(claim, quote, restated):
     assert RS.restated(claim, [quote]) == restated
+
+
+@pytest.mark.parametrize("claim,quote,opposed", [
+    # `than those on the first floor`: what the quote compares with, named through a pronoun
+    ("Rooms on the top floor are cheaper than rooms on the first floor.",
+     "Rooms on the top floor are more expensive than those on the first floor.", True),
+    ("Rooms on the top floor are more expensive than rooms on the first floor.",
+     "Rooms on the top floor are more expensive than those on the first floor.", False),
+    ("Rooms on the top floor are cheaper than rooms on the first floor.",
+     "Rooms on the top floor are cheaper than those on the first floor.", False),
+    ("The bus is cheaper than the train.", "The train is more expensive than the bus.", False),
+])
+def test_a_comparison_with_a_pronoun_after_than(claim, quote, opposed):
+    found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
+    assert bool(found.contradictions) is opposed, found.contradictions

@@ -643,3 +643,29 @@ def test_the_claims_own_subordinate_clause_states_no_rule():
              " or if either piece has already moved.")
     assert _all("A player may not castle while their king is in check.", quote) == []
     assert _all("Buses run every 30 minutes.", "On Sundays, buses run every 30 minutes.") != []
+
+
+@pytest.mark.parametrize("claim,quote,said,theirs", [
+    ("Lilies are highly toxic to dogs.", "Lilies are highly toxic to cats.", "dogs", "cats"),
+    ("Sunday will be the warmer day of the weekend.",
+     "Saturday will be the warmer day of the weekend, before cloud builds on Sunday.", "Sunday", "Saturday"),
+    ("The bins are collected in winter.", "The bins are collected in summer.", "winter", "summer"),
+    ("The blue line runs to the airport.", "The red line runs to the airport.", "blue", "red"),
+])
+def test_one_member_of_a_closed_set_for_another(claim, quote, said, theirs):
+    assert _all(claim, quote) == [f"claim says \u201c{said}\u201d where the quote says \u201c{theirs}\u201d"]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    # the quote's clause holds the claim's member too, or the claim names both
+    ("The market is open on Sunday.", "The market is open on Saturday and Sunday."),
+    ("The market is open on Sunday, not Saturday.", "The market is open on Saturday."),
+    # words of one meaning, and words of a set read as another kind of word
+    ("Bulbs are planted in the fall.", "Bulbs are planted in autumn."),
+    ("Visitors may enter after noon.", "Visitors march in after noon."),
+    ("The path turns right at the gate.", "The path turns right at the gate."),
+    # another place in the sentence: not the same role
+    ("Dogs are welcome in the garden.", "Cats sleep in the garden, and dogs are welcome in it."),
+])
+def test_members_of_a_set_the_quote_does_not_oppose(claim, quote):
+    assert _all(claim, quote) == []

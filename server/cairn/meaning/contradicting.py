@@ -298,7 +298,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     qdirs = [(r, d) for r, _ in readings for d in r.directions]
     texts = {id(r): q for (r, _), q in zip(readings, quotes)}
     for d in c.directions:
-        same = [(r, q) for r, q in qdirs if q.axis == d.axis and q.anchor == d.anchor]
+        same = [(r, q) for r, q in qdirs if q.axis == d.axis and (
+            q.anchor == d.anchor or _anchored_near(claim, d, texts.get(id(r), ""), q))]
         alike = [(r, q) for r, q in same if q.conditional == d.conditional]
         if alike:
             # "can be at most 16 characters; if it is longer than 16 characters, it is cut": what a
@@ -356,6 +357,27 @@ _THAN = re.compile(r"\s*(?:[^\W\d_]+\s+){0,3}?than\s+(?:the\s+|a\s+|an\s+|those\
 _NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
 
 
+_NEAR_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def _after(text: str, d: Direction) -> set[str]:
+    """The stems of the first five words after a direction word (what `than` compares with)."""
+    at = text.find(d.shown, d.start)
+    if at < 0:
+        return set()
+    return {stem(w.lower()) for w in _NEAR_WORDS.findall(text, at + len(d.shown), at + len(d.shown) + 48)[:5]}
+
+
+def _anchored_near(claim: str, d: Direction, quote: str, q: Direction) -> bool:
+    """Two comparisons with `than` that bound the same thing, one of them through a pronoun (`more expensive
+    than those on the first floor` against `cheaper than rooms on the first floor`): the word one side bounds
+    is among the first words after the other's `than`."""
+    if d.axis != "order" or not (d.anchor and q.anchor and d.anchor.startswith("w:") and q.anchor.startswith("w:")) \
+            or "than" not in d.shown or "than" not in q.shown:
+        return False
+    return q.anchor[2:] in _after(claim, d) or d.anchor[2:] in _after(quote, q)
+
+
 def _with_than(text: str, d: Direction) -> str:
     """A comparison shown with what it compares with: `shorter than the river`."""
     m = _THAN.match(text, d.start + len(d.shown.split()[0]))
@@ -380,8 +402,8 @@ def _turned(claim: str, d: Direction, quote: str, q: Direction) -> bool:
     if mine is None or theirs is None:
         return False
     a, b = stem(mine.group(1).lower()), stem(theirs.group(1).lower())
-    if a == b:
-        return False
+    if a == b or mine.group(1).lower() in STOPWORDS or theirs.group(1).lower() in STOPWORDS:
+        return False  # (`than those on the first floor`: "on" names neither side)
     before_q = {stem(w.lower()) for w in _WORDS.findall(quote[:q.start])}
     before_c = {stem(w.lower()) for w in _WORDS.findall(claim[:d.start])}
     return a in before_q and b in before_c

@@ -15,6 +15,7 @@ from .focus import converse, only_focus
 from .generic import narrowed
 from .limits import Limit, limits
 from .lists import only_listed, placed_elsewhere, threshold
+from .members import member_swapped
 from .overstated import association, bounds
 from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
@@ -65,7 +66,7 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
             found.pairings += [RelationMismatch(*x) for x in pairing_mismatches(mine, theirs)]
             found.amounts += amounts(mine, theirs) + [("converse", x) for x in converse(mine, theirs)] + [
                 ("than", x) for x in than_swapped(mine, theirs)] + [("place", x) for x in placed_elsewhere(mine, theirs)] + [
-                ("rank", x) for x in rank_moved(mine, theirs)]
+                ("rank", x) for x in rank_moved(mine, theirs)] + [("member", x) for x in member_swapped(mine, theirs)]
             found.limits += [(i, x) for x in limits(mine, theirs) + dropped(mine, theirs) + bounds(mine, theirs)
                              + association(mine, theirs) + narrowed(mine, theirs)
                              + only_focus(mine, theirs) + asserted(mine, theirs) + only_listed(mine, theirs) + threshold(mine, theirs)]
