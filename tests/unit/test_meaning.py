@@ -2113,3 +2113,23 @@ def test_one_span_of_time_and_a_range_restated_as_the_quote_writes_them(claim, q
 def test_a_comparison_with_a_pronoun_after_than(claim, quote, opposed):
     found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
     assert bool(found.contradictions) is opposed, found.contradictions
+
+
+@pytest.mark.parametrize("claim,quote,opposed", [
+    # `avoid`, `stop` deny as `not` does; `at no time` is `never`
+    ("Avoid alcohol while taking this medicine.", "Do not drink alcohol while taking this medicine.", False),
+    ("Do not drink alcohol while taking this medicine.", "Avoid alcohol while taking this medicine.", False),
+    ("The service stops running at midnight.", "The service does not run after midnight.", False),
+    ("The service runs after midnight.", "The service stops running at midnight.", True),
+    ("The car park is never locked.", "At no time is the car park locked.", False),
+    ("The car park is always locked.", "At no time is the car park locked.", True),
+    # a requirement denied is an option; `may not` forbids as `must not` does
+    ("Visitors do not have to bring food into the gallery.", "Visitors may bring food into the gallery.", False),
+    ("Visitors may not bring food into the gallery.", "Food must not be brought into the gallery.", False),
+    ("Visitors cannot bring food into the gallery.", "Visitors must not bring food into the gallery.", False),
+    ("Visitors may not bring food into the gallery.", "Visitors may bring food into the gallery.", True),
+    ("Visitors need not book in advance.", "Visitors must book in advance.", True),
+])
+def test_denials_said_other_ways(claim, quote, opposed):
+    found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
+    assert bool(found.contradictions or found.limits) is opposed, (found.contradictions, found.limits)

@@ -669,3 +669,130 @@ def test_one_member_of_a_closed_set_for_another(claim, quote, said, theirs):
 ])
 def test_members_of_a_set_the_quote_does_not_oppose(claim, quote):
     assert _all(claim, quote) == []
+
+
+def test_an_amount_compared_with_its_sides_exchanged():
+    quote = "Our new recipe contains 30% less sugar than our original granola, without any sweeteners added."
+    assert _all("Our original granola contains 30% less sugar than the new recipe.", quote) == [
+        "claim compares \u201cOur original granola contains 30% less sugar than the new recipe\u201d; the quote has"
+        " the two sides the other way round: \u201cOur new recipe contains 30% less sugar than our original"
+        " granola\u201d"]
+    assert _all("Our new recipe contains 30% less sugar than the original granola.", quote) == []
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("The audio guide is available in English, French, German and Spanish.",
+     "The audio guide is available in English, French and German and can be borrowed free of charge.",
+     "claim lists \u201cEnglish, French, German and Spanish\u201d; the quote lists \u201cEnglish, French and"
+     " German\u201d, without \u201cSpanish\u201d"),
+    ("Tea, coffee and juice are served at breakfast.", "Tea and coffee are served at breakfast.",
+     "claim lists \u201cTea, coffee and juice\u201d; the quote lists \u201cTea and coffee\u201d, without"
+     " \u201cjuice\u201d"),
+])
+def test_a_member_added_to_the_quotes_list(claim, quote, message):
+    assert _all(claim, quote) == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    # part of the list, the whole list, and a member the quote names elsewhere
+    ("The audio guide is available in English and French.", "The audio guide is available in English, French and German."),
+    ("The audio guide is available in English, French and German.", "It is available in English, French and German."),
+    ("Tea, coffee and juice are served at breakfast.", "Tea and coffee are served at breakfast, and juice at lunch."),
+    # a member reworded: its other words are the quote's
+    ("We offer SEO services, social media guidance and WordPress maintenance.",
+     "We offer Comprehensive SEO Services, Social Media Management and Managed WordPress Maintenance."),
+])
+def test_lists_that_add_nothing(claim, quote):
+    assert _all(claim, quote) == []
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("Requests for more than five days of unpaid leave must be approved in writing by your line manager.",
+     "Requests for more than five days of unpaid leave must be approved in writing by the head of department.",
+     "claim says \u201cyour line manager\u201d does it; the quote says \u201cthe head of department\u201d (approved)"),
+    ("The librarian decides whether a lost book must be paid for.",
+     "The borrower's branch manager decides whether a lost book must be paid for.",
+     "claim says \u201cThe librarian\u201d does it; the quote says \u201cThe borrower's branch manager\u201d (decides)"),
+])
+def test_the_act_given_to_another_doer(claim, quote, message):
+    assert _all(claim, quote) == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    # the same doer, active for passive; doers that are no agents (synonyms are common there); a shared word
+    ("Your manager must approve the request in writing.", "The request must be approved in writing by your manager."),
+    ("The firm reported record profits this quarter.", "The company reported record profits this quarter."),
+    ("The area manager approves the request in writing.", "The request is approved in writing by the manager."),
+])
+def test_doers_the_quote_does_not_oppose(claim, quote):
+    assert _all(claim, quote) == []
+
+
+def test_two_doers_given_each_others_acts():
+    quote = "The landlord pays the rent and the tenant repairs the roof."
+    assert _all("The tenant pays the rent and the landlord repairs the roof.", quote) == [
+        "claim has the tenant \u201cpay\u201d and the landlord \u201crepair\u201d; the quote has them the other way round"]
+    assert _all("The landlord pays the rent and the tenant repairs the roof.", quote) == []
+
+
+@pytest.mark.parametrize("claim,quote,message", [
+    ("Only games of more than 40 moves are submitted for rating.", "Games of more than 40 moves are submitted for rating.",
+     "claim says \u201conly games of more than 40 moves\u201d; the quote's sentence does not limit it so"),
+    ("The galaxy can be seen with the unaided eye.",
+     "The galaxy can be seen with the unaided eye, but only from sites well away from light pollution.",
+     "the quote's sentence limits it: \u201conly from sites well away from light pollution\u201d"),
+])
+def test_only_on_one_side(claim, quote, message):
+    assert _all(claim, quote) == [message]
+
+
+@pytest.mark.parametrize("claim,quote", [
+    # another word that excludes, `only` on an amount, `not only`, and a claim that keeps the limited phrase
+    ("Only members may use the pool.", "The pool is reserved for members."),
+    ("Only 5% of users reported problems.", "5% of users reported problems."),
+    ("Not only adults but children enjoy it.", "Adults and children enjoy it."),
+    ("The galaxy is visible from dark sites.", "The galaxy is visible, but only from dark sites."),
+    ("The pool is open to members.", "The pool is open only to members."),
+    ("The album reached number one on the Billboard 200.",
+     "Only a year after its release, the album reached number one on the Billboard 200."),
+    # `only` in another clause of the quote's sentence
+    ("Any green waste burned on a bonfire has to be completely dry.",
+     "Bonfires are permitted only on the first Saturday of each month, and any green waste burned must be completely dry."),
+    # "the only", "the band's only": the adjective (sole), not `only` that limits
+    ("The first album reached number one on the Billboard 200.",
+     "The debut album reached number one on the Billboard 200, helped by the band's only single to top the Hot 100."),
+])
+def test_only_that_the_other_side_allows(claim, quote):
+    assert _all(claim, quote) == []
+
+
+def test_what_held_until_a_time_now_gone():
+    quote = "Until 2025 players could arrive up to one hour late without losing the game."
+    got = parsed_check("Players can arrive up to one hour late without losing the game.", [(quote, quote, 0, len(quote))])
+    assert [x.message for x in got.tenses] == [
+        "claim says Players can arrive (now); quote says Until 2025 players could arrive (Until 2025)"]
+    for claim in ("Players could arrive up to one hour late until 2025.", "Players arrived up to one hour late."):
+        assert parsed_check(claim, [(quote, quote, 0, len(quote))]).tenses == []
+
+
+def test_a_figure_without_a_phrase_given_to_the_rivals_thing():
+    quote = "Neutering costs £180 for female cats and £95 for male cats, including pain relief."
+    assert _relations("Neutering a male cat costs £180, including pain relief.", quote) == [
+        "claim gives £180 to \u201cmale\u201d; the quote pairs it with \u201cfemale cats\u201d (and £95 with"
+        " \u201cmale cats\u201d)"]
+    assert _relations("Neutering a female cat costs £180.", quote) == []
+    assert _relations("Neutering a cat costs £180.", quote) == []
+
+
+def test_a_figure_whose_thing_the_claim_gives_in_other_words():
+    # `daily` is `per day`; `a kWh` is what the other figure is for
+    quote = "The electricity unit rate is 24.5p per kWh and the standing charge is 53.2p per day."
+    assert _relations("Electricity costs 24.5p a kWh plus a daily standing charge of 53.2p.", quote) == []
+
+
+def test_examples_the_quote_does_not_give():
+    assert _all("The shop sells fruit such as apples and pears.", "The shop sells fruit and vegetables.") == [
+        "claim gives \u201csuch as apples and pears\u201d as examples of \u201cfruit\u201d; the quote names none of them"]
+    # the quote names them, or one of their words
+    assert _all("The shop sells fruit such as apples and pears.", "The shop sells apples, pears and plums.") == []
+    assert _all("Members get perks, including free parking.", "Members get perks such as parking at no charge.") == []

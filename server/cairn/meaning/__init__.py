@@ -81,8 +81,9 @@ class Findings:
 # labelled supported rows of every development domain (bench/reader_adoption.py; docs/support.md)
 ADOPTED = frozenset({"relation", "pairing", "relation-total", "relation-change", "relation-order",
                      "relation-converse", "relation-rate", "relation-than", "relation-place", "relation-unit", "relation-rank",
-                     "relation-member",
+                     "relation-member", "relation-actor", "relation-added", "relation-roles",
                      "limits-advice", "limits-estimate", "limits-only-list", "limits-argued", "limits-threshold",
+                     "limits-only-added", "limits-only-dropped",
                      "limits-modality", "limits-universal", "limits-hedge", "limits-exception", "limits-condition",
                      "limits-bound", "limits-association", "limits-subject",
                      "limits-only", "limits-plan", "limits-optional", "limits-time", "limits-superlative", "limits-days",

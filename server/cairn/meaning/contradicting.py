@@ -56,7 +56,7 @@ class Contradiction:
 # the charge" says that pensioners do not pay it, "All rooms are non-smoking" that smoking is not allowed
 _DENYING = re.compile(
     r"(?<![\w-])(?:exempt(?:ed)?|excused|waived?|waives|banned|barred|prohibited|forbidden|refused|rejected"
-    r"|declined|denied|exclude[sd]|closed|unavailable|inaccessible|void|cancell?ed|suspended|withdrawn|absent"
+    r"|declined|denied|exclude[sd]|avoid(?:s|ed)?|refrain(?:s|ed)?|stop(?:s|ped)?|cease[sd]?|closed|unavailable|inaccessible|void|cancell?ed|suspended|withdrawn|absent"
     r"|non-[^\W\d_]+|[^\W\d_]+-free|free\s+(?:of|from))(?![\w-])", re.IGNORECASE)
 
 
@@ -64,6 +64,25 @@ def _denies_by_word(text: str, cl: Clause) -> bool:
     """Whether a clause, without a negation of its own, holds a word that denies (_DENYING)."""
     # from just before the clause: "are forbidden | to share passwords", "are barred | from entering"
     return cl.polarity != NEGATED and _DENYING.search(text, max(0, cl.start - 16), cl.end) is not None
+
+
+# a requirement denied (`do not have to`, `need not`, `not required to`): what is left is an option
+_NOT_REQUIRED = re.compile(r"(?<![\w-])(?:(?:do|does|did)\s+not|don't|doesn't|didn't)\s+(?:have|need)\s+to"
+                           r"|need\s*n[o']t|not\s+(?:required|obliged|compelled)\s+to", re.IGNORECASE)
+_OPTION = re.compile(r"(?<![\w-])(?:may|can|could|optional|optionally|choose|free\s+to|allowed|permitted)(?![\w-])",
+                     re.IGNORECASE)
+
+
+def _option_each(c_text: str, cl: Clause, q_text: str | None, ql: Clause) -> bool:
+    """`do not have to bring` against `may bring`: a requirement denied is an option, which is no denial of
+    the act."""
+    if q_text is None:
+        return False
+    for a, x, b, y in ((c_text, cl, q_text, ql), (q_text, ql, c_text, cl)):
+        if x.polarity == NEGATED and y.polarity != NEGATED and _NOT_REQUIRED.search(a, x.start, x.end) \
+                and _OPTION.search(b, y.start, y.end):
+            return True
+    return False
 
 
 def _one_denial_each(c_text: str, cl: Clause, q_text: str | None, ql: Clause) -> bool:
@@ -256,7 +275,7 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
                 # it is created; if it does exist, it is opened"), and a clause that shares every word the
                 # opposed one shares with the claim says it the claim's way
                 continue
-            if _one_denial_each(claim, cl, texts.get(id(r)), ql) or (
+            if _one_denial_each(claim, cl, texts.get(id(r)), ql) or _option_each(claim, cl, texts.get(id(r)), ql) or (
                     cl.polarity == NEGATED and _set_aside(texts.get(id(r)), ql, g)):
                 continue
             mine, theirs = _shown(c, cl, g), _shown(r, ql, g)

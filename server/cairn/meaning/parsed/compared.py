@@ -36,6 +36,10 @@ def _comparisons(r: Reading) -> list[tuple[frozenset[str], str, set[str], set[st
         degree |= {r.tokens[r.tokens[i].head].lemma.casefold() for i in range(a, t)
                    if r.tokens[i].lemma.casefold() in _DEGREE_WORDS and r.tokens[i].dep == "advmod"
                    and r.tokens[r.tokens[i].head].pos in ("ADJ", "ADV")}  # not `more than 40 moves`
+        # an amount compared: `less sugar than the new recipe`, the `than` phrase on the noun
+        degree |= {r.tokens[r.tokens[i].head].lemma.casefold() for i in range(a, t)
+                   if r.tokens[i].lemma.casefold() in _DEGREE_WORDS and r.tokens[i].dep == "amod"
+                   and r.tokens[r.tokens[i].head].pos == "NOUN" and r.tokens[t].head == r.tokens[i].head}
         if not degree:
             continue
         direction = "less" if any(r.tokens[i].lemma.casefold() in _LESS for i in range(a, t)) else "more"

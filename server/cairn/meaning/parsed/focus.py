@@ -16,7 +16,7 @@ from __future__ import annotations
 from ...reading.model import Reading
 from .limits import Limit
 from .relation import RelationMismatch
-from .words import content, quoted
+from .words import clause_at, content, quoted
 
 _AMOUNTS = frozenset("MONEY PERCENT QUANTITY CARDINAL DATE TIME".split())
 _CONDITION_WORDS = frozenset("if when whenever once".split())
@@ -86,3 +86,57 @@ def converse(claim: Reading, quote: Reading) -> list[RelationMismatch]:
     shown = quote.shown(theirs[0]).strip(" ,")
     return [RelationMismatch(said, shown, f"claim makes {quoted(said)} the condition; the quote's condition is "
                                           f"{quoted(shown)}, and the claim states its converse")]
+
+
+# words by which a sentence says "and nothing else" or sets a requirement a thing must meet, in place of `only`
+_EXCLUSIVE = frozenset("only solely exclusively exclusive just alone sole except unless restrict restricted limit "
+                       "limited reserve reserved confine confined strictly purely merely besides apart other "
+                       "must need require required if provided providing whenever".split())
+# a denial in the quote may say what is left out (`Non-members may not use the pool` for `Only members …`)
+_DENIALS = frozenset("not no never nobody none nothing neither nor cannot".split())
+
+
+_DETERMINED = frozenset("the a an its their his her our your my this that".split())
+
+
+def _only_on(r: Reading) -> int | None:
+    """The word a text's one `only` stands on, where it limits (not `not only`, `if only`, `only $480`)."""
+    at = _only(r)
+    if at is None:
+        return None
+    t = r.tokens[at]
+    only = next(k for k in r.children(at) if k.lemma == "only" and k.dep == "advmod")
+    before = r.tokens[only.i - 1].lemma if only.i else ""
+    if before in _DETERMINED or only.i and r.tokens[only.i - 1].tag in ("POS", "PRP$", "DT"):
+        return None  # `the only single to reach number one`, `the band's only single`: "sole", an adjective
+    if before in ("not", "if") or "NUM" == t.pos or t.ent in _AMOUNTS or only.ent in _AMOUNTS or any(
+            r.tokens[k].pos == "NUM" or r.tokens[k].ent in _AMOUNTS for k in r.kids[at] if k < only.i + 3):
+        # `not only` adds, `if only` wishes; `only two weeks`, `only a year after its release` stress an amount
+        return None
+    return at
+
+
+def only_one_side(claim: Reading, quote: Reading) -> list[Limit]:
+    """`only` on one side alone. The claim's `Only games of more than 40 moves are submitted` says no other
+    game is, which a quote without `only` (or another word that excludes or requires) does not say. The quote's
+    `can be seen …, but only from sites well away from light pollution` limits where; a claim that names no word
+    of that phrase states it without the limit."""
+    mine, theirs = _only_on(claim), _only_on(quote)
+    if mine is not None and theirs is None and _only(quote) is None:
+        if not {t.lemma for t in quote.tokens} & (_EXCLUSIVE | _DENIALS) and not any(t.dep == "neg" for t in quote.tokens):
+            said = _phrase(claim, mine)
+            return [Limit("only-added", f"only {said}", "",
+                          f"claim says {quoted('only ' + said)}; the quote's sentence does not limit it so")]
+    if theirs is not None and mine is None and _only(claim) is None:
+        if quote.tokens[theirs].pos in ("VERB", "AUX"):
+            return []  # on the whole clause: the claim may say any part of it
+        own = clause_at(quote, theirs)
+        if own is None or own.lemma not in {c.lemma for c in claim.clauses}:
+            return []  # `only` in another clause of the quote's sentence than the one the claim states
+        words = content(quote, [k for k in quote.subtree(theirs) if quote.tokens[k].lemma != "only"])
+        if words and not words & content(claim, range(len(claim.tokens))) \
+                and not {t.lemma for t in claim.tokens} & _EXCLUSIVE:
+            shown = _phrase(quote, theirs)
+            return [Limit("only-dropped", "", f"only {shown}",
+                          f"the quote's sentence limits it: \u201conly {shown}\u201d")]
+    return []

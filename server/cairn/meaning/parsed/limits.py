@@ -95,6 +95,20 @@ def _modality_of(r: Reading, c: Clause) -> tuple[str, str]:
     return "", ""
 
 
+_FORBIDDING = frozenset("must shall may can could allowed permitted".split())
+
+
+def _denied_modality(modality: str, modal: str, negation: str) -> str:
+    """A modality under its clause's negation: `may not`, `must not`, `cannot`, `not allowed to` forbid, and
+    forbid alike; `need not`, `do not have to`, `not required to` leave it open, as `may` does."""
+    if not negation or not modality:
+        return modality
+    words = set(modal.casefold().replace("cannot", "can not").split())
+    if words & _FORBIDDING and not words & {"have", "need", "required", "obliged"}:
+        return "forbidden"
+    return "optional" if modality == "required" else modality
+
+
 def _modality(claim: Reading, quote: Reading) -> list[Limit]:
     out = []
     for c in claim.clauses:
@@ -106,9 +120,12 @@ def _modality(claim: Reading, quote: Reading) -> list[Limit]:
         if _bounded(claim, c) or any(_bounded(quote, q) for q in top):
             continue  # "can be at most 16 characters" sets a limit, which is a requirement, not an option
         theirs = [_modality_of(quote, q) for q in top]
-        if all(m and m != c.modality for m, _ in theirs):
+        mine = _denied_modality(c.modality, c.modal, c.negation)
+        if all(m and _denied_modality(m, w, q.negation if m == q.modality else "") != mine
+               for (m, w), q in zip(theirs, top)):
             modality, modal = theirs[0]
-            out.append(Limit("modality", c.modal, modal, f"claim says {quoted(c.modal)} ({c.modality}); "
+            modality = _denied_modality(modality, modal, top[0].negation if modality == top[0].modality else "")
+            out.append(Limit("modality", c.modal, modal, f"claim says {quoted(c.modal)} ({mine}); "
                                                          f"quote says {quoted(modal)} ({modality})"))
     return out + _required_thing(claim, quote)
 

@@ -142,3 +142,77 @@ def threshold(claim: Reading, quote: Reading) -> list[Limit]:
                                    in ("at", "least")), *ids])
             return [Limit("threshold", said, shown, f"claim says {quoted(said)}; the quote says {quoted(shown)}")]
     return []
+
+
+_LISTED = frozenset("NOUN PROPN ADJ".split())
+
+
+def _lists(r: Reading) -> list[list[int]]:
+    """Each list of nouns, names or adjectives joined by `and`/`or`/commas (two members or more), in text order."""
+    return [items for t in r.tokens if t.dep != "conj" and t.pos in _LISTED
+            and len(items := [i for i in _items(r, t.i) if r.tokens[i].pos in _LISTED]) >= 2]
+
+
+def added_to_list(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    """`available in English, French, German and Spanish` against `available in English, French and German`:
+    the claim's list holds the quote's list (two of its members at least) and a member the quote never names.
+    A list in the quote's own sentence that names the member elsewhere, or a member written otherwise,
+    leaves the claim alone."""
+    theirs = _lists(quote)
+    if not theirs:
+        return []
+    named = {t.lemma for t in quote.tokens} | {t.text.casefold() for t in quote.tokens}
+    for items in _lists(claim):
+        mine = {claim.tokens[i].lemma for i in items}
+        for other in theirs:
+            same = mine & {quote.tokens[i].lemma for i in other}
+            if len(same) < 2 or len(same) != len(other):
+                continue  # the claim's list holds every member of the quote's list
+            # a member none of whose words the quote names (`social media guidance` for `Social Media
+            # Management` is the quote's member reworded)
+            added = [i for i in items if not any(
+                claim.tokens[k].lemma in named or claim.tokens[k].text.casefold() in named
+                for k in claim.subtree(i, stop=frozenset(items) - {i}) if claim.tokens[k].pos in _LISTED)]
+            if added:
+                said, shown = claim.shown(items), quote.shown(other)
+                extra = ", ".join(claim.tokens[i].text for i in added)
+                return [RelationMismatch(said, shown, f"claim lists {quoted(said)}; the quote lists {quoted(shown)}"
+                                                      f", without {quoted(extra)}")]
+    return []
+
+
+def _example_preps(r: Reading) -> list[int]:
+    """The prepositions that open a phrase of examples: `like`, `such as`, `including`, `e.g.`."""
+    out = []
+    for t in r.tokens:
+        if t.dep != "prep":
+            continue
+        low = t.text.casefold()
+        if low in ("like", "including") or low == "as" and t.i and r.tokens[t.i - 1].text.casefold() == "such":
+            out.append(t.i)
+    return out
+
+
+def examples_added(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    """`financial information, like earnings and income` where the quote names neither: examples are things
+    the claim states to be among what it speaks of, and the quote gives none of them. Each example is read as
+    its words (`free parking`); one that shares a word with the quote may be the quote's, said otherwise."""
+    named = {t.lemma for t in quote.tokens} | {t.text.casefold() for t in quote.tokens}
+    for p in _example_preps(claim):
+        heads = [k for k in claim.kids[p] if claim.tokens[k].dep == "pobj"]
+        if not heads:
+            continue
+        items = _items(claim, heads[0])
+        if not all(claim.tokens[i].pos in _LISTED for i in items):
+            continue
+        words = {claim.tokens[k].lemma for i in items for k in claim.subtree(i, stop=frozenset(items) - {i})
+                 if claim.tokens[k].pos in _LISTED}
+        if words and not any(w in named for w in words) and not any(
+                claim.tokens[k].text.casefold() in named for i in items for k in claim.subtree(i)
+                if claim.tokens[k].pos in _LISTED):
+            first = p - 1 if claim.tokens[p].text.casefold() == "as" else p  # `such as`
+            said = claim.shown([first, *[k for i in items for k in claim.subtree(i)]])
+            target = claim.tokens[claim.tokens[p].head]
+            return [RelationMismatch(said, "", f"claim gives {quoted(said)} as examples of "
+                                               f"{quoted(target.text)}; the quote names none of them")]
+    return []

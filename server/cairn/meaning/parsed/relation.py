@@ -76,11 +76,44 @@ def _measured(claim: Reading, quote: Reading) -> list[RelationMismatch]:
     return out
 
 
+_PERIODS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+            "yearly": "year", "annual": "year"}
+
+
+def _unbound(claim: Reading, cq: Quantity, quote: Reading) -> RelationMismatch | None:
+    """A claim's figure without a phrase of its own (`Neutering a male cat costs £180`) where the quote binds
+    the same figure to one thing and a rival figure to another (`£180 for female cats and £95 for male cats`):
+    the claim names what tells the rival's thing apart (`male`) and nothing that tells the figure's apart
+    (`female`)."""
+    # the claim's words, less those of its figures and of what its other figures are for (`24.5p a kWh`)
+    taken = {i for x in claim.quantities for i in x.tokens} | {
+        i for x in claim.quantities if x is not cq for i in (*x.bound, *range(max(x.tokens) + 1, max(x.tokens) + 3))}
+    words = content(claim, [i for i in range(len(claim.tokens)) if i not in taken])
+    words |= {_PERIODS[w] for w in words if w in _PERIODS}
+    for q in quote.quantities:
+        if q.value != cq.value or not q.bound or _pointing(quote, q.bound):
+            continue
+        for r in quote.quantities:
+            if r.value == cq.value or not r.bound or _kind(quote, r) != _kind(quote, q) or _kind(quote, q) != _kind(
+                    claim, cq):
+                continue
+            mine, theirs = content(quote, q.bound), content(quote, r.bound)
+            own, rival = mine - theirs, theirs - mine
+            if own and rival and rival <= words and not own & words:
+                return RelationMismatch(
+                    f"{cq.shown}, {', '.join(sorted(rival))}", f"{q.shown} for {quote.shown(q.bound)}",
+                    f"claim gives {cq.shown} to {quoted(' '.join(sorted(rival)))}; the quote pairs it with "
+                    f"{quoted(quote.shown(q.bound))} (and {r.shown} with {quoted(quote.shown(r.bound))})")
+    return None
+
+
 def _quantities(claim: Reading, quote: Reading) -> list[RelationMismatch]:
     out = []
     for cq in claim.quantities:
         mine = content(claim, cq.bound)
         if not mine:
+            if (found := _unbound(claim, cq, quote)) is not None:
+                out.append(found)
             continue
         same = [q for q in quote.quantities if q.value == cq.value and q.bound]
         if not same or any(mine <= content(quote, q.bound) for q in same):

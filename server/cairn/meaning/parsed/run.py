@@ -7,20 +7,21 @@ from dataclasses import dataclass, field
 
 from ...reading.read import read
 from ..sentences import sentence_around, sentence_spans
+from .actors import actor_swapped, roles_swapped
 from .amounts import amounts
 from .asserted import asserted
 from .compared import rank_moved, than_swapped
 from .dropped import dropped
-from .focus import converse, only_focus
+from .focus import converse, only_focus, only_one_side
 from .generic import narrowed
 from .limits import Limit, limits
-from .lists import only_listed, placed_elsewhere, threshold
+from .lists import added_to_list, examples_added, only_listed, placed_elsewhere, threshold
 from .members import member_swapped
 from .overstated import association, bounds
 from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
 from .retraction import reports_retraction, retraction, within
-from .scope import ScopedNegation, negation_scope, tense_mismatches
+from .scope import ScopedNegation, ended_mismatches, negation_scope, tense_mismatches
 
 # A quote's sentence longer than this is not read (a table or a listing is not a sentence)
 SENTENCE_REACH = 600
@@ -66,12 +67,14 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
             found.pairings += [RelationMismatch(*x) for x in pairing_mismatches(mine, theirs)]
             found.amounts += amounts(mine, theirs) + [("converse", x) for x in converse(mine, theirs)] + [
                 ("than", x) for x in than_swapped(mine, theirs)] + [("place", x) for x in placed_elsewhere(mine, theirs)] + [
-                ("rank", x) for x in rank_moved(mine, theirs)] + [("member", x) for x in member_swapped(mine, theirs)]
+                ("rank", x) for x in rank_moved(mine, theirs)] + [("member", x) for x in member_swapped(mine, theirs)] + [
+                ("actor", x) for x in actor_swapped(mine, theirs)] + [("roles", x) for x in roles_swapped(mine, theirs)] + [("added", x) for x in added_to_list(mine, theirs)] + [
+                ("examples", x) for x in examples_added(mine, theirs)]
             found.limits += [(i, x) for x in limits(mine, theirs) + dropped(mine, theirs) + bounds(mine, theirs)
                              + association(mine, theirs) + narrowed(mine, theirs)
-                             + only_focus(mine, theirs) + asserted(mine, theirs) + only_listed(mine, theirs) + threshold(mine, theirs)]
+                             + only_focus(mine, theirs) + only_one_side(mine, theirs) + asserted(mine, theirs) + only_listed(mine, theirs) + threshold(mine, theirs)]
             found.negations += negation_scope(mine, theirs)
-            found.tenses += tense_mismatches(mine, theirs)
+            found.tenses += tense_mismatches(mine, theirs) + ended_mismatches(mine, theirs)
         # what follows the quote in its sentence after a semicolon, or the next sentence
         if any(c.negation for c in mine.clauses) or reports_retraction(mine):
             continue  # a claim that denies something, or reports a denial ("The company denied that …"), is read

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ...reading.model import Clause, Reading
 from ..polarity import read as polar_read
+from .limits import _denied_modality
 from .words import aligned, best, content
 
 
@@ -55,9 +56,20 @@ _DENYING = frozenset("forbid prohibit ban bar refuse prevent exempt excuse stop 
                      "exclude waive lack refrain halt suspend cancel unable unavailable".split())
 
 
+# the nouns of an adverbial `no` that denies its whole clause ("at no time", "under no circumstances", "on no account")
+_NO_WHEN = frozenset("time circumstance account point stage case condition".split())
+
+
 def _denied(r: Reading, c: Clause) -> bool:
     """Whether a word that denies (_DENYING) holds the clause: its predicate, or the verb or adjective
     whose complement it is, one or two steps up (`forbidden` of `to share`, `exempt` of `from paying`)."""
+    scope = list(c.tokens)
+    top = r.tokens[c.predicate]
+    if top.dep in ("ccomp", "xcomp", "acomp", "attr") and top.head != top.i:
+        scope += [g for k in r.kids[top.head] if r.tokens[k].dep == "prep" for g in r.subtree(k)]
+    if any(r.tokens[i].lemma == "no" and r.tokens[i].dep == "det" and r.tokens[r.tokens[i].head].lemma in _NO_WHEN
+           for i in scope):
+        return True  # "At no time is the car park locked": never
     t = r.tokens[c.predicate]
     for _ in range(3):
         if t.lemma.lower() in _DENYING or t.text.lower().startswith("non-"):
@@ -68,9 +80,18 @@ def _denied(r: Reading, c: Clause) -> bool:
     return False
 
 
+_NEGATORS = frozenset("not n't never no cannot neither nor".split())
+
+
 def _negated(r: Reading, c: Clause) -> bool:
-    """The clause's polarity: its negation, turned by a word that denies (`not forbidden` allows)."""
-    return bool(c.negation) != _denied(r, c)
+    """The clause's polarity: its negation, turned by a word that denies (`not forbidden` allows). A negation
+    the reader took from a word that denies (`stops running`) is that word, not a second denial."""
+    denied = _denied(r, c)
+    if not c.negation:
+        return denied
+    if set(c.negation.casefold().split()) & _NEGATORS:
+        return not denied
+    return True
 
 
 def _until(r: Reading, c: Clause) -> bool:
@@ -106,6 +127,9 @@ def negation_scope(claim: Reading, quote: Reading) -> list[ScopedNegation]:
             continue
         if all(_negated(quote, q) != _negated(claim, c) for q in top):
             q = top[0]
+            mine = _denied_modality(c.modality, c.modal, c.negation)
+            if mine and mine == _denied_modality(q.modality, q.modal, q.negation):
+                continue  # "do not have to bring" leaves it open, as "may bring" does
             if _bounds_turned(claim, c, quote, q):
                 continue  # "No class has more than 30" is "each class has at most 30": they cancel
             mine, theirs = _shown(claim, c), _shown(quote, q)
@@ -150,4 +174,59 @@ def tense_mismatches(claim: Reading, quote: Reading) -> list[ScopedNegation]:
             a, b = _shown(claim, c), _shown(quote, q)
             if a.casefold() != b.casefold():
                 out.append(ScopedNegation(a, b, f"claim says {a} ({mine}); quote says {b} ({_time(quote, q)})"))
+    return out
+
+
+_ENDED_WORDS = frozenset("previously formerly".split())
+_NOW_MODALS = frozenset("can may must shall will".split())
+
+
+def _ended(r: Reading, c: Clause) -> str:
+    """The words by which a clause in the past says it held until a time now gone (`Until 2025 players could
+    arrive …`, `was formerly open`), or ""."""
+    verb = r.tokens[c.predicate]
+    if verb.dep in ("acomp", "attr") and verb.head != verb.i:
+        verb = r.tokens[verb.head]
+    aux = [k for k in r.children(verb.i) if k.dep in ("aux", "auxpass")]
+    past = verb.tag == "VBD" or any(k.tag == "VBD" or k.lemma in ("could", "would") for k in aux)
+    if not past:
+        return ""
+    ids = sorted(c.tokens)
+    for n, i in enumerate(ids):
+        t = r.tokens[i]
+        if t.lemma in _ENDED_WORDS:
+            return t.text
+        dated = [k for k in ids[n + 1:n + 4] if r.tokens[k].ent == "DATE"]
+        if t.lemma in ("until", "till") and dated:
+            return r.shown([i, *dated])
+    return ""
+
+
+def _now(r: Reading, c: Clause) -> bool:
+    """Whether a clause states what holds now (present tense, or `can`, `must`, … with the plain verb)."""
+    verb = r.tokens[c.predicate]
+    if verb.dep in ("acomp", "attr") and verb.head != verb.i:
+        verb = r.tokens[verb.head]
+    aux = [k for k in r.children(verb.i) if k.dep in ("aux", "auxpass")]
+    if any(k.tag == "VBD" or k.lemma in ("could", "would", "have", "use") for k in aux):
+        return False
+    return verb.tag in ("VBZ", "VBP") or any(k.tag == "MD" and k.lemma in _NOW_MODALS for k in aux) \
+        or any(k.tag in ("VBZ", "VBP") for k in aux)
+
+
+def ended_mismatches(claim: Reading, quote: Reading) -> list[ScopedNegation]:
+    """The claim states as holding now what the quote's clause on the same predicate and subject says held
+    until a time now gone (`Players can arrive up to one hour late` against `Until 2025 players could arrive
+    up to one hour late`)."""
+    out = []
+    for c in claim.clauses:
+        subj = content(claim, c.subjects)
+        if not subj or c.negation or _reported(claim, c) or not _now(claim, c):
+            continue
+        top = best([(n, q) for n, q in aligned(claim, c, quote) if subj == content(quote, q.subjects)])
+        ended = [(q, w) for q in top if (w := _ended(quote, q))]
+        if top and len(ended) == len(top):
+            q, w = ended[0]
+            a, b = _shown(claim, c), _shown(quote, q)
+            out.append(ScopedNegation(a, b, f"claim says {a} (now); quote says {b} ({w})"))
     return out

@@ -1,0 +1,111 @@
+"""`relation-mismatch` (SPEC section 4): the act given to another doer.
+
+Who does a thing is the subject of an active verb (`the signaller has given
+the driver authority`) or the `by` phrase of a passive one (`approved by the
+head of department`). Where the claim's clause and the quote's clause on the
+same predicate share at least two more words, and each names its doer with a
+noun for a person or a body that acts (an agent noun, `manager`,
+`signaller`, `librarian`, or an office, `head`, `committee`), two doers that
+share no word, and neither side naming the other's doer anywhere, say that
+another does it: `approved by your line manager`
+against `approved by the head of department`. Names and pronouns are left to
+the rules that read them (a name is the `names` rule's; `he` may be anyone).
+"""
+
+from __future__ import annotations
+
+from ...reading.model import Clause, Reading, Token
+from .relation import RelationMismatch
+from .words import content, quoted, verb_of
+
+
+def _doer(r: Reading, c: Clause) -> int | None:
+    """The head of the clause's doer: its `by` agent when passive, else its subject; None without one."""
+    verb = verb_of(r, c)
+    for k in r.children(verb.i):
+        if k.dep == "agent":
+            return next((g.i for g in r.children(k.i) if g.dep == "pobj"), None)
+    if any(k.dep in ("nsubjpass", "auxpass") for k in r.children(verb.i)):
+        # a passive: its `by` phrase, wherever the parser hung it (`approved in writing by your manager`)
+        return next((g.i for i in c.tokens if r.tokens[i].lemma == "by" and r.tokens[i].dep in ("prep", "agent")
+                     for g in r.children(i) if g.dep == "pobj"), None)
+    return next((k.i for k in r.children(verb.i) if k.dep == "nsubj"), None)
+
+
+# nouns that name a person or a body by what it does: agent nouns (`manager`, `signaller`, `librarian`,
+# `tenant`, `employee`) and the words for offices and bodies that act
+_AGENT_ENDINGS = ("er", "or", "ian", "ist", "ant", "ent", "ee")
+_OFFICES = frozenset("head chief chair chairman chairwoman chairperson deputy clerk staff official authority committee "
+                     "board council court tribunal panel jury judge doctor nurse parent guardian pupil student child "
+                     "landlord landlady owner client guest visitor patient applicant candidate".split())
+
+
+def _agent(t: Token) -> bool:
+    w = t.lemma.casefold()
+    return w in _OFFICES or len(w) > 4 and w.endswith(_AGENT_ENDINGS)
+
+
+def _phrase(r: Reading, i: int) -> list[int]:
+    """The noun with its compounds, adjectives and `of` phrase (`the controller of site safety`)."""
+    return [k for k in r.subtree(i) if r.tokens[k].dep not in ("relcl", "acl", "punct", "cc", "conj", "appos")]
+
+
+def actor_swapped(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    mine_all = content(claim, range(len(claim.tokens)))
+    theirs_all = content(quote, range(len(quote.tokens)))
+    for c in claim.clauses:
+        d = _doer(claim, c)
+        if d is None or claim.tokens[d].pos != "NOUN" or claim.tokens[d].ent or not _agent(claim.tokens[d]):
+            continue
+        a = _phrase(claim, d)
+        rest = content(claim, set(claim.subtree(verb_of(claim, c).i)) - set(a)) - {c.lemma}
+        for q in quote.clauses:
+            e = _doer(quote, q) if q.lemma == c.lemma else None
+            if e is None or quote.tokens[e].pos != "NOUN" or quote.tokens[e].ent or not _agent(quote.tokens[e]):
+                continue
+            b = _phrase(quote, e)
+            # the two clauses say the same of their doers: two more words in common (what is done, to what)
+            if len(rest & content(quote, set(quote.subtree(verb_of(quote, q).i)) - set(b))) < 2:
+                continue
+            wa, wb = content(claim, a), content(quote, b)
+            if not wa or not wb or wa & wb or wa & theirs_all or wb & mine_all:
+                continue
+            said, other = claim.shown(a), quote.shown(b)
+            verb = quote.tokens[q.predicate].text
+            return [RelationMismatch(said, other, f"claim says {quoted(said)} does it; the quote says "
+                                                  f"{quoted(other)} ({verb})")]
+    return []
+
+
+def _doers(r: Reading) -> dict[str, tuple[str, int]]:
+    """Each predicate's doer named by a common noun: {predicate lemma: (doer lemma, its token)}."""
+    out: dict[str, tuple[str, int]] = {}
+    for t in r.tokens:
+        if t.pos != "VERB":
+            continue
+        d = next((k.i for k in r.children(t.i) if k.dep == "nsubj"), None)
+        if d is None:
+            d = next((g.i for k in r.children(t.i) if k.dep == "agent" for g in r.children(k.i) if g.dep == "pobj"),
+                     None)
+        if d is not None and r.tokens[d].pos == "NOUN" and not r.tokens[d].ent:
+            out.setdefault(t.lemma, (r.tokens[d].lemma, d))
+    return out
+
+
+def roles_swapped(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    """`the arbiter seals the move …, which the player keeps` against `the player seals their move …, which
+    the arbiter keeps`: two doers, each given the other's act."""
+    mine, theirs = _doers(claim), _doers(quote)
+    if len(mine) < 2 or len(theirs) < 2:
+        return []
+    for v, (a, i) in mine.items():
+        for w, (b, j) in mine.items():
+            if v == w or a == b:
+                continue
+            if theirs.get(v, ("",))[0] == b and theirs.get(w, ("",))[0] == a:
+                said = f"{claim.tokens[i].text} … {v}, {claim.tokens[j].text} … {w}"
+                shown = f"{quote.tokens[theirs[v][1]].text} … {v}, {quote.tokens[theirs[w][1]].text} … {w}"
+                return [RelationMismatch(said, shown, f"claim has the {claim.tokens[i].text} {quoted(v)} and the "
+                                                      f"{claim.tokens[j].text} {quoted(w)}; the quote has them the "
+                                                      f"other way round")]
+    return []
