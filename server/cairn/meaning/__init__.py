@@ -176,7 +176,11 @@ def structural(claim: str, evidence: list[Evidence], found: Findings, *, polarit
     if "pairing" in adopted and not found.relations:
         # figures of a list and roles swapped: one finding a claim, the relation rule's first
         found.relations += got.pairings[:1]
-    found.limits += [(i, x) for i, x in got.limits if f"limits-{x.kind}" in adopted]
+    # `only` one side alone, where the word rules already read an `only` the other way (`students only`
+    # against `students and pensioners`): one finding
+    only_read = any("only" in (c.claim + " " + c.quote).casefold() for c in found.contradictions)
+    found.limits += [(i, x) for i, x in got.limits if f"limits-{x.kind}" in adopted
+                     and not (only_read and x.kind in ("only-added", "only-dropped"))]
     # a negation the quote's sentence holds outside the quote is the context rule's (context-negates)
     scoped = [Contradiction(n.claim, n.quote, "negation") for n in got.negations]
     if same and scoped:

@@ -57,7 +57,8 @@ class Contradiction:
 _DENYING = re.compile(
     r"(?<![\w-])(?:exempt(?:ed)?|excused|waived?|waives|banned|barred|prohibited|forbidden|refused|rejected"
     r"|declined|denied|exclude[sd]|avoid(?:s|ed)?|refrain(?:s|ed)?|stop(?:s|ped)?|cease[sd]?|closed|unavailable|inaccessible|void|cancell?ed|suspended|withdrawn|absent"
-    r"|non-[^\W\d_]+|[^\W\d_]+-free|free\s+(?:of|from))(?![\w-])", re.IGNORECASE)
+    r"|non-[^\W\d_]+|[^\W\d_]+-free|free\s+(?:of|from)|at\s+no\s+time|under\s+no\s+circumstances|on\s+no\s+account)"
+    r"(?![\w-])", re.IGNORECASE)
 
 
 def _denies_by_word(text: str, cl: Clause) -> bool:
@@ -305,7 +306,8 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
             m0 = ms[0][0]
             if _bound_turned(c, m0.clause, readings):
                 turned.add(m0.clause)
-            elif not m0.negative and ts.marked and m0.clause < len(c.clauses) \
+            elif not m0.negative and ts.marked and any(_DENYING.search(q) for q in quotes) \
+                    and m0.clause < len(c.clauses) \
                     and c.clauses[m0.clause].polarity == NEGATED \
                     and _DENYING.search(claim, c.clauses[m0.clause].start, c.clauses[m0.clause].end) is None:
                 continue  # "Smoking is not allowed in the rooms" against "All rooms are non-smoking"

@@ -121,10 +121,12 @@ def _modality(claim: Reading, quote: Reading) -> list[Limit]:
             continue  # "can be at most 16 characters" sets a limit, which is a requirement, not an option
         theirs = [_modality_of(quote, q) for q in top]
         mine = _denied_modality(c.modality, c.modal, c.negation)
-        if all(m and _denied_modality(m, w, q.negation if m == q.modality else "") != mine
-               for (m, w), q in zip(theirs, top)):
+        denied = [_denied_modality(m, w, q.negation if m == q.modality else "") for (m, w), q in zip(theirs, top)]
+        if "forbidden" in (mine, *denied):
+            continue  # a modal under a negation: the polarity rules read what it denies
+        if all(m and d != mine for (m, _), d in zip(theirs, denied)):
             modality, modal = theirs[0]
-            modality = _denied_modality(modality, modal, top[0].negation if modality == top[0].modality else "")
+            modality = denied[0]
             out.append(Limit("modality", c.modal, modal, f"claim says {quoted(c.modal)} ({mine}); "
                                                          f"quote says {quoted(modal)} ({modality})"))
     return out + _required_thing(claim, quote)

@@ -2,7 +2,7 @@
 place of another.
 
 Some English words name one of a few things that exclude each other: the days
-of the week, the months, the seasons, the parts of the day, the meals, the
+of the week, the seasons, the parts of the day, the meals, the
 colours, the sexes, the sides, the common animals. Where the claim's clause and
 the quote's clause on the same predicate hold such words in the same place (the
 same dependency to a head of the same lemma: `toxic to dogs` and `toxic to
@@ -21,7 +21,6 @@ from .words import aligned, best, quoted
 
 _SETS = (
     "monday tuesday wednesday thursday friday saturday sunday",
-    "january february march april may june july august september october november december",
     "spring summer autumn winter",
     "morning afternoon evening",
     "breakfast lunch dinner",
@@ -35,7 +34,7 @@ _SETS = (
 _SAME = {"fall": "autumn", "gray": "grey", "men": "man", "women": "woman", "boys": "boy", "girls": "girl"}
 _MEMBER: dict[str, int] = {w: n for n, words in enumerate(_SETS) for w in words.split()}
 # words of a set that are also common words of another kind, read only with the part of speech of a member
-_AMBIGUOUS = frozenset("may march spring fall right left orange chicken".split())
+_AMBIGUOUS = frozenset("spring fall right left orange chicken".split())
 
 
 def _member(t: Token) -> tuple[str, int] | None:
