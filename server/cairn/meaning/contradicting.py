@@ -317,7 +317,6 @@ def contradictions(claim: str, quotes: list[str] | tuple[str, ...], *,
     # 3. direction and bounds; a comparison whose two sides are the other way round ("adults need less
     # than teenagers" against "teenagers need more than adults") says the same with the opposite word
     qdirs = [(r, d) for r, _ in readings for d in r.directions]
-    texts = {id(r): q for (r, _), q in zip(readings, quotes)}
     for d in c.directions:
         same = [(r, q) for r, q in qdirs if q.axis == d.axis and (
             q.anchor == d.anchor or _anchored_near(claim, d, texts.get(id(r), ""), q))]
