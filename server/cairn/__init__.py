@@ -11,4 +11,4 @@ _native.install()
 # The meaning rules' version (cairn.meaning exports it): changed whenever a rule changes what it
 # decides, so that cached verdicts made under other rules are not reused (engine.fingerprint). Kept
 # here, not in cairn/meaning, so that a fingerprint is taken without loading the rules.
-RULES_VERSION = "meaning-44"
+RULES_VERSION = "meaning-45"

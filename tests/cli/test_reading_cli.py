@@ -100,3 +100,18 @@ def test_no_message_names_the_same_words_on_both_sides(claims):
             m = re.match(r"claim says (.+?); quotes? says? (.+)$", d["message"])
             if m:
                 assert m.group(1).casefold() != m.group(2).casefold(), d["message"]
+
+
+def test_messages_of_the_worked_figures_and_the_limits_of_prose(claims):
+    msg = {c: [d["message"] for d in v["diagnostics"]] for c, v in claims.items()}
+    assert msg["Third-quarter revenue rose 12% from a year earlier, to $440 million."] == [
+        "claim says 12%; quotes say $440 million, $400 million"]
+    assert msg["The 1911 eruption destroyed the church at Brekke."] == [
+        "claim says \u201cdestroyed\u201d; the quote says only \u201cpartly destroyed\u201d"]
+    assert msg["Rezatrelin improved disability scores."] == [
+        "claim states an effect (\u201cimproved\u201d); the quote's finding was not significant: \u201cnot"
+        " statistically significant\u201d"]
+    assert msg["Most of the home fans booed at half-time."] == [
+        "claim says \u201cMost of the home fans\u201d; the quote says only \u201cSome of the home supporters\u201d"]
+    assert msg["Rescue medication was permitted on days when pain was rated severe or lasted more than four hours."] == [
+        "claim says \u201csevere or lasted\u201d; the quote says \u201csevere and lasted\u201d"]

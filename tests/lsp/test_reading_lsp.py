@@ -26,6 +26,8 @@ DECIDING = {
     "Benefit must be paid weekly.": ("must be paid", "can choose to be paid"),
     "Every pupil receives a certificate.": ("Every pupil", "Pupils with 100% attendance over the year"),
     "Basel lies on the Danube.": ("Basel with Danube", "Basel with Rhine"),
+    "The 1911 eruption destroyed the church at Brekke.": ("destroyed", "partly destroyed"),
+    "Rezatrelin improved disability scores.": ("improved", "not statistically significant"),
     "Chelsea beat Arsenal in the final.": ("Chelsea as the subject", "the other way round"),
     "The cache is cleared on restart.": ("the cache is cleared on restart", "this is not the case"),
     "libffi is completely thread-safe, so no special rules are needed.": (

@@ -2133,3 +2133,39 @@ def test_a_comparison_with_a_pronoun_after_than(claim, quote, opposed):
 def test_denials_said_other_ways(claim, quote, opposed):
     found = meaning.check(claim, [meaning.Evidence(quote, quote, 0, len(quote))])
     assert bool(found.contradictions or found.limits) is opposed, (found.contradictions, found.limits)
+
+
+@pytest.mark.parametrize("claim,quote,ok", [
+    # a change by a percentage between two amounts of one sentence
+    ("Revenue rose 10% from a year earlier, to $440 million.",
+     "Revenue for the quarter was $440 million, compared with $400 million a year earlier.", True),
+    ("Revenue rose 12% from a year earlier, to $440 million.",
+     "Revenue for the quarter was $440 million, compared with $400 million a year earlier.", False),
+    # a year and a span of years; a span or an age between two years
+    ("The second eruption took place in 1823.", "The first eruption was in 1781, and a second followed 42 years later.",
+     True),
+    ("The second eruption took place in 1825.", "The first eruption was in 1781, and a second followed 42 years later.",
+     False),
+    ("The war lasted six years.", "The war began in 1939 and ended in 1945.", True),
+    ("The war lasted seven years.", "The war began in 1939 and ended in 1945.", False),
+    ("She died aged 58.", "Born in 1931, she died in 1990.", True),
+    ("She died aged 60.", "Born in 1931, she died in 1990.", False),
+    # the margin and the sum of a tally
+    ("Rovers beat Millbrook by two goals.", "Rovers beat Millbrook 3-1 on Saturday.", True),
+    ("Four goals were scored in all.", "Rovers beat Millbrook 3-1 on Saturday.", True),
+    ("Five goals were scored in all.", "Rovers beat Millbrook 3-1 on Saturday.", False),
+    # the count of a list
+    ("The eruption produced four kinds of hazard, among them lahars and ashfall.", "The eruption produced pyroclastic "
+     "flows, lahars, ashfall and lava flows over eleven weeks.", True),
+    ("The eruption produced five kinds of hazard, among them lahars and ashfall.", "The eruption produced pyroclastic "
+     "flows, lahars, ashfall and lava flows over eleven weeks.", False),
+    ("The menu has four starters.", "The menu offers soup, pâté, prawns and salad as starters.", True),
+    # a list the claim does not name is not counted, and a bound or an ordinal is no count of a list
+    ("At least four people were hurt.", "The inquiry blamed poor training and regulation, corruption and a tendency "
+     "to cut corners; four people were hurt.", True),
+    ("Three people were hurt.", "The inquiry blamed poor training and regulation, corruption and haste; four people "
+     "were hurt.", False),
+    ("The menu has three starters.", "The menu offers soup, pâté, prawns and salad as starters.", False),
+])
+def test_figures_worked_out_in_one_more_step(claim, quote, ok):
+    assert (B.compare(claim, [quote], [quote]) == []) is ok

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from cairn.meaning.parsed.asserted import insignificant, superlative, temporary
 from cairn.meaning.parsed.limits import limits
+from cairn.meaning.parsed.overstated import association, partial
 from cairn.meaning.parsed.pairing import pairing_mismatches
 from cairn.meaning.parsed.relation import relation_mismatches
 from cairn.meaning.parsed.retraction import retraction
@@ -796,3 +798,124 @@ def test_examples_the_quote_does_not_give():
     # the quote names them, or one of their words
     assert _all("The shop sells fruit such as apples and pears.", "The shop sells apples, pears and plums.") == []
     assert _all("Members get perks, including free parking.", "Members get perks such as parking at no charge.") == []
+
+
+def test_an_exception_at_the_end_of_a_clause_takes_out_of_its_all():
+    quote = "All business segments reported higher operating profit except Industrial Services, where profit was flat."
+    assert _limits("All of the business segments reported higher operating profit.", quote) == [
+        "claim says “All of the business segments” without restriction; the quote's sentence restricts it: "
+        "“except Industrial Services, where profit was flat”"]
+    assert _limits("Every segment reported higher profit.", quote) != []
+    # the claim keeps the exception, or the quote has no `all`
+    assert _limits("All segments except Industrial Services reported higher profit.", quote) == []
+    assert _limits("All segments reported higher profit.", "Segments reported higher profit except Industrial "
+                                                         "Services.") == []
+
+
+@pytest.mark.parametrize("claim,quote,found", [
+    ("The eruption destroyed the church.", "The eruption partly destroyed the church.",
+     ["claim says “destroyed”; the quote says only “partly destroyed”"]),
+    ("The building is finished.", "The building is almost finished.",
+     ["claim says “finished”; the quote says only “almost finished”"]),
+    ("The bridge was rebuilt in 1950.", "The bridge was largely rebuilt in 1950.",
+     ["claim says “rebuilt”; the quote says only “largely rebuilt”"]),
+    # the claim keeps a degree of its own, or denies it
+    ("The building is not finished.", "The building is almost finished.", []),
+    ("The bridge was partially rebuilt in 1950.", "The bridge was largely rebuilt in 1950.", []),
+    ("The eruption destroyed the church.", "The eruption destroyed the church.", []),
+])
+def test_a_degree_stated_as_whole(claim, quote, found):
+    assert [x.message for x in partial(read(claim), read(quote))] == found
+
+
+def test_a_state_held_to_a_time_stated_as_lasting():
+    quote = "After the 1964 eruption the summit area was closed to visitors until the following spring."
+    assert [x.message for x in temporary(read("The summit area has been closed to visitors ever since the 1964 "
+                                              "eruption."), read(quote))] == [
+        "claim says “ever since”; the quote holds it to a time: “until the following spring”"]
+    assert [x.kind for x in temporary(read("The summit is still closed to visitors."), read(quote))] == ["time"]
+    # the quote holds it to no time: its `since` says when it began
+    assert temporary(read("The bridge has been closed ever since."), read("The bridge has been closed since the "
+                                                                           "flood in 2019.")) == []
+
+
+@pytest.mark.parametrize("claim,found", [
+    ("Rezatrelin improved disability scores compared with placebo.", True),
+    ("Rezatrelin lowered disability scores.", True),
+    # the claim reports the finding as the quote does, hedges it, or denies the effect
+    ("The difference in disability scores was not significant.", False),
+    ("Rezatrelin may improve disability scores.", False),
+    ("Rezatrelin did not improve disability scores.", False),
+])
+def test_a_difference_that_was_not_significant_stated_as_an_effect(claim, found):
+    quote = ("Disability scores favoured rezatrelin numerically, but the difference was not statistically "
+             "significant (p=0.18).")
+    got = insignificant(read(claim), read(quote))
+    assert bool(got) is found, got
+    if found:
+        assert got[0].message.endswith("the quote's finding was not significant: “not statistically significant”")
+
+
+@pytest.mark.parametrize("claim,quote,found", [
+    ("Most of the home fans booed at half-time.", "Some of the home supporters booed at half-time.",
+     ["claim says “Most of the home fans”; the quote says only “Some of the home supporters”"]),
+    ("Most rooms have a balcony.", "Some rooms have a balcony.", ["claim says “Most rooms”; the quote says only "
+                                                                  "“Some rooms”"]),
+    ("Most rooms have a balcony.", "Most of the rooms have a balcony.", []),
+    ("Some rooms have a balcony.", "Most rooms have a balcony.", []),
+])
+def test_most_where_the_quote_says_some(claim, quote, found):
+    assert _limits(claim, quote) == found
+
+
+@pytest.mark.parametrize("claim,quote,found", [
+    ("The 1823 eruption, the deadliest in its history, killed 1,400 people.",
+     "The 1823 eruption killed around 1,400 people, most of them in the lahars.",
+     ["claim says “deadliest”; the quote's sentence ranks nothing"]),
+    ("Kerry is the largest county.", "Kerry is a large county in the south-west.",
+     ["claim says “largest”; the quote's sentence ranks nothing"]),
+    # the quote ranks it, in the same word or another
+    ("Kerry is the largest county.", "Kerry is the largest county in Ireland.", []),
+    ("The 1823 eruption was the largest.", "The 1823 eruption was the biggest in its history.", []),
+    ("It was the worst harvest.", "It was the poorest harvest on record.", []),
+])
+def test_a_superlative_the_quote_does_not_give(claim, quote, found):
+    assert [x.message for x in superlative(read(claim), read(quote))] == found
+
+
+def test_a_cause_where_the_quote_sets_two_things_side_by_side():
+    quote = ("Ash from the 1911 eruption fell across the whole island, and that autumn's harvest was the poorest in "
+             "three decades.")
+    got = association(read("Ashfall from the 1911 eruption caused the island's poorest harvest."), read(quote))
+    assert [x.kind for x in got] == ["cause"] and got[0].message.startswith("claim says “caused”; the quote states "
+                                                                           "two things side by side and no cause")
+    # the quote states a cause of its own, or the claim none
+    assert association(read("The storm caused the flooding."), read("The storm hit the coast, which caused the river "
+                                                                    "to burst its banks.")) == []
+    assert association(read("Ash fell and the harvest was poor."), read(quote)) == []
+
+
+@pytest.mark.parametrize("claim,quote,found", [
+    # in a condition `or` asks less than `and`
+    ("Rescue medication could be taken on days when pain was severe or lasted more than four hours.",
+     "Rescue medication was permitted only on days when pain was rated severe and lasted more than four hours.",
+     ["claim says “severe or lasted”; the quote says “severe and lasted”"]),
+    ("Refunds are given if the item is unused and in its box.", "Refunds are given if the item is unused or in its "
+                                                                "original box.", []),
+    # outside a condition the rule says nothing: free choice, other names and means make the two alike
+    ("Registered users can upload photos and videos.", "Registered users can upload photos or videos.", []),
+    ("The hotel has a pool or a gym.", "The hotel has a pool and a gym.", []),
+])
+def test_and_read_as_or(claim, quote, found):
+    assert _limits(claim, quote) == found
+
+
+def test_an_act_given_to_another_named_person():
+    quote = "Callum Reid pulled one back for Millbrook on the hour, heading in Jonas Pereira's cross at the far post."
+    got = parsed_check("Jonas Pereira pulled a goal back for Millbrook on the hour.", [(quote, quote, 0, len(quote))])
+    found = [x for kind, x in got.amounts if kind == "actor"]
+    assert [x.message for x in found] == ["claim says “Jonas Pereira” does it; the quote says “Callum Reid” (pulled)"]
+    # the same person by another part of the name is no other doer
+    quote = "Liam Trent opened the scoring with a low drive after 12 minutes."
+    got = parsed_check("Trent opened the scoring after 12 minutes.", [(quote, quote, 0, len(quote))])
+    assert [x for kind, x in got.amounts if kind == "actor"] == []

@@ -34,7 +34,7 @@ from .scan import (
     sentence_starts_at,
     unit_named,
 )
-from .units import SHARES
+from .units import EVERY_SPAN, SHARES
 
 DateParts = tuple[int | None, int | None, int | None]  # (year, month, day), a part None when not given
 
@@ -373,8 +373,6 @@ _PER = re.compile(r"(?:[ \t]*/[ \t]*|\s+(?P<w>per|a|an|each)\s+)(?P<den>[^\W\d_]
 _PER_FIRST = frozenset("/ \t\n")
 # "5 mg daily", "two times weekly": the adverb of a rate's time unit
 _EVERY = re.compile(r"\s+(hourly|daily|weekly|monthly|yearly|annually)(?![\w-])", re.IGNORECASE)
-_EVERY_UNIT = {"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year",
-               "annually": "year"}
 
 
 def _rate(text: str, at: int) -> tuple[str, int] | None:
@@ -383,12 +381,17 @@ def _rate(text: str, at: int) -> tuple[str, int] | None:
     m = _PER.match(text, at)
     if m is None:
         every = _EVERY.match(text, at)
-        return (_EVERY_UNIT[every.group(1).lower()], every.end()) if every is not None else None
+        return (EVERY_SPAN[every.group(1).lower()], every.end()) if every is not None else None
     den = m.group("den").lower()
     unit = (_UNITS.get(den) or PER_UNITS.get(den)) if m.group("w") is None else _UNITS.get(den)
     if unit is None or (m.group("w") is not None and m.group("w").lower() != "per" and unit not in TIME_UNITS):
         return None
+    if m.group("w") is not None and m.group("w").lower() in ("a", "an") and _BEFORE_NOW.match(text, m.end()):
+        return None  # "$400 million a year earlier": a time before, not a rate
     return unit, m.end()
+
+
+_BEFORE_NOW = re.compile(r"\s+(?:earlier|later|ago|before|after|previously|since|back)(?![\w-])", re.IGNORECASE)
 
 
 _new = tuple.__new__

@@ -25,7 +25,7 @@ from .phrases import _NEXT_WORD, _share
 from .quantities import extract
 from .quantity import Quantity
 from .scan import _MONTH_NAMES, _SMALL, _UNITS, _trie, sentence_starts_at
-from .units import in_words
+from .units import EVERY_SPAN, in_words
 
 __all__ = ["prepare"]
 
@@ -138,8 +138,6 @@ def _counts_in_compounds(quote: str) -> list[Quantity]:
 # (and "fortnightly" its "every two weeks")
 _EVERY = re.compile(r"(?<![\w-])(?:(?P<ly>hour|dai|week|month|year|annual|fortnight)ly|(?:every|each)\s+"
                     r"(?P<span>hour|day|week|month|year|fortnight))(?![\w-])", re.IGNORECASE)
-_SPANS = {"hour": "hour", "dai": "day", "day": "day", "week": "week", "month": "month", "year": "year",
-          "annual": "year"}
 
 
 def _how_often_in_words(quote: str) -> list[Quantity]:
@@ -147,12 +145,12 @@ def _how_often_in_words(quote: str) -> list[Quantity]:
         return []
     out = []
     for m in _EVERY.finditer(quote):
-        span = (m.group("ly") or m.group("span")).lower()
+        span = EVERY_SPAN[m.group(0).lower()] if m.group("ly") else m.group("span").lower()
         if span == "fortnight":
             out.append(Quantity("number", m.group(0), m.start(), m.end(), value=Decimal(2), unit="week"))
         else:
             out.append(Quantity("number", m.group(0), m.start(), m.end(), value=Decimal(1),
-                                unit=f"times/{_SPANS[span]}"))
+                                unit=f"times/{span}"))
     return out
 
 

@@ -17,7 +17,16 @@ from decimal import Decimal
 
 from .quantity import Quantity
 
-__all__ = ["BASE", "SHARES", "converts", "hedged", "hedged_rounding", "in_words", "rounds_to", "same_unit"]
+__all__ = ["BASE", "EVERY_SPAN", "SHARES", "SPAN_LENGTH", "converts", "hedged", "hedged_rounding", "in_words", "rounds_to", "same_unit"]
+
+
+# the adverbs and adjectives of a span of time and the span each names ("monthly": once a month)
+EVERY_SPAN = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "fortnightly": "fortnight",
+              "monthly": "month", "quarterly": "quarter", "yearly": "year", "annual": "year", "annually": "year"}
+# spans of time that hold a whole number of each other, in two families (a month holds no whole number of days):
+# the family and the length in its smallest span
+SPAN_LENGTH = {"minute": ("t", 1), "hour": ("t", 60), "day": ("t", 1440), "week": ("t", 10080),
+               "month": ("c", 1), "quarter": ("c", 3), "year": ("c", 12), "annum": ("c", 12)}
 
 
 def same_unit(a: str | None, b: str | None) -> bool:

@@ -248,4 +248,10 @@ def _quantifiers(r: Reading) -> list[Quantifier]:
             head = r.tokens[t.head]
             if head.pos in ("NOUN", "PROPN"):
                 out.append(Quantifier(t.i, head.i, t.lemma in _UNIVERSAL))
+        elif t.lemma in (_UNIVERSAL | _EXISTENTIAL) and t.pos in ("PRON", "ADJ", "NOUN") and t.dep != "det":
+            # "all of the segments", "most of the fans": the word quantifies the object of its `of`
+            of = next((k for k in r.children(t.i) if k.dep == "prep" and k.lemma == "of"), None)
+            obj = next((k for k in r.children(of.i) if k.dep == "pobj"), None) if of is not None else None
+            if obj is not None and obj.pos == "NOUN":
+                out.append(Quantifier(t.i, obj.i, t.lemma in _UNIVERSAL))
     return out

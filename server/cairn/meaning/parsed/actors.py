@@ -14,20 +14,27 @@ the rules that read them (a name is the `names` rule's; `he` may be anyone).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...reading.model import Clause, Reading, Token
 from .relation import RelationMismatch
 from .words import content, quoted, verb_of
 
 
 def _doer(r: Reading, c: Clause) -> int | None:
-    """The head of the clause's doer: its `by` agent when passive, else its subject; None without one."""
-    verb = verb_of(r, c)
+    """The head of the clause's doer (see _doer_of)."""
+    return _doer_of(r, verb_of(r, c), c.tokens)
+
+
+def _doer_of(r: Reading, verb: Token, span: Iterable[int]) -> int | None:
+    """The head of a verb's doer: its `by` agent when passive, else its subject; None without one. `span`:
+    the tokens where a passive's `by` phrase may hang."""
     for k in r.children(verb.i):
         if k.dep == "agent":
             return next((g.i for g in r.children(k.i) if g.dep == "pobj"), None)
     if any(k.dep in ("nsubjpass", "auxpass") for k in r.children(verb.i)):
         # a passive: its `by` phrase, wherever the parser hung it (`approved in writing by your manager`)
-        return next((g.i for i in c.tokens if r.tokens[i].lemma == "by" and r.tokens[i].dep in ("prep", "agent")
+        return next((g.i for i in span if r.tokens[i].lemma == "by" and r.tokens[i].dep in ("prep", "agent")
                      for g in r.children(i) if g.dep == "pobj"), None)
     return next((k.i for k in r.children(verb.i) if k.dep == "nsubj"), None)
 
@@ -48,6 +55,37 @@ def _agent(t: Token) -> bool:
 def _phrase(r: Reading, i: int) -> list[int]:
     """The noun with its compounds, adjectives and `of` phrase (`the controller of site safety`)."""
     return [k for k in r.subtree(i) if r.tokens[k].dep not in ("relcl", "acl", "punct", "cc", "conj", "appos")]
+
+
+def _named_person(r: Reading, i: int) -> bool:
+    return r.tokens[i].pos == "PROPN" and r.tokens[i].ent == "PERSON"
+
+
+def name_swapped(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    """`Jonas Pereira pulled a goal back` against `Callum Reid pulled one back …, heading in Jonas Pereira's
+    cross`: the claim gives the act to a person the quote names in another part, and the quote's doer of that
+    act is another person, whom the claim does not name."""
+    mine_all = {t.text.casefold() for t in claim.tokens}
+    theirs_all = {t.text.casefold() for t in quote.tokens}
+    for c in claim.clauses:
+        d = _doer(claim, c)
+        if d is None or not _named_person(claim, d):
+            continue
+        a = {claim.tokens[k].text.casefold() for k in _phrase(claim, d) if claim.tokens[k].pos == "PROPN"}
+        if not a or not a <= theirs_all:
+            continue
+        for q in quote.clauses:
+            e = _doer(quote, q) if q.lemma == c.lemma else None
+            if e is None or not _named_person(quote, e):
+                continue
+            b = {quote.tokens[k].text.casefold() for k in _phrase(quote, e) if quote.tokens[k].pos == "PROPN"}
+            if not b or a & b or b & mine_all:
+                continue
+            said, other = claim.shown(_phrase(claim, d)), quote.shown(_phrase(quote, e))
+            verb = quote.tokens[q.predicate].text
+            return [RelationMismatch(said, other, f"claim says {quoted(said)} does it; the quote says "
+                                                  f"{quoted(other)} ({verb})")]
+    return []
 
 
 def actor_swapped(claim: Reading, quote: Reading) -> list[RelationMismatch]:
@@ -74,7 +112,7 @@ def actor_swapped(claim: Reading, quote: Reading) -> list[RelationMismatch]:
             verb = quote.tokens[q.predicate].text
             return [RelationMismatch(said, other, f"claim says {quoted(said)} does it; the quote says "
                                                   f"{quoted(other)} ({verb})")]
-    return []
+    return name_swapped(claim, quote)
 
 
 def _doers(r: Reading) -> dict[str, tuple[str, int]]:
@@ -83,10 +121,7 @@ def _doers(r: Reading) -> dict[str, tuple[str, int]]:
     for t in r.tokens:
         if t.pos != "VERB":
             continue
-        d = next((k.i for k in r.children(t.i) if k.dep == "nsubj"), None)
-        if d is None:
-            d = next((g.i for k in r.children(t.i) if k.dep == "agent" for g in r.children(k.i) if g.dep == "pobj"),
-                     None)
+        d = _doer_of(r, t, r.subtree(t.i))
         if d is not None and r.tokens[d].pos == "NOUN" and not r.tokens[d].ent:
             out.setdefault(t.lemma, (r.tokens[d].lemma, d))
     return out

@@ -174,9 +174,16 @@ def _limited_at(r: Reading) -> list[int] | None:
     return None
 
 
+# a claim's words that say a state lasts to now or for good: against a quote's `until`, more than it says
+_LASTING = (("ever", "since"), ("to", "this", "day"), ("permanently",), ("ever", "since", "then"), ("for", "good"),
+            ("still",), ("indefinitely",))
+
+
 def temporary(claim: Reading, quote: Reading) -> list[Limit]:
-    """A statement the quote holds to a time, stated by the claim with no word of time."""
-    if any(t.lemma in _CLAIM_TIME or t.text.casefold() in _CLAIM_TIME or t.ent in ("DATE", "TIME")
+    """A statement the quote holds to a time, stated by the claim with no word of time, or as lasting to now
+    (`has been closed ever since`, `is still closed`)."""
+    lasting = _phrase(claim, _LASTING)
+    if lasting is None and any(t.lemma in _CLAIM_TIME or t.text.casefold() in _CLAIM_TIME or t.ent in ("DATE", "TIME")
            or (t.pos == "PROPN" and t.text.casefold().rstrip(".") in _MONTHS) for t in claim.tokens):
         return []
     where = _limited_at(quote)
@@ -200,6 +207,10 @@ def temporary(claim: Reading, quote: Reading) -> list[Limit]:
             return []
         said = claim.text.strip().rstrip(".")
     shown = quote.shown(where)
+    if lasting is not None:
+        said = claim.shown(lasting)
+        return [Limit("time", said, shown, f"claim says {quoted(said)}; the quote holds it to a time: "
+                                           f"{quoted(shown)}")]
     return [Limit("time", said, shown, f"claim states {quoted(said)} without a time limit; the quote holds "
                                        f"it to a time: {quoted(shown)}")]
 
@@ -224,7 +235,7 @@ def _superlatives(r: Reading) -> list[tuple[int, str]]:
     for t in r.tokens:
         if t.tag == "JJS" and t.lemma not in ("most", "least"):
             out.append((t.i, t.lemma))
-        elif t.lemma == "most" and t.tag == "RBS" and t.head != t.i and r.tokens[t.head].pos == "ADJ":
+        elif t.lemma == "most" and t.tag == "RBS" and t.head != t.i and r.tokens[t.head].pos in ("ADJ", "ADV"):
             out.append((t.i, r.tokens[t.head].lemma))
     return out
 
@@ -237,7 +248,12 @@ def superlative(claim: Reading, quote: Reading) -> list[Limit]:
             continue
         theirs = [t for t in quote.tokens if t.lemma == adj]
         theirs += [quote.tokens[j] for j, a in _superlatives(quote) if a == adj]
-        if not theirs:
+        plain = all(t.tag in ("JJ", "RB") and _in_group(quote, t.i) is None
+                    and not (t.i > 0 and quote.tokens[t.i - 1].lemma in ("more", "less")) for t in theirs)
+        if not theirs or plain:  # none, or only `a large county` for `the largest`
+            ranked = _ranked_only_by_claim(claim, i, quote)
+            if ranked is not None:
+                return [ranked]
             continue
         groups = [_in_group(quote, t.i) for t in theirs]
         if any(g is None for g in groups):
@@ -250,6 +266,28 @@ def superlative(claim: Reading, quote: Reading) -> list[Limit]:
         return [Limit("superlative", mine, shown, f"claim says {quoted(mine)}; the quote says only "
                                                   f"{quoted(shown)}")]
     return []
+
+
+# a quote with any of these ranks the thing in words of its own
+_RANKS = frozenset("first last top record unprecedented unmatched unrivalled unequalled ever best worst "
+                   "leading foremost premier biggest greatest number no. rank ranked ranking".split())
+
+
+def _ranked_only_by_claim(claim: Reading, i: int, quote: Reading) -> Limit | None:
+    """`the deadliest in its recorded history` where the quote ranks nothing: a superlative says the thing
+    outdoes every other of its kind, which the quote's sentence, with no superlative, rank or record of its own,
+    does not say."""
+    if _superlatives(quote) or any(t.lemma.casefold() in _RANKS or t.text.casefold() in _RANKS
+                                   for t in quote.tokens):
+        return None
+    if any(c.negation and i in c.tokens for c in claim.clauses):
+        return None
+    if not any(t.lemma == "the" for t in claim.tokens[max(0, i - 2):i]):
+        return None  # a superlative ranks after `the` (`the deadliest`); a bare `most successful methods` may
+        # mean most of them, and the tagger's `his detest for` is no superlative
+    head = claim.tokens[i].head if claim.tokens[i].lemma == "most" else i
+    said = claim.shown(sorted({i, head}))
+    return Limit("ranked", said, "", f"claim says {quoted(said)}; the quote's sentence ranks nothing")
 
 
 _DAY_NAMES = ("monday mon", "tuesday tue tues", "wednesday wed", "thursday thu thur thurs", "friday fri",
@@ -349,4 +387,49 @@ def for_whom(claim: Reading, quote: Reading) -> list[Limit]:
 
 def asserted(claim: Reading, quote: Reading) -> list[Limit]:
     return (planned(claim, quote) + optional(claim, quote) + temporary(claim, quote) + superlative(claim, quote)
-            + days(claim, quote) + for_whom(claim, quote))
+            + days(claim, quote) + for_whom(claim, quote) + insignificant(claim, quote))
+
+
+# the claim's words of an effect or a difference: what a finding that was not significant does not show
+_EFFECT = frozenset("improve reduce lower increase raise decrease cut boost prevent benefit help better worse more "
+                    "less fewer higher greater lower outperform effective efficacious superior inferior shorten "
+                    "lengthen slow speed protect relieve ease worsen".split())
+# a claim with any of these words reports the finding as the quote does, or hedges it
+_AS_FOUND = frozenset("significant significantly significance numerically trend tendency may might could "
+                      "possibly suggest suggested not no n't neither nor".split())
+
+
+def _not_significant(r: Reading) -> list[int] | None:
+    """The quote's words that say a difference was not shown to be real: `not statistically significant`,
+    `did not differ significantly`, `no significant difference`, `non-significant`, `did not reach
+    significance`."""
+    for t in r.tokens:
+        w = t.text.casefold()
+        if w in ("non-significant", "nonsignificant"):
+            return [t.i]
+        if t.lemma.casefold() not in ("significant", "significantly", "significance"):
+            continue
+        before = range(max(0, t.i - 4), t.i)
+        neg = [k for k in before if r.tokens[k].lemma.casefold() in ("not", "no", "n't", "never", "without")]
+        if neg:
+            return list(range(neg[-1], t.i + 1))
+    return None
+
+
+def insignificant(claim: Reading, quote: Reading) -> list[Limit]:
+    """`Rezatrelin improved disability scores compared with placebo` against `… favoured rezatrelin numerically,
+    but the difference was not statistically significant`: a difference a study could not tell from chance
+    stated as an effect."""
+    where = _not_significant(quote)
+    if where is None or any(c.negation for c in claim.clauses):
+        return []
+    words = {t.lemma.casefold() for t in claim.tokens} | {t.text.casefold() for t in claim.tokens}
+    if words & _AS_FOUND:
+        return []
+    effect = next((t for t in claim.tokens if t.lemma.casefold() in _EFFECT and t.pos in ("VERB", "ADJ", "ADV")),
+                  None)
+    if effect is None:
+        return []
+    shown = quote.shown(where)
+    return [Limit("significance", effect.text, shown, f"claim states an effect ({quoted(effect.text)}); the quote's "
+                                                      f"finding was not significant: {quoted(shown)}")]

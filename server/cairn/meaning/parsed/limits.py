@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...reading.model import Clause, Quantifier, Reading, Restriction
+from ...reading.model import Clause, Quantifier, Reading, Restriction, Token
 from .words import aligned, best, content, quoted, verb_of
 
 
@@ -35,7 +35,55 @@ class Limit:
 
 
 def limits(claim: Reading, quote: Reading) -> list[Limit]:
-    return _modality(claim, quote) + _universal(claim, quote) + _advised(claim, quote) + _argued(claim, quote)
+    return (_modality(claim, quote) + _universal(claim, quote) + _advised(claim, quote) + _argued(claim, quote)
+            + _either(claim, quote))
+
+
+# the words that open a condition: in one, `A and B` asks both, `A or B` asks either
+_CONDITION_OPENERS = frozenset("if when where whenever unless provided providing only".split())
+
+
+def _joined(r: Reading) -> list[tuple[int, str, list[int], int]]:
+    """(left word, `and` or `or`, the content words right after, the conjunction) of each coordination as
+    written (`severe and lasted`), as token indices."""
+    out = []
+    toks = r.tokens
+    content_pos = ("NOUN", "VERB", "ADJ", "PROPN")
+    for k, t in enumerate(toks):
+        if t.dep != "cc" or t.lemma not in ("and", "or"):
+            continue
+        left = next((j for j in range(k - 1, max(-1, k - 4), -1) if toks[j].pos in content_pos), None)
+        right = [j for j in range(k + 1, min(len(toks), k + 5)) if toks[j].pos in content_pos]
+        if left is not None and right:
+            out.append((left, t.lemma, right, k))
+    return out
+
+
+def _in_condition(r: Reading, k: int) -> bool:
+    return any(t.lemma.casefold() in _CONDITION_OPENERS for t in r.tokens[max(0, k - 10):k])
+
+
+def _either(claim: Reading, quote: Reading) -> list[Limit]:
+    """`on days when pain was severe or lasted more than four hours` against `only on days when pain was rated
+    severe and lasted more than four hours`: in a condition, `or` asks less than `and` (either of two things
+    where the quote asks both). Outside a condition `A and B` states more than `A or B`, but free choice
+    (`lets users upload photos or videos`), other names (`known as A or simply B`) and means (`by running
+    with or passing`) make the two say the same too often to read it (measured: bench/reader_adoption.py);
+    and in a condition the claim's `and` where the quote says `or` asks more, which the quote then backs."""
+    if any(c.negation for c in claim.clauses) or any(c.negation for c in quote.clauses):
+        return []
+    theirs = _joined(quote)
+    for a, cc, right, k in _joined(claim):
+        mine = {claim.tokens[j].lemma.casefold() for j in right}
+        for b, cc2, right2, k2 in theirs:
+            if cc2 == cc or quote.tokens[b].lemma.casefold() != claim.tokens[a].lemma.casefold() \
+                    or not mine & {quote.tokens[j].lemma.casefold() for j in right2}:
+                continue
+            if cc == "or" and _in_condition(claim, k) and _in_condition(quote, k2):
+                said = claim.shown(list(range(a, right[0] + 1)))
+                shown = quote.shown(list(range(b, right2[0] + 1)))
+                return [Limit("either", said, shown, f"claim says {quoted(said)}; the quote says {quoted(shown)}")]
+    return []
 
 
 # verbs that state their complement as a body's finding (a court's, a study's), and verbs that only put it
@@ -204,6 +252,17 @@ def _specific(r: Reading, x: Restriction) -> bool:
                                         for i in x.tokens)
 
 
+def _excepted_from_all(r: Reading, x: Restriction, lemma: str) -> bool:
+    """`All segments reported higher profit except Industrial Services`: an exception at the end of a clause
+    whose `all`, `every` or `each` is on a noun of `lemma` takes out of that noun's set, wherever the parser
+    hangs the phrase (here on `profit`), since what `all` covers is what the sentence excepts from."""
+    if x.kind != "exception":
+        return False
+    clause = next((c for c in r.clauses if x.target in c.tokens), None)
+    return clause is not None and any(q.universal and q.noun in clause.tokens and r.tokens[q.noun].lemma == lemma
+                                      for q in r.quantifiers)
+
+
 _BOUNDS = frozenset("most least up maximum minimum only exceed".split())
 
 
@@ -219,6 +278,9 @@ def _universal(claim: Reading, quote: Reading) -> list[Limit]:
     claim_words = content(claim, range(len(claim.tokens)))
     restricted_in_claim = {x.target for x in claim.restrictions}
     for u in claim.quantifiers:
+        if not u.universal and claim.tokens[u.word].lemma == "most" and u.noun not in restricted_in_claim:
+            most = _most_of(claim, u, quote)
+            out += [most] if most is not None else []
         if not u.universal or u.noun in restricted_in_claim:
             continue
         noun = claim.tokens[u.noun]
@@ -232,7 +294,7 @@ def _universal(claim: Reading, quote: Reading) -> list[Limit]:
             target = quote.tokens[x.target]
             # the noun's own restriction; a condition on the whole clause ("if no file is given") is too often
             # one the claim's other words state otherwise (measured: bench/reader_adoption.py)
-            if target.lemma != noun.lemma or _specific(quote, x):
+            if target.lemma != noun.lemma and not _excepted_from_all(quote, x, noun.lemma) or _specific(quote, x):
                 continue
             words = content(quote, x.tokens) - {noun.lemma}
             if not words or words <= claim_words:
@@ -250,6 +312,50 @@ def _universal(claim: Reading, quote: Reading) -> list[Limit]:
 
 # the quantifiers that say "not every one": `most rooms` states nothing of all rooms
 _PART = frozenset("most some many several few".split())
+# and those that say nothing of most of them
+_FEW = frozenset("some several few".split())
+
+
+def _subject_of_same(claim: Reading, i: int, quote: Reading, j: int) -> bool:
+    """Whether two nouns are the subjects of one verb (`fans booed`, `supporters booed`): the same doers
+    named in other words."""
+    a, b = claim.tokens[i], quote.tokens[j]
+    if a.dep != "nsubj" or b.dep != "nsubj":
+        # "most of the fans booed": the quantifier word is the subject, its `of` object the noun
+        a = _quantifier_head(claim, a)
+        b = _quantifier_head(quote, b)
+    if a is None or b is None or a.dep != "nsubj" or b.dep != "nsubj":
+        return False
+    return claim.tokens[a.head].lemma == quote.tokens[b.head].lemma and claim.tokens[a.head].pos == "VERB"
+
+
+def _quantifier_head(r: Reading, t: Token) -> Token | None:
+    """The subject token that holds a noun: the noun itself, or the `most`/`some` whose `of` object it is."""
+    if t.dep == "nsubj":
+        return t
+    if t.dep == "pobj":
+        of = r.tokens[t.head]
+        if of.lemma == "of" and of.head != of.i:
+            return r.tokens[of.head]
+    return None
+
+
+def _most_of(claim: Reading, u: Quantifier, quote: Reading) -> Limit | None:
+    """`Most of the home fans booed` against `Some of the home supporters booed`: the claim says most where the
+    quote says only some, several or a few of the same doers."""
+    if any(c.negation and u.noun in c.tokens for c in claim.clauses):
+        return None
+    noun = claim.tokens[u.noun]
+    for q in quote.quantifiers:
+        if q.universal or quote.tokens[q.word].lemma not in _FEW:
+            continue
+        if quote.tokens[q.noun].lemma != noun.lemma and not _subject_of_same(claim, u.noun, quote, q.noun):
+            continue
+        if any(x.universal or quote.tokens[x.word].lemma == "most" for x in quote.quantifiers):
+            return None
+        said, theirs = claim.shown(sorted({u.word, u.noun})), quote.shown(sorted({q.word, q.noun}))
+        return Limit("universal", said, theirs, f"claim says {quoted(said)}; the quote says only {quoted(theirs)}")
+    return None
 
 
 def _some_of(claim: Reading, u: Quantifier, quote: Reading) -> Limit | None:
@@ -261,7 +367,8 @@ def _some_of(claim: Reading, u: Quantifier, quote: Reading) -> Limit | None:
     if any(c.negation and u.noun in c.tokens for c in claim.clauses) or any(
             k.dep == "neg" for k in claim.children(u.word)) or (u.word > 0 and claim.tokens[u.word - 1].lemma == "not"):
         return None  # "not all rooms": a part already
-    same = [q for q in quote.quantifiers if quote.tokens[q.noun].lemma == noun.lemma]
+    same = [q for q in quote.quantifiers if quote.tokens[q.noun].lemma == noun.lemma
+            or _subject_of_same(claim, u.noun, quote, q.noun)]
     part = [q for q in same if not q.universal and quote.tokens[q.word].lemma in _PART]
     if not part or any(q.universal for q in same):
         return None

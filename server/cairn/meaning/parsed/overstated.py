@@ -11,6 +11,10 @@ quote, each a rule of how English words set what a sentence asserts:
   where the quote reports only that they go together (`more likely`, `more
   often`, `associated with`, `linked to`, `after`) and names no cause of its
   own: co-occurrence does not assert causation.
+- A degree stated as whole: the quote's verb or adjective holds only in part
+  or nearly (`partly destroyed`, `almost finished`, `largely rebuilt`) and
+  the claim states the same word with no degree of its own: what was partly
+  destroyed was not destroyed.
 """
 
 from __future__ import annotations
@@ -132,6 +136,25 @@ def _says_cause(r: Reading) -> str:
     return ""
 
 
+def _two_events(r: Reading) -> list[int] | None:
+    """`Ash fell across the island, and that autumn's harvest was the poorest`: two clauses, each with a subject
+    of its own, joined by `and` (the tokens of the two predicates and the `and`), or None."""
+    for c in r.clauses:
+        head = r.tokens[c.predicate]
+        if head.dep in ("attr", "acomp"):
+            head = r.tokens[head.head]  # "… and the harvest was the poorest": the copula joins the clause
+        if head.dep != "conj" or head.head == head.i:
+            continue
+        first = r.tokens[head.head]
+        if first.pos not in ("VERB", "AUX") or not c.subjects:
+            continue
+        cc = [k.i for k in r.children(first.i) if k.dep == "cc" and k.lemma == "and"]
+        own = [k for k in r.children(first.i) if k.dep in ("nsubj", "nsubjpass")]
+        if cc and own:
+            return sorted({first.i, cc[0], head.i})
+    return None
+
+
 def association(claim: Reading, quote: Reading) -> list[Limit]:
     """A cause the claim states where the quote reports only that two things go together."""
     said = _says_cause(claim)
@@ -142,9 +165,48 @@ def association(claim: Reading, quote: Reading) -> list[Limit]:
         return []
     together = [t for t in quote.tokens if t.lemma in _TOGETHER or t.text.casefold() in _TOGETHER]
     if not together:
-        return []
+        joined = _two_events(quote)
+        if joined is None:
+            return []
+        shown = quote.shown(joined)
+        return [Limit("cause", said, shown, f"claim says {quoted(said)}; the quote states two things side by side "
+                                            f"and no cause: {quoted(shown)}")]
     t = together[0]
     near = [k for k in range(max(0, t.i - 1), t.i + 1) if quote.tokens[k].lemma in ("more", "less", "also", t.lemma)]
     shown = quote.shown([*near, t.i])
     return [Limit("association", said, shown, f"claim says {quoted(said)}; the quote reports only that they go "
                                               f"together: {quoted(shown)}")]
+
+
+# the adverbs that say a predicate holds in part or not quite; a claim with any of these, or with a degree of
+# its own on the word, is left alone
+_IN_PART = frozenset("partly partially half largely mostly nearly almost barely scarcely incompletely".split())
+_DEGREES = _IN_PART | frozenset("completely entirely fully totally wholly mainly somewhat slightly virtually "
+                                "practically".split())
+
+
+def partial(claim: Reading, quote: Reading) -> list[Limit]:
+    """`destroyed the church` against `partly destroyed the church`: the quote's predicate (a verb, or an
+    adjective that is not attributive) holds in part or not quite, and the claim's same verb or adjective, not
+    negated, says it held outright."""
+    for t in quote.tokens:
+        if t.dep != "advmod" or t.lemma.casefold() not in _IN_PART:
+            continue
+        head = quote.tokens[t.head]
+        first = head
+        while first.dep == "conj" and first.head != first.i:
+            first = quote.tokens[first.head]
+        if head.pos not in ("VERB", "ADJ") or head.i == t.i or first.dep == "amod":
+            continue  # a degree on an attributive adjective describes its noun (`a largely carnivorous group`)
+        for c in claim.tokens:
+            if c.pos != head.pos or c.lemma != head.lemma:
+                continue
+            kids = claim.children(c.i)
+            if any(k.dep == "neg" or k.lemma.casefold() in _DEGREES for k in kids):
+                continue
+            if any(x.lemma.casefold() in _DEGREES for x in claim.tokens[max(0, c.i - 2):c.i]):
+                continue
+            shown = quote.shown(sorted((t.i, head.i)))
+            return [Limit("partial", c.text, shown, f"claim says {quoted(c.text)}; the quote says only "
+                                                     f"{quoted(shown)}")]
+    return []

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...reading.model import Quantity, Reading, Token
+from ..units import EVERY_SPAN
 from .words import content, quoted
 
 
@@ -76,10 +77,6 @@ def _measured(claim: Reading, quote: Reading) -> list[RelationMismatch]:
     return out
 
 
-_PERIODS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
-            "yearly": "year", "annual": "year"}
-
-
 def _unbound(claim: Reading, cq: Quantity, quote: Reading) -> RelationMismatch | None:
     """A claim's figure without a phrase of its own (`Neutering a male cat costs £180`) where the quote binds
     the same figure to one thing and a rival figure to another (`£180 for female cats and £95 for male cats`):
@@ -89,7 +86,7 @@ def _unbound(claim: Reading, cq: Quantity, quote: Reading) -> RelationMismatch |
     taken = {i for x in claim.quantities for i in x.tokens} | {
         i for x in claim.quantities if x is not cq for i in (*x.bound, *range(max(x.tokens) + 1, max(x.tokens) + 3))}
     words = content(claim, [i for i in range(len(claim.tokens)) if i not in taken])
-    words |= {_PERIODS[w] for w in words if w in _PERIODS}
+    words |= {EVERY_SPAN[w] for w in words if w in EVERY_SPAN}
     for q in quote.quantities:
         if q.value != cq.value or not q.bound or _pointing(quote, q.bound):
             continue

@@ -17,7 +17,7 @@ from .generic import narrowed
 from .limits import Limit, limits
 from .lists import added_to_list, examples_added, only_listed, placed_elsewhere, threshold
 from .members import member_swapped
-from .overstated import association, bounds
+from .overstated import association, bounds, partial
 from .pairing import pairing_mismatches
 from .relation import RelationMismatch, relation_mismatches
 from .retraction import reports_retraction, retraction, within
@@ -71,7 +71,7 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
                 ("actor", x) for x in actor_swapped(mine, theirs)] + [("roles", x) for x in roles_swapped(mine, theirs)] + [("added", x) for x in added_to_list(mine, theirs)] + [
                 ("examples", x) for x in examples_added(mine, theirs)]
             found.limits += [(i, x) for x in limits(mine, theirs) + dropped(mine, theirs) + bounds(mine, theirs)
-                             + association(mine, theirs) + narrowed(mine, theirs)
+                             + association(mine, theirs) + partial(mine, theirs) + narrowed(mine, theirs)
                              + only_focus(mine, theirs) + only_one_side(mine, theirs) + asserted(mine, theirs) + only_listed(mine, theirs) + threshold(mine, theirs)]
             found.negations += negation_scope(mine, theirs)
             found.tenses += tense_mismatches(mine, theirs) + ended_mismatches(mine, theirs)
