@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ..support import STOPWORDS, stem
 from .clauses import CEASED, NEGATED, POSITIVE, TIMED, Clause, Direction, Marked, Reading, _stance, _word_stance
-from .lexicon import ANTONYMS
+from .lexicon import ANTONYMS, DENYING_FORMS
 from .polarity import read
 from .screening import (
     _WORDS,
@@ -52,13 +52,8 @@ class Contradiction:
         return f"claim says {self.claim}; quote says {self.quote}"
 
 
-# words that deny what their clause would otherwise state, without a negation: "Pensioners are exempt from
-# the charge" says that pensioners do not pay it, "All rooms are non-smoking" that smoking is not allowed
-_DENYING = re.compile(
-    r"(?<![\w-])(?:exempt(?:ed)?|excused|waived?|waives|banned|barred|prohibited|forbidden|refused|rejected"
-    r"|declined|denied|exclude[sd]|avoid(?:s|ed)?|refrain(?:s|ed)?|stop(?:s|ped)?|cease[sd]?|closed|unavailable|inaccessible|void|cancell?ed|suspended|withdrawn|absent"
-    r"|non-[^\W\d_]+|[^\W\d_]+-free|free\s+(?:of|from)|at\s+no\s+time|under\s+no\s+circumstances|on\s+no\s+account)"
-    r"(?![\w-])", re.IGNORECASE)
+# words that deny what their clause would otherwise state, without a negation (lexicon.DENYING_FORMS)
+_DENYING = re.compile(rf"(?<![\w-])(?:{DENYING_FORMS})(?![\w-])", re.IGNORECASE)
 
 
 def _denies_by_word(text: str, cl: Clause) -> bool:

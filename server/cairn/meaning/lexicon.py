@@ -263,3 +263,19 @@ def _participle(word: str, lex: frozenset[str]) -> bool:
     stem = word[:-2]
     return (stem in lex or word[:-1] in lex or (stem[-1] == stem[-2] and stem[:-1] in lex)
             or (stem.endswith("i") and stem[:-1] + "y" in lex))
+
+
+# Words that deny what their clause would otherwise state, without a negation: "Pensioners are exempt from the
+# charge" says that they do not pay it, "All rooms are non-smoking" that smoking is not allowed, "failed to
+# arrive" that it did not. One entry, read two ways: by lemma over the sentence reader's parse, where the word
+# is found on the clause's predicate or the verb it completes (cairn.meaning.parsed.scope), and by the forms
+# that deny on their own in a clause of tokens, without a parse (cairn.meaning.contradicting): participles and
+# adjectives, `non-…`, `…-free` and the adverbials of `no`. The bare verbs (`fail`, `prevent`, `lack`) deny
+# only what they govern, which the token reading cannot see, so the forms leave them out.
+DENYING_LEMMAS = frozenset("forbid prohibit ban bar refuse prevent exempt excuse stop cease fail decline avoid deny "
+                           "reject exclude waive lack refrain halt suspend cancel unable unavailable".split())
+DENYING_FORMS = (
+    r"exempt(?:ed)?|excused|waived?|waives|banned|barred|prohibited|forbidden|refused|rejected"
+    r"|declined|denied|exclude[sd]|avoid(?:s|ed)?|refrain(?:s|ed)?|stop(?:s|ped)?|cease[sd]?|closed|unavailable"
+    r"|inaccessible|void|cancell?ed|suspended|withdrawn|absent"
+    r"|non-[^\W\d_]+|[^\W\d_]+-free|free\s+(?:of|from)|at\s+no\s+time|under\s+no\s+circumstances|on\s+no\s+account")

@@ -26,15 +26,15 @@ def _doer(r: Reading, c: Clause) -> int | None:
     return _doer_of(r, verb_of(r, c), c.tokens)
 
 
-def _doer_of(r: Reading, verb: Token, span: Iterable[int]) -> int | None:
+def _doer_of(r: Reading, verb: Token, span: Iterable[int] | None = None) -> int | None:
     """The head of a verb's doer: its `by` agent when passive, else its subject; None without one. `span`:
-    the tokens where a passive's `by` phrase may hang."""
+    the tokens where a passive's `by` phrase may hang (the verb's subtree when not given)."""
     for k in r.children(verb.i):
         if k.dep == "agent":
             return next((g.i for g in r.children(k.i) if g.dep == "pobj"), None)
     if any(k.dep in ("nsubjpass", "auxpass") for k in r.children(verb.i)):
         # a passive: its `by` phrase, wherever the parser hung it (`approved in writing by your manager`)
-        return next((g.i for i in span if r.tokens[i].lemma == "by" and r.tokens[i].dep in ("prep", "agent")
+        return next((g.i for i in (span if span is not None else r.subtree(verb.i)) if r.tokens[i].lemma == "by" and r.tokens[i].dep in ("prep", "agent")
                      for g in r.children(i) if g.dep == "pobj"), None)
     return next((k.i for k in r.children(verb.i) if k.dep == "nsubj"), None)
 
@@ -121,7 +121,7 @@ def _doers(r: Reading) -> dict[str, tuple[str, int]]:
     for t in r.tokens:
         if t.pos != "VERB":
             continue
-        d = _doer_of(r, t, r.subtree(t.i))
+        d = _doer_of(r, t)
         if d is not None and r.tokens[d].pos == "NOUN" and not r.tokens[d].ent:
             out.setdefault(t.lemma, (r.tokens[d].lemma, d))
     return out

@@ -319,11 +319,8 @@ _FEW = frozenset("some several few".split())
 def _subject_of_same(claim: Reading, i: int, quote: Reading, j: int) -> bool:
     """Whether two nouns are the subjects of one verb (`fans booed`, `supporters booed`): the same doers
     named in other words."""
-    a, b = claim.tokens[i], quote.tokens[j]
-    if a.dep != "nsubj" or b.dep != "nsubj":
-        # "most of the fans booed": the quantifier word is the subject, its `of` object the noun
-        a = _quantifier_head(claim, a)
-        b = _quantifier_head(quote, b)
+    # "most of the fans booed": the quantifier word is the subject, its `of` object the noun
+    a, b = _quantifier_head(claim, claim.tokens[i]), _quantifier_head(quote, quote.tokens[j])
     if a is None or b is None or a.dep != "nsubj" or b.dep != "nsubj":
         return False
     return claim.tokens[a.head].lemma == quote.tokens[b.head].lemma and claim.tokens[a.head].pos == "VERB"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...reading.model import Clause, Reading
+from ..lexicon import DENYING_LEMMAS
 from ..polarity import read as polar_read
 from .limits import _denied_modality
 from .words import aligned, best, content
@@ -52,8 +53,7 @@ def _reported(r: Reading, c: Clause) -> bool:
 
 # verbs and adjectives that deny their clause or the clause they take ("are forbidden to share", "are
 # exempt from paying", "failed to arrive", "refrain from smoking"): a no without a negation
-_DENYING = frozenset("forbid prohibit ban bar refuse prevent exempt excuse stop cease fail decline avoid deny reject "
-                     "exclude waive lack refrain halt suspend cancel unable unavailable".split())
+_DENYING = DENYING_LEMMAS
 
 
 # the nouns of an adverbial `no` that denies its whole clause ("at no time", "under no circumstances", "on no account")
