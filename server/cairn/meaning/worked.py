@@ -22,8 +22,7 @@ never matched by chance against two figures far apart:
 - the same rate over another span of time of the calendar (`£3,000 a month`
   and `£36,000 a year`; days and weeks, not months and days), and an amount
   shared out in the quote's count of parts (`£36,000 … in twelve monthly
-  instalments` and `£3,000 each month`).
-
+  instalments` and `£3,000 each month`);
 - a change by a percentage between two amounts of one unit, where the claim
   says it is a change (`rose 10%` from `$440 million, compared with $400
   million`);
@@ -121,7 +120,7 @@ def worked_out(claim: str, quotes: Sequence[str]) -> set[int]:
             for q in mine:
                 if q.start in out:
                     continue
-                if worked_in_sentence(claim, q, sentence, theirs):
+                if _one_more_step(claim, q, sentence, theirs):
                     out.add(q.start)
                     continue
                 if q.unit is None:
@@ -210,7 +209,7 @@ def _year(q: Quantity) -> bool:
     return q.unit is None and _YEAR.fullmatch(q.text) is not None and 1000 <= q.value <= 2100
 
 
-def worked_in_sentence(claim: str, q: Quantity, sentence: str, theirs: Sequence[Quantity]) -> bool:
+def _one_more_step(claim: str, q: Quantity, sentence: str, theirs: Sequence[Quantity]) -> bool:
     """The further steps of arithmetic a claim's figure may take from one quote sentence: a change by a
     percentage between two of its amounts, a year and a span of years, a span or an age between two years,
     the margin or the sum of a tally, and the count of a list."""
@@ -220,7 +219,7 @@ def worked_in_sentence(claim: str, q: Quantity, sentence: str, theirs: Sequence[
         amounts = [n.value for n in theirs if n.unit not in (None, "%") and n.value]
         amounts += [n.value for n in theirs if n.unit is None and n.value and not _year(n)]
         if any(a != b and rounds_to(abs(a / b - 1) * 100, v) for a in amounts for b in amounts
-               if same_kind(theirs, a, b)):
+               if _same_kind(theirs, a, b)):
             return True
     years = [n.value for n in theirs if n.value is not None and _year(n)]
     spans = [n.value for n in theirs if n.unit == "year" and n.value is not None]
@@ -257,7 +256,7 @@ def _tied(claim: str, noun: str, sentence: str, run: str) -> bool:
     return len(named) >= 2
 
 
-def same_kind(theirs: Sequence[Quantity], a: Decimal, b: Decimal) -> bool:
+def _same_kind(theirs: Sequence[Quantity], a: Decimal, b: Decimal) -> bool:
     """Whether two of a sentence's amounts are in one unit (so that one is a change on the other)."""
     ua = {n.unit for n in theirs if n.value == a}
     ub = {n.unit for n in theirs if n.value == b}

@@ -1,4 +1,4 @@
-"""`context-limits` (SPEC section 4): six ways a quote holds back from asserting
+"""`context-limits` (SPEC section 4): seven ways a quote holds back from asserting
 what the claim states as plain fact, each a rule of how English words set what
 a sentence asserts:
 
@@ -13,7 +13,7 @@ a sentence asserts:
 - A time limit dropped: the quote's clause holds until a date or for a time
   only (`Until the end of March, blue badge holders may park free`,
   `temporarily`, `for a limited time`) and the claim states it with no word
-  of time at all.
+  of time at all, or as lasting (`ever since`, `still`, `permanently`).
 - Days of the week: the claim puts a thing on days the quote's days leave out
   (`Permit rules apply at weekends` against `Permit rules apply Monday to
   Friday`; `every day` against `Tuesday to Sunday`).
@@ -22,7 +22,13 @@ a sentence asserts:
   names no one (`Late check-out is free`); `for all guests` restricts nothing.
 - A superlative from a group: the claim says `the most expensive` (or `the
   largest`) where the quote puts the thing only among others (`among the more
-  expensive`, `one of the largest`).
+  expensive`, `one of the largest`), or where the quote's sentence ranks
+  nothing at all (`the deadliest`; `the largest` against `a large county`).
+- A difference that was not significant stated as an effect: the quote says
+  `not statistically significant`, `did not differ significantly`, `no
+  significant`, `non-significant`, and the claim states an effect
+  (`improved`, `lowered`, `more effective`) with no word of significance,
+  trend or hedge of its own.
 """
 
 from __future__ import annotations

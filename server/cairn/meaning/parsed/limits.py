@@ -7,8 +7,12 @@ its quote's sentence restricts, or changes its modality.
   the reverse.
 - A universal claim (`every`, `all`, `each`, `any` on a noun) where the quote
   narrows that noun (`pupils with 100% attendance`, `users who registered`,
-  `only members`, `pupils except …`), and the claim says none of the
-  restriction's words.
+  `only members`, `pupils except …`, or an exception at the clause's end:
+  `All segments reported higher profit except …`), and the claim says none
+  of the restriction's words; and `most` where the quote says only `some`,
+  `several` or `a few` of the same doers.
+- `or` in a condition where the quote's condition asks both (`when pain was
+  severe or lasted …` against `severe and lasted …`).
 - Advice stated as a rule: the claim says `must` (or `are required to`)
   where the quote's clause only advises it (`should`, `We recommend that …`,
   `are advised to`); and a modality on the verb a clause completes counts as

@@ -1,4 +1,4 @@
-"""`context-limits` (SPEC section 4), two more ways a claim states more than its
+"""`context-limits` (SPEC section 4), three more ways a claim states more than its
 quote, each a rule of how English words set what a sentence asserts:
 
 - A bound dropped: the quote gives an amount as a bound (`up to £500`, `at
@@ -10,7 +10,9 @@ quote, each a rule of how English words set what a sentence asserts:
   (`causes`, `leads to`, `results in`, `triggers`, `because of`, `due to`)
   where the quote reports only that they go together (`more likely`, `more
   often`, `associated with`, `linked to`, `after`) and names no cause of its
-  own: co-occurrence does not assert causation.
+  own: co-occurrence does not assert causation. A quote that only sets two
+  clauses side by side with `and` is read too (kind `cause`), measured and
+  not adopted: summaries read `A, and B` as `A, leading to B`.
 - A degree stated as whole: the quote's verb or adjective holds only in part
   or nearly (`partly destroyed`, `almost finished`, `largely rebuilt`) and
   the claim states the same word with no degree of its own: what was partly
