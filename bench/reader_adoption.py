@@ -29,7 +29,7 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 BAR = 0.05
 RULES = ("number-mismatch", "contradiction", "context-negates",
          "relation", "pairing", "relation-converse", "relation-total", "relation-change", "relation-order",
-         "relation-rate", "relation-than", "relation-place", "relation-unit", "relation-rank", "relation-member", "relation-actor", "relation-added", "relation-roles", "limits-only-added", "limits-only-dropped", "relation-examples", "limits-partial", "limits-either", "limits-cause", "limits-ranked", "limits-significance",
+         "relation-rate", "relation-than", "relation-place", "relation-unit", "relation-rank", "relation-member", "relation-actor", "relation-added", "relation-roles", "limits-only-added", "limits-only-dropped", "relation-examples", "limits-partial", "limits-either", "limits-cause", "limits-ranked", "limits-significance", "relation-counted",
          "limits-modality", "limits-universal", "limits-condition", "limits-hedge", "limits-exception", "limits-bound",
          "limits-association", "limits-subject", "limits-only", "limits-only-list", "limits-argued", "limits-advice",
          "limits-estimate", "limits-threshold", "limits-plan", "limits-optional", "limits-time", "limits-superlative", "limits-days",

@@ -9,7 +9,7 @@ from cairn.meaning.parsed.asserted import insignificant, superlative, temporary
 from cairn.meaning.parsed.limits import limits
 from cairn.meaning.parsed.overstated import association, partial
 from cairn.meaning.parsed.pairing import pairing_mismatches
-from cairn.meaning.parsed.relation import relation_mismatches
+from cairn.meaning.parsed.relation import counted_elsewhere, relation_mismatches
 from cairn.meaning.parsed.retraction import retraction
 from cairn.meaning.parsed.run import check as parsed_check
 from cairn.meaning.parsed.scope import negation_scope
@@ -919,3 +919,17 @@ def test_an_act_given_to_another_named_person():
     quote = "Liam Trent opened the scoring with a low drive after 12 minutes."
     got = parsed_check("Trent opened the scoring after 12 minutes.", [(quote, quote, 0, len(quote))])
     assert [x for kind, x in got.amounts if kind == "actor"] == []
+
+
+@pytest.mark.parametrize("claim,quote,found", [
+    ("The win leaves Rovers 11 points behind the leaders.", "The win leaves Rovers three points behind the leaders "
+     "with 11 games remaining.",
+     ["claim gives 11 to “points”; the quote gives 11 to “games” and three to “points”"]),
+    ("The bakery sells 12 loaves a day.", "The bakery has 12 staff and sells 200 loaves a day.",
+     ["claim gives 12 to “loaves”; the quote gives 12 to “staff” and 200 to “loaves”"]),
+    # the quote gives the claim's thing the claim's number, or no number of its own
+    ("The win leaves Rovers three points behind.", "The win leaves Rovers three points behind with 11 games left.", []),
+    ("The bakery employs 12 people.", "The bakery has 12 staff.", []),
+])
+def test_a_number_the_quote_gives_to_another_thing(claim, quote, found):
+    assert [x.message for x in counted_elsewhere(read(claim), read(quote))] == found

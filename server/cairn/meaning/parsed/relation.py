@@ -15,8 +15,10 @@ entity to another argument than its quote does, or swaps two arguments' roles.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from ...reading.model import Quantity, Reading, Token
+from ..lexicon import NUMBER_WORDS
 from ..units import EVERY_SPAN
 from .words import content, quoted
 
@@ -189,3 +191,41 @@ def _entities(claim: Reading, quote: Reading) -> list[RelationMismatch]:
                 f"{quote.tokens[with_a[3]].text} with {quote.tokens[with_a[4]].text} and "
                 f"{quote.tokens[with_b[3]].text} with {quote.tokens[with_b[4]].text}"))
     return out
+
+
+def _number(text: str) -> Decimal | None:
+    """A quantity's value as written (`11`, `3.5`, `three`), or None."""
+    low = text.casefold().replace(",", "")
+    if low in NUMBER_WORDS:
+        return Decimal(NUMBER_WORDS[low])
+    try:
+        return Decimal(low)
+    except ArithmeticError:
+        return None
+
+
+def counted_elsewhere(claim: Reading, quote: Reading) -> list[RelationMismatch]:
+    """`11 points behind the leaders` against `three points behind the leaders with 11 games remaining`: the
+    claim counts one thing with a number the quote gives only to another thing, and the quote gives the
+    claim's thing another number of its own."""
+    for cq in claim.quantities:
+        if cq.measures is None or claim.tokens[cq.measures].pos != "NOUN":
+            continue
+        v, noun = _number(cq.value), claim.tokens[cq.measures].lemma
+        if v is None:
+            continue
+        same = [q for q in quote.quantities if _number(q.value) == v]
+        if not same or any(q.measures is None or quote.tokens[q.measures].lemma == noun for q in same):
+            continue
+        rival = next((q for q in quote.quantities if q.measures is not None and quote.tokens[q.measures].lemma == noun
+                      and _number(q.value) not in (None, v)), None)
+        if rival is None:
+            continue
+        other = same[0]
+        assert other.measures is not None and rival.measures is not None
+        rival_noun = rival.measures
+        return [RelationMismatch(cq.shown, other.shown,
+                                 f"claim gives {cq.value} to {quoted(claim.tokens[cq.measures].text)}; the quote gives "
+                                 f"{other.value} to {quoted(quote.tokens[other.measures].text)} and {rival.value} to "
+                                 f"{quoted(quote.tokens[rival_noun].text)}")]
+    return []

@@ -19,7 +19,7 @@ from .lists import added_to_list, examples_added, only_listed, placed_elsewhere,
 from .members import member_swapped
 from .overstated import association, bounds, partial
 from .pairing import pairing_mismatches
-from .relation import RelationMismatch, relation_mismatches
+from .relation import RelationMismatch, counted_elsewhere, relation_mismatches
 from .retraction import reports_retraction, retraction, within
 from .scope import ScopedNegation, ended_mismatches, negation_scope, tense_mismatches
 
@@ -68,7 +68,7 @@ def check(claim: str, evidence: list[tuple[str, str, int, int]], *, polarity: bo
             found.amounts += amounts(mine, theirs) + [("converse", x) for x in converse(mine, theirs)] + [
                 ("than", x) for x in than_swapped(mine, theirs)] + [("place", x) for x in placed_elsewhere(mine, theirs)] + [
                 ("rank", x) for x in rank_moved(mine, theirs)] + [("member", x) for x in member_swapped(mine, theirs)] + [
-                ("actor", x) for x in actor_swapped(mine, theirs)] + [("roles", x) for x in roles_swapped(mine, theirs)] + [("added", x) for x in added_to_list(mine, theirs)] + [
+                ("actor", x) for x in actor_swapped(mine, theirs)] + [("roles", x) for x in roles_swapped(mine, theirs)] + [("added", x) for x in added_to_list(mine, theirs)] + [("counted", x) for x in counted_elsewhere(mine, theirs)] + [
                 ("examples", x) for x in examples_added(mine, theirs)]
             found.limits += [(i, x) for x in limits(mine, theirs) + dropped(mine, theirs) + bounds(mine, theirs)
                              + association(mine, theirs) + partial(mine, theirs) + narrowed(mine, theirs)
