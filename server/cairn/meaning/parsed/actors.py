@@ -14,7 +14,7 @@ the rules that read them (a name is the `names` rule's; `he` may be anyone).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from ...reading.model import Clause, Reading, Token
 from .relation import RelationMismatch
@@ -61,57 +61,60 @@ def _named_person(r: Reading, i: int) -> bool:
     return r.tokens[i].pos == "PROPN" and r.tokens[i].ent == "PERSON"
 
 
+def _agent_noun(r: Reading, i: int) -> bool:
+    t = r.tokens[i]
+    return t.pos == "NOUN" and not t.ent and _agent(t)
+
+
+def _same_act(claim: Reading, quote: Reading, is_doer: Callable[[Reading, int], bool]
+              ) -> Iterator[tuple[Clause, int, Clause, int]]:
+    """(claim clause, its doer, quote clause, its doer) of each act both name (the same predicate lemma), where
+    `is_doer` allows each doer, in the claim's order then the quote's."""
+    for c in claim.clauses:
+        d = _doer(claim, c)
+        if d is None or not is_doer(claim, d):
+            continue
+        for q in quote.clauses:
+            e = _doer(quote, q) if q.lemma == c.lemma else None
+            if e is not None and is_doer(quote, e):
+                yield c, d, q, e
+
+
+def _given_to(said: str, other: str, quote: Reading, q: Clause) -> list[RelationMismatch]:
+    verb = quote.tokens[q.predicate].text
+    return [RelationMismatch(said, other, f"claim says {quoted(said)} does it; the quote says {quoted(other)} ({verb})")]
+
+
 def name_swapped(claim: Reading, quote: Reading) -> list[RelationMismatch]:
     """`Jonas Pereira pulled a goal back` against `Callum Reid pulled one back …, heading in Jonas Pereira's
     cross`: the claim gives the act to a person the quote names in another part, and the quote's doer of that
     act is another person, whom the claim does not name."""
     mine_all = {t.text.casefold() for t in claim.tokens}
     theirs_all = {t.text.casefold() for t in quote.tokens}
-    for c in claim.clauses:
-        d = _doer(claim, c)
-        if d is None or not _named_person(claim, d):
-            continue
+    for _c, d, q, e in _same_act(claim, quote, _named_person):
         a = {claim.tokens[k].text.casefold() for k in _phrase(claim, d) if claim.tokens[k].pos == "PROPN"}
         if not a or not a <= theirs_all:
             continue
-        for q in quote.clauses:
-            e = _doer(quote, q) if q.lemma == c.lemma else None
-            if e is None or not _named_person(quote, e):
-                continue
-            b = {quote.tokens[k].text.casefold() for k in _phrase(quote, e) if quote.tokens[k].pos == "PROPN"}
-            if not b or a & b or b & mine_all:
-                continue
-            said, other = claim.shown(_phrase(claim, d)), quote.shown(_phrase(quote, e))
-            verb = quote.tokens[q.predicate].text
-            return [RelationMismatch(said, other, f"claim says {quoted(said)} does it; the quote says "
-                                                  f"{quoted(other)} ({verb})")]
+        b = {quote.tokens[k].text.casefold() for k in _phrase(quote, e) if quote.tokens[k].pos == "PROPN"}
+        if not b or a & b or b & mine_all:
+            continue
+        return _given_to(claim.shown(_phrase(claim, d)), quote.shown(_phrase(quote, e)), quote, q)
     return []
 
 
 def actor_swapped(claim: Reading, quote: Reading) -> list[RelationMismatch]:
     mine_all = content(claim, range(len(claim.tokens)))
     theirs_all = content(quote, range(len(quote.tokens)))
-    for c in claim.clauses:
-        d = _doer(claim, c)
-        if d is None or claim.tokens[d].pos != "NOUN" or claim.tokens[d].ent or not _agent(claim.tokens[d]):
-            continue
-        a = _phrase(claim, d)
+    for c, d, q, e in _same_act(claim, quote, _agent_noun):
+        a, b = _phrase(claim, d), _phrase(quote, e)
         rest = content(claim, set(claim.subtree(verb_of(claim, c).i)) - set(a)) - {c.lemma}
-        for q in quote.clauses:
-            e = _doer(quote, q) if q.lemma == c.lemma else None
-            if e is None or quote.tokens[e].pos != "NOUN" or quote.tokens[e].ent or not _agent(quote.tokens[e]):
-                continue
-            b = _phrase(quote, e)
-            # the two clauses say the same of their doers: two more words in common (what is done, to what)
-            if len(rest & content(quote, set(quote.subtree(verb_of(quote, q).i)) - set(b))) < 2:
-                continue
-            wa, wb = content(claim, a), content(quote, b)
-            if not wa or not wb or wa & wb or wa & theirs_all or wb & mine_all:
-                continue
-            said, other = claim.shown(a), quote.shown(b)
-            verb = quote.tokens[q.predicate].text
-            return [RelationMismatch(said, other, f"claim says {quoted(said)} does it; the quote says "
-                                                  f"{quoted(other)} ({verb})")]
+        # the two clauses say the same of their doers: two more words in common (what is done, to what)
+        if len(rest & content(quote, set(quote.subtree(verb_of(quote, q).i)) - set(b))) < 2:
+            continue
+        wa, wb = content(claim, a), content(quote, b)
+        if not wa or not wb or wa & wb or wa & theirs_all or wb & mine_all:
+            continue
+        return _given_to(claim.shown(a), quote.shown(b), quote, q)
     return name_swapped(claim, quote)
 
 
